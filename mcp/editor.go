@@ -1,0 +1,163 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+)
+
+// Editor is everything the IDE tools need from the editor. The mcp package
+// knows nothing about Neovim: nvimapi implements this interface, and tests in
+// this package use a small in-memory fake.
+//
+// Every method may be called from many goroutines at once. Paths are absolute
+// file-system paths; positions are 0-based with characters counted in UTF-16
+// code units, as in LSP and the VS Code extension.
+type Editor interface {
+	// OpenFile shows a file and optionally selects text in it.
+	OpenFile(ctx context.Context, req OpenFileRequest) (OpenFileResult, error)
+
+	// OpenDiff shows a proposed change and blocks until the user accepts or
+	// rejects it, the diff is closed by CloseDiff/CloseAllDiffs, or ctx ends
+	// (client gone, notifications/cancelled). It never writes the target file.
+	OpenDiff(ctx context.Context, req DiffRequest) (DiffResult, error)
+
+	// CloseDiff closes the diff view opened under tabName. found reports
+	// whether such a view existed. A still pending OpenDiff for it returns
+	// DiffRejected: the user decided elsewhere (in the CLI's own prompt).
+	CloseDiff(ctx context.Context, tabName string) (found bool, err error)
+
+	// CloseAllDiffs closes every diff view this plugin opened (and nothing
+	// else) and returns how many it closed.
+	CloseAllDiffs(ctx context.Context) (closed int, err error)
+
+	// Diagnostics returns the diagnostics of one file, or of every file
+	// when path is "". For a single file the result has exactly one entry,
+	// for that path, even when it has no diagnostics or is not open.
+	Diagnostics(ctx context.Context, path string) ([]FileDiagnostics, error)
+
+	// CurrentSelection is the selection (or cursor) in the active file
+	// window. nil means no file is active.
+	CurrentSelection(ctx context.Context) (*Selection, error)
+
+	// LatestSelection is the most recent selection seen in any file, even
+	// if another window is active now. nil means none yet.
+	LatestSelection(ctx context.Context) (*Selection, error)
+
+	// OpenEditors lists the listed, loaded file buffers.
+	OpenEditors(ctx context.Context) ([]OpenEditor, error)
+
+	// WorkspaceFolders lists the editor's working directories, the current
+	// one first.
+	WorkspaceFolders(ctx context.Context) ([]string, error)
+
+	// DocumentDirty reports whether the buffer of path has unsaved changes.
+	// It returns ErrDocumentNotOpen when no buffer holds path.
+	DocumentDirty(ctx context.Context, path string) (DocumentState, error)
+
+	// SaveDocument writes the buffer of path to disk. It returns
+	// ErrDocumentNotOpen when no buffer holds path.
+	SaveDocument(ctx context.Context, path string) error
+}
+
+// ErrDocumentNotOpen is returned by Editor methods that need an open buffer
+// for a path when there is none; tools turn it into a success:false answer
+// rather than a protocol error.
+var ErrDocumentNotOpen = errors.New("document not open")
+
+// Position is a 0-based line and a 0-based character offset in UTF-16 code
+// units.
+type Position struct {
+	Line      int `json:"line"`
+	Character int `json:"character"`
+}
+
+// Range is a span between two positions; End is exclusive.
+type Range struct {
+	Start Position `json:"start"`
+	End   Position `json:"end"`
+}
+
+// Selection is the text the user selected in a file, or only the cursor
+// position when Text is empty.
+type Selection struct {
+	Text     string
+	FilePath string
+	Range    Range
+}
+
+// OpenFileRequest mirrors the openFile tool's arguments.
+type OpenFileRequest struct {
+	Path              string
+	Preview           bool
+	StartText         string // select from the first match of this text...
+	EndText           string // ...to the end of the first later match of this one
+	SelectToEndOfLine bool
+	StartLine         int // 1-based; 0 means unset
+	EndLine           int // 1-based; 0 means unset
+	MakeFrontmost     bool
+}
+
+// OpenFileResult describes what OpenFile did.
+type OpenFileResult struct {
+	Message    string // human-readable, e.g. "Opened file and selected lines 3 to 5"
+	LanguageID string // the buffer's filetype, "plaintext" when none
+	LineCount  int
+}
+
+// DiffRequest mirrors the openDiff tool's arguments.
+type DiffRequest struct {
+	OldPath     string
+	NewPath     string
+	NewContents string // the whole proposed file
+	TabName     string // unique per proposal; CloseDiff refers to it
+}
+
+// DiffOutcome is how a diff ended.
+type DiffOutcome int
+
+const (
+	// DiffRejected: the user rejected or abandoned the proposal, or it was
+	// closed because the user decided elsewhere. The file must stay as is.
+	DiffRejected DiffOutcome = iota
+	// DiffAccepted: the user accepted; FinalText is what the file should
+	// contain (the proposal including any edits the user made to it).
+	DiffAccepted
+)
+
+// DiffResult is the user's decision on a diff.
+type DiffResult struct {
+	Outcome   DiffOutcome
+	FinalText string
+}
+
+// Diagnostic is one problem reported in a file.
+type Diagnostic struct {
+	Message  string
+	Severity string // "Error", "Warning", "Info" or "Hint"
+	Source   string // may be empty
+	Code     string // may be empty
+	Range    Range
+}
+
+// FileDiagnostics groups the diagnostics of one file.
+type FileDiagnostics struct {
+	Path        string
+	Diagnostics []Diagnostic
+}
+
+// OpenEditor describes one open file buffer.
+type OpenEditor struct {
+	Path       string
+	Active     bool // shown in the current window
+	Dirty      bool
+	Untitled   bool
+	LanguageID string
+	LineCount  int
+	Selection  *Range // the selection, for the active editor only
+}
+
+// DocumentState says whether a buffer has unsaved changes.
+type DocumentState struct {
+	Dirty    bool
+	Untitled bool
+}
