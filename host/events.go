@@ -1,0 +1,97 @@
+package host
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/claude-nvim/claude.nvim/mcp"
+	"github.com/claude-nvim/claude.nvim/selection"
+)
+
+// folderUpdateTimeout bounds reading the working directories after a :cd.
+const folderUpdateTimeout = 5 * time.Second
+
+// cursorEvent handles CursorMoved, CursorMovedI, ModeChanged and BufEnter.
+// Neovim evaluated ev when the event fired; the tracker only records it.
+func (h *Host) cursorEvent(ev *selection.Event) {
+	if ev == nil || h.running() == nil {
+		return
+	}
+	h.tracker.Observe(ev)
+}
+
+func (h *Host) sendSelection(sel *mcp.Selection) {
+	if srv := h.running(); srv != nil {
+		srv.SendSelection(sel)
+	}
+}
+
+// mentionArgs are ClaudeHostMention's arguments: a path and, for a range,
+// its 0-based first and last lines (nil for a whole file or directory).
+type mentionArgs struct {
+	Path  string `msgpack:",array"`
+	Start *int
+	End   *int
+}
+
+func (h *Host) mention(args mentionArgs) {
+	srv := h.running()
+	if srv == nil || args.Path == "" {
+		h.log.Warn("mention dropped: server not running", "path", args.Path)
+		return
+	}
+	srv.Mention(mcp.Mention{Path: args.Path, LineStart: args.Start, LineEnd: args.End})
+}
+
+// diffDoneArgs are ClaudeHostDiffDone's: the view's id, "accept" or
+// "reject", and on accept the final text of the proposal.
+type diffDoneArgs struct {
+	ID       int `msgpack:",array"`
+	Decision string
+	Text     string
+}
+
+func (h *Host) diffDone(args diffDoneArgs) {
+	h.editor.ResolveDiff(args.ID, args.Decision == "accept", args.Text)
+}
+
+// dirChanged keeps the lock file's workspaceFolders truthful after :cd,
+// :tcd and :lcd (the CLI matches its own cwd against them).
+func (h *Host) dirChanged() {
+	h.mu.Lock()
+	lock := h.lock
+	h.mu.Unlock()
+	if lock == nil {
+		return
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), folderUpdateTimeout)
+		defer cancel()
+		folders, err := h.editor.WorkspaceFolders(ctx)
+		if err == nil {
+			err = lock.SetWorkspaceFolders(folders)
+		}
+		if err != nil {
+			h.log.Warn("update workspace folders", "err", err)
+		}
+	}()
+}
+
+// diagnosticEvent is captured when DiagnosticChanged fires.
+type diagnosticEvent struct {
+	Path string `msgpack:"path" eval:"expand('<afile>:p')"`
+}
+
+func (h *Host) diagnosticChanged(ev *diagnosticEvent) {
+	if ev == nil || h.running() == nil || ev.Path == "" || !strings.HasPrefix(ev.Path, "/") {
+		return
+	}
+	h.diags.Changed(ev.Path)
+}
+
+func (h *Host) notifyDiagnostics(fd mcp.FileDiagnostics) {
+	if srv := h.running(); srv != nil {
+		srv.Notify("diagnostics_changed", mcp.DiagnosticsChangedParams(fd))
+	}
+}

@@ -1,0 +1,136 @@
+package host
+
+import (
+	"encoding/json"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/claude-nvim/claude.nvim/lockfile"
+	"github.com/claude-nvim/claude.nvim/mcp/mcptest"
+	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
+	"github.com/neovim/go-client/nvim/plugin"
+)
+
+// waitTimeout bounds every wait for Neovim or the server in these tests;
+// generous so slow CI machines fail only on real hangs.
+const waitTimeout = 10 * time.Second
+
+// env is a child Neovim with this host registered in the test process, as
+// plugin.Main would register it in bin/claude-nvim.
+type env struct {
+	t       *testing.T
+	nv      *nvimtest.Nvim
+	host    *Host
+	lockDir string
+}
+
+func newEnv(t *testing.T, opts ...nvimtest.Option) *env {
+	t.Helper()
+	nv := nvimtest.New(t, opts...)
+	lockDir := filepath.Join(nv.Dir, "claude", "ide")
+	h := New(Options{LockDir: lockDir, Log: testLogger(t)})
+	p := plugin.New(nv.Nvim)
+	if err := h.Register(p); err != nil {
+		t.Fatalf("register: %v", err)
+	}
+	nv.Lua(nil, `vim.g.claude_test_host = true`)
+	if err := p.RegisterForTests(); err != nil {
+		t.Fatalf("register for tests: %v", err)
+	}
+	t.Cleanup(func() { _ = h.Shutdown() })
+	return &env{t: t, nv: nv, host: h, lockDir: lockDir}
+}
+
+func testLogger(t *testing.T) *slog.Logger {
+	return slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
+
+// start runs :ClaudeStart and returns the port and the lock file's content.
+func (e *env) start() (int, lockfile.Info) {
+	e.t.Helper()
+	e.nv.Cmd("ClaudeStart")
+	var port int
+	e.nv.Lua(&port, `return require('claude').status().port or 0`)
+	if port == 0 {
+		e.t.Fatalf(":ClaudeStart did not start the server; messages:\n%s", e.nv.Messages())
+	}
+	info, err := lockfile.Read(e.lockPath(port))
+	if err != nil {
+		e.t.Fatalf("read lock file: %v", err)
+	}
+	return port, info
+}
+
+func (e *env) lockPath(port int) string {
+	return filepath.Join(e.lockDir, itoa(port)+".lock")
+}
+
+// connect starts the server if needed and connects a client the way the
+// CLI does (token from the lock file, initialize, ide_connected).
+func (e *env) connect() *mcptest.Client {
+	e.t.Helper()
+	c := e.dial()
+	c.Initialize()
+	return c
+}
+
+// dial connects without initializing.
+func (e *env) dial() *mcptest.Client {
+	e.t.Helper()
+	port, info := e.start()
+	return mcptest.Dial(e.t, "ws://127.0.0.1:"+itoa(port), info.AuthToken)
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// waitNote waits for the next notification of method and decodes it.
+func waitNote[T any](t *testing.T, c *mcptest.Client, method string) T {
+	t.Helper()
+	raw, err := c.WaitNotification(method, waitTimeout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v T
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatalf("decode %s %s: %v", method, raw, err)
+	}
+	return v
+}
+
+// callTool calls a tool and returns its text blocks.
+func callTool(t *testing.T, c *mcptest.Client, name string, args any) []string {
+	t.Helper()
+	res, err := c.CallTool(name, args)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if res.IsError {
+		t.Fatalf("%s returned an error result: %+v", name, res.Content)
+	}
+	var texts []string
+	for _, c := range res.Content {
+		texts = append(texts, c.Text)
+	}
+	return texts
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

@@ -1,0 +1,115 @@
+// Package host is the Neovim remote plugin: it declares the handlers
+// Neovim calls (functions for the Lua layer, autocmds for editor events)
+// and ties them to the MCP server, the lock file and the editor.
+package host
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+
+	"github.com/claude-nvim/claude.nvim/lockfile"
+	"github.com/claude-nvim/claude.nvim/mcp"
+	"github.com/claude-nvim/claude.nvim/nvimapi"
+	"github.com/claude-nvim/claude.nvim/selection"
+	"github.com/neovim/go-client/nvim"
+	"github.com/neovim/go-client/nvim/plugin"
+)
+
+// Version of the plugin. lua/claude/host.lua holds the same string and
+// refuses a binary that answers anything else (built from another checkout).
+const Version = "0.1.0"
+
+// Host is one Neovim's Claude integration.
+type Host struct {
+	log     *slog.Logger
+	lockDir string
+
+	nv      *nvim.Nvim
+	editor  *nvimapi.Editor
+	tracker *selection.Tracker
+	diags   *diagnosticsNotifier
+
+	// lifecycle serialises starting and stopping the server; never held
+	// while calling Neovim.
+	lifecycle sync.Mutex
+
+	mu      sync.Mutex // guards the fields below; never held while calling Neovim
+	server  *mcp.Server
+	lock    *lockfile.Lock
+	port    int
+	stopRun context.CancelFunc // stops the goroutines of the running server
+	nvimPID int
+}
+
+// Options configure a Host.
+type Options struct {
+	// Log receives what the host does; nil discards.
+	Log *slog.Logger
+	// LockDir is where lock files go; empty means lockfile.Dir() (the
+	// Claude config dir of this process's environment).
+	LockDir string
+}
+
+// New returns a host; it does nothing until Neovim calls it.
+func New(opts Options) *Host {
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	return &Host{log: opts.Log, lockDir: opts.LockDir}
+}
+
+// Register declares every handler. It runs before the RPC loop starts (and
+// with p.Nvim == nil when only the manifest is generated), so it only
+// builds values: no calls into Neovim, no goroutines, no listeners.
+func (h *Host) Register(p *plugin.Plugin) error {
+	h.nv = p.Nvim
+	if p.Nvim != nil {
+		h.editor = nvimapi.New(p.Nvim)
+		h.tracker = selection.NewTracker(h.editor, h.sendSelection, h.log)
+		h.editor.SetLatestSelection(h.tracker.Latest)
+		h.diags = newDiagnosticsNotifier(h.editor, h.notifyDiagnostics, h.log)
+	}
+
+	// Sync: the Lua layer waits for these; each returns in well under a
+	// millisecond of work plus at most one call back into Neovim.
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostVersion"}, h.hostVersion)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostStart"}, h.start)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostStop"}, h.stop)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostStatus"}, h.status)
+
+	// Async: fire and forget from Lua.
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostMention"}, h.mention)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostDiffDone"}, h.diffDone)
+
+	for _, event := range []string{"CursorMoved", "CursorMovedI", "ModeChanged", "BufEnter"} {
+		p.HandleAutocmd(&plugin.AutocmdOptions{Event: event, Pattern: "*", Eval: "*"}, h.cursorEvent)
+	}
+	p.HandleAutocmd(&plugin.AutocmdOptions{Event: "DiagnosticChanged", Pattern: "*", Eval: "*"}, h.diagnosticChanged)
+	p.HandleAutocmd(&plugin.AutocmdOptions{Event: "DirChanged", Pattern: "*"}, h.dirChanged)
+	return nil
+}
+
+func (h *Host) hostVersion(args []any) (string, error) {
+	return Version, nil
+}
+
+// running returns the server when it runs.
+func (h *Host) running() *mcp.Server {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.server
+}
+
+// luaAsync runs Lua in Neovim from a goroutine of its own: handlers and
+// server callbacks must never wait on the editor.
+func (h *Host) luaAsync(code string, args ...any) {
+	if h.nv == nil {
+		return
+	}
+	go func() {
+		if err := h.nv.ExecLua(code, nil, args...); err != nil {
+			h.log.Debug("lua call failed", "code", code, "err", err)
+		}
+	}()
+}

@@ -1,0 +1,156 @@
+package host
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/claude-nvim/claude.nvim/mcp/mcptest"
+)
+
+type pos struct {
+	Line      int `json:"line"`
+	Character int `json:"character"`
+}
+
+type selectionChanged struct {
+	Text      string `json:"text"`
+	FilePath  string `json:"filePath"`
+	FileURL   string `json:"fileUrl"`
+	Selection struct {
+		Start   pos  `json:"start"`
+		End     pos  `json:"end"`
+		IsEmpty bool `json:"isEmpty"`
+	} `json:"selection"`
+}
+
+// nextSelection returns the next selection_changed frame.
+func nextSelection(t *testing.T, c *mcptest.Client) selectionChanged {
+	t.Helper()
+	return waitNote[selectionChanged](t, c, "selection_changed")
+}
+
+// selectionWhere skips frames until one satisfies ok (an editor may send
+// the cursor position of a file it just opened first).
+func selectionWhere(t *testing.T, c *mcptest.Client, ok func(selectionChanged) bool) selectionChanged {
+	t.Helper()
+	deadline := time.Now().Add(waitTimeout)
+	var seen []selectionChanged
+	for time.Now().Before(deadline) {
+		raw, err := c.WaitNotification("selection_changed", time.Until(deadline))
+		if err != nil {
+			break
+		}
+		var s selectionChanged
+		if err := json.Unmarshal(raw, &s); err != nil {
+			t.Fatal(err)
+		}
+		if ok(s) {
+			return s
+		}
+		seen = append(seen, s)
+	}
+	t.Fatalf("no matching selection_changed; got %+v", seen)
+	return selectionChanged{}
+}
+
+const selectionFile = "alpha beta\nhéllo wörld 😀 end\nthird line\nfourth\n"
+
+// editedEnv opens a file and connects a client that has seen its first
+// (cursor-only) selection.
+func editedEnv(t *testing.T) (*env, *mcptest.Client, string) {
+	e := newEnv(t)
+	path := e.nv.WriteFile("sel.txt", selectionFile)
+	c := e.connect()
+	e.nv.Cmd("edit " + path)
+	selectionWhere(t, c, func(s selectionChanged) bool { return s.FilePath == path })
+	return e, c, path
+}
+
+func TestSelectionChangedReportsWhatIsSelected(t *testing.T) {
+	tests := []struct {
+		name       string
+		keys       string
+		text       string
+		start, end pos
+	}{
+		{"a charwise selection ends after its last character", "gg0wve<Esc>", "beta", pos{0, 6}, pos{0, 10}},
+		{"a backwards charwise selection is ordered", "gg$vb<Esc>", "beta", pos{0, 6}, pos{0, 10}},
+		{"a linewise selection spans whole lines", "2GVj<Esc>", "héllo wörld 😀 end\nthird line", pos{1, 0}, pos{2, 10}},
+		{"a blockwise selection takes the columns of each line", "1G0<C-v>j3l<Esc>", "alph\nhéll", pos{0, 0}, pos{1, 4}},
+		{"characters are counted in UTF-16 units", "2G0fwvf😀<Esc>", "wörld 😀", pos{1, 6}, pos{1, 14}},
+		{"a one-line selection made and left at once is still sent", "3GV<Esc>", "third line", pos{2, 0}, pos{2, 10}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, c, path := editedEnv(t)
+			e.nv.Keys(tt.keys)
+			got := selectionWhere(t, c, func(s selectionChanged) bool { return s.Text != "" })
+			if got.Text != tt.text || got.Selection.Start != tt.start || got.Selection.End != tt.end {
+				t.Errorf("keys %q: got %q %v-%v, want %q %v-%v", tt.keys,
+					got.Text, got.Selection.Start, got.Selection.End, tt.text, tt.start, tt.end)
+			}
+			if got.FilePath != path || got.FileURL != "file://"+path || got.Selection.IsEmpty {
+				t.Errorf("keys %q: got path %q url %q isEmpty %v", tt.keys, got.FilePath, got.FileURL, got.Selection.IsEmpty)
+			}
+		})
+	}
+}
+
+func TestCursorMovesAreSentAsEmptySelections(t *testing.T) {
+	e, c, path := editedEnv(t)
+	e.nv.Keys("3G0w")
+	got := selectionWhere(t, c, func(s selectionChanged) bool { return s.Selection.Start.Line == 2 })
+	want := pos{2, 6}
+	if got.Text != "" || !got.Selection.IsEmpty || got.Selection.Start != want || got.Selection.End != want || got.FilePath != path {
+		t.Errorf("after 3G0w got %+v, want an empty selection at %v in %s", got, want, path)
+	}
+}
+
+func TestASelectionIsHeldUntilTheCursorMoves(t *testing.T) {
+	e, c, _ := editedEnv(t)
+	e.nv.Keys("2GVj<Esc>")
+	sel := selectionWhere(t, c, func(s selectionChanged) bool { return s.Text != "" })
+
+	// Going to other windows (quickfix, a scratch buffer, a terminal) and
+	// back sends nothing and keeps the selection: that is how a user takes
+	// it to Claude's terminal.
+	e.nv.Cmd("call setqflist([{'text': 'a'}, {'text': 'b'}]) | copen")
+	e.nv.Keys("j")
+	e.nv.Cmd("cclose")
+	e.nv.Cmd("botright new | setlocal buftype=nofile | call setline(1, ['x', 'y']) | normal! j")
+	e.nv.Cmd("close")
+	e.nv.Cmd("botright split | terminal")
+	e.nv.Cmd("close")
+
+	latest := callTool(t, c, "getLatestSelection", nil)
+	var got selectionChanged
+	if err := json.Unmarshal([]byte(latest[0]), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Text != sel.Text {
+		t.Errorf("latest selection after visiting other buffers = %q, want %q", got.Text, sel.Text)
+	}
+
+	// The next frame is the first real cursor move in the file.
+	e.nv.Keys("gg")
+	next := nextSelection(t, c)
+	if next.Text != "" || next.Selection.Start != (pos{0, 0}) {
+		t.Errorf("first frame after the held selection = %+v, want the cursor at 0:0", next)
+	}
+}
+
+func TestTheSameSelectionIsNotSentTwice(t *testing.T) {
+	e, c, _ := editedEnv(t)
+	e.nv.Keys("2G")
+	selectionWhere(t, c, func(s selectionChanged) bool { return s.Selection.Start.Line == 1 })
+	for i := 0; i < 3; i++ {
+		e.nv.Cmd("doautocmd CursorMoved")
+		e.nv.Cmd("doautocmd BufEnter")
+	}
+	e.nv.Keys("3G")
+	next := nextSelection(t, c)
+	if next.Selection.Start.Line != 2 {
+		t.Errorf("frame after repeated events = %+v, want the move to line 3 (no duplicates of line 2)", next)
+	}
+}

@@ -1,0 +1,219 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/claude-nvim/claude.nvim/lockfile"
+	"github.com/claude-nvim/claude.nvim/mcp"
+)
+
+// shutdownTimeout bounds closing client connections on stop; a stuck
+// client must not keep Neovim from exiting.
+const shutdownTimeout = 2 * time.Second
+
+// startOptions are ClaudeHostStart's argument, from lua/claude/init.lua.
+type startOptions struct {
+	IDEName string `msgpack:"ide_name"`
+	PortMin int    `msgpack:"port_min"`
+	PortMax int    `msgpack:"port_max"`
+}
+
+// serverInfo answers ClaudeHostStart and ClaudeHostStatus.
+type serverInfo struct {
+	Running  bool         `msgpack:"running"`
+	Port     int          `msgpack:"port,omitempty"`
+	Lockfile string       `msgpack:"lockfile,omitempty"`
+	Clients  []clientInfo `msgpack:"clients"`
+	Diffs    []string     `msgpack:"diffs"`
+}
+
+type clientInfo struct {
+	PID         int    `msgpack:"pid"`
+	Name        string `msgpack:"name"`
+	Version     string `msgpack:"version"`
+	ConnectedAt string `msgpack:"connected_at"`
+	Ready       bool   `msgpack:"ready"`
+}
+
+// editorState is what the server needs to know about Neovim at start.
+type editorState struct {
+	PID     int      `msgpack:"pid"`
+	Folders []string `msgpack:"folders"`
+}
+
+// start serves ClaudeHostStart: listen on loopback, write the lock file,
+// return the port. Idempotent. It is synchronous because :ClaudeOpen must
+// not launch the CLI before the lock exists; the work is a listen, a small
+// directory scan and one file write.
+func (h *Host) start(args []startOptions) (*serverInfo, error) {
+	var opts startOptions
+	if len(args) > 0 {
+		opts = args[0]
+	}
+	if info := h.info(); info.Running {
+		return info, nil
+	}
+	var st editorState
+	if err := h.nv.ExecLua(`return { pid = vim.fn.getpid(), folders = require('claude.tools').workspace_folders() }`, &st); err != nil {
+		return nil, fmt.Errorf("read editor state: %w", err)
+	}
+
+	h.lifecycle.Lock()
+	defer h.lifecycle.Unlock()
+	if info := h.info(); info.Running {
+		return info, nil
+	}
+	dir := h.lockDir
+	if dir == "" {
+		var err error
+		if dir, err = lockfile.Dir(); err != nil {
+			return nil, fmt.Errorf("start: %w", err)
+		}
+	}
+	if err := lockfile.EnsureDir(dir); err != nil {
+		return nil, fmt.Errorf("start: %w", err)
+	}
+	if removed, err := lockfile.RemoveStale(dir); err != nil {
+		h.log.Warn("removing stale lock files", "err", err)
+	} else if len(removed) > 0 {
+		h.log.Info("removed stale lock files", "files", removed)
+	}
+	token, err := lockfile.NewToken()
+	if err != nil {
+		return nil, fmt.Errorf("start: %w", err)
+	}
+	srv, err := mcp.NewServer(mcp.Config{
+		Token:         token,
+		Tools:         mcp.IDETools(h.editor),
+		Name:          "claude.nvim",
+		Version:       Version,
+		Logger:        h.log,
+		PortMin:       opts.PortMin,
+		PortMax:       opts.PortMax,
+		OnClientReady: h.clientReady,
+		OnClientGone:  h.clientGone,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("start: %w", err)
+	}
+	port, err := srv.Start()
+	if err != nil {
+		return nil, fmt.Errorf("start: %w", err)
+	}
+	ideName := opts.IDEName
+	if ideName == "" {
+		ideName = lockfile.IDEName
+	}
+	lock, err := lockfile.Create(dir, port, lockfile.Info{
+		PID:              st.PID,
+		WorkspaceFolders: st.Folders,
+		IDEName:          ideName,
+		Transport:        lockfile.Transport,
+		AuthToken:        token,
+	})
+	if err != nil {
+		_ = srv.Close(context.Background())
+		return nil, fmt.Errorf("start: %w", err)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	h.mu.Lock()
+	h.server, h.lock, h.port, h.stopRun, h.nvimPID = srv, lock, port, cancel, st.PID
+	h.mu.Unlock()
+	h.tracker.Reset()
+	go h.tracker.Run(ctx)
+	go h.diags.Run(ctx)
+	h.log.Info("server started", "port", port, "lockfile", lock.Path())
+	return h.info(), nil
+}
+
+// stop serves ClaudeHostStop.
+func (h *Host) stop(args []any) (bool, error) {
+	return h.Shutdown() == nil, nil
+}
+
+// Shutdown closes every client connection and removes the lock file. It is
+// safe to call more than once and from any goroutine (Neovim exiting, a
+// signal, :ClaudeStop).
+func (h *Host) Shutdown() error {
+	// A second caller (Neovim's SIGTERM racing its closed stdin) waits for
+	// the first to finish, so the process never exits with the lock left.
+	h.lifecycle.Lock()
+	defer h.lifecycle.Unlock()
+	h.mu.Lock()
+	srv, lock, cancel := h.server, h.lock, h.stopRun
+	h.server, h.lock, h.port, h.stopRun = nil, nil, 0, nil
+	h.mu.Unlock()
+	if srv == nil {
+		return nil
+	}
+	cancel()
+	// The lock goes first: once the server stops answering, no CLI should
+	// find it any more.
+	errLock := lock.Remove()
+	ctx, done := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer done()
+	errClose := srv.Close(ctx)
+	h.log.Info("server stopped")
+	return errors.Join(errLock, errClose)
+}
+
+// status serves ClaudeHostStatus.
+func (h *Host) status(args []any) (*serverInfo, error) {
+	return h.info(), nil
+}
+
+func (h *Host) info() *serverInfo {
+	h.mu.Lock()
+	srv, lock, port := h.server, h.lock, h.port
+	h.mu.Unlock()
+	info := &serverInfo{Clients: []clientInfo{}, Diffs: []string{}}
+	if srv == nil {
+		return info
+	}
+	info.Running, info.Port, info.Lockfile = true, port, lock.Path()
+	for _, c := range srv.Clients() {
+		info.Clients = append(info.Clients, clientInfo{
+			PID: c.PID, Name: c.Name, Version: c.Version, Ready: c.Ready,
+			ConnectedAt: c.ConnectedAt.Format(time.RFC3339),
+		})
+	}
+	if h.editor != nil {
+		info.Diffs = h.editor.PendingDiffs()
+	}
+	return info
+}
+
+func (h *Host) clientReady(c mcp.ClientInfo) {
+	h.log.Info("client connected", "pid", c.PID, "name", c.Name, "version", c.Version)
+	h.pushClientState(c, true)
+}
+
+func (h *Host) clientGone(c mcp.ClientInfo) {
+	h.log.Info("client disconnected", "pid", c.PID, "name", c.Name)
+	h.pushClientState(c, false)
+}
+
+// pushClientState keeps lua/claude/state.lua (statusline, User events)
+// current without Lua ever asking. It runs on the server's callback
+// goroutine, so connects and disconnects reach Lua in order.
+func (h *Host) pushClientState(c mcp.ClientInfo, connected bool) {
+	srv := h.running()
+	n := 0
+	if srv != nil {
+		for _, ci := range srv.Clients() {
+			if ci.Ready {
+				n++
+			}
+		}
+	}
+	err := h.nv.ExecLua(`require('claude.state')._client(...)`, nil, map[string]any{
+		"connected": connected, "clients": n, "pid": c.PID, "name": c.Name, "version": c.Version,
+	})
+	if err != nil {
+		h.log.Debug("push client state", "err", err)
+	}
+}

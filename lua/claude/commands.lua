@@ -1,0 +1,46 @@
+-- Bodies of the informational commands (:ClaudeStatus, :ClaudeLog).
+local M = {}
+
+function M.status()
+  local s = require("claude").status()
+  local lines = {}
+  if not s.running then
+    table.insert(lines, "claude.nvim: server stopped (:ClaudeStart or :ClaudeOpen starts it)")
+  else
+    table.insert(lines, string.format("claude.nvim: listening on 127.0.0.1:%d", s.port))
+    table.insert(lines, "lock file: " .. s.lockfile)
+    if #s.clients == 0 then
+      table.insert(lines, "clients: none connected")
+    end
+    for _, c in ipairs(s.clients) do
+      table.insert(
+        lines,
+        string.format(
+          "client: %s %s pid %s since %s%s",
+          c.name ~= "" and c.name or "?",
+          c.version,
+          c.pid ~= 0 and c.pid or "?",
+          c.connected_at,
+          c.ready and "" or " (connecting)"
+        )
+      )
+    end
+    if #s.diffs > 0 then
+      table.insert(lines, "pending diffs: " .. table.concat(s.diffs, ", "))
+    end
+  end
+  vim.api.nvim_echo({ { table.concat(lines, "\n") } }, true, {})
+end
+
+function M.log()
+  local path = require("claude.host").log_file()
+  if vim.fn.filereadable(path) ~= 1 then
+    vim.notify("claude.nvim: no log yet at " .. path, vim.log.levels.INFO)
+    return
+  end
+  vim.cmd("tabedit " .. vim.fn.fnameescape(path))
+  vim.bo.readonly = true
+  vim.bo.autoread = true
+end
+
+return M

@@ -1,0 +1,368 @@
+-- The diff view for Claude's proposals (openDiff): the file as it is on
+-- the left, the proposal on the right in an editable scratch buffer, in
+-- Neovim's own diff mode. The user accepts (:w, :ClaudeDiffAccept, a key)
+-- or rejects (:ClaudeDiffDeny, a key, closing the proposal); the Go host
+-- answers the CLI, which writes the file itself. We never write it.
+local M = {}
+
+local views = {} -- id -> view (see open)
+
+local function cfg()
+  return require("claude").config().diff
+end
+
+local function valid_win(win)
+  return win and vim.api.nvim_win_is_valid(win)
+end
+
+local function valid_buf(buf)
+  return buf and vim.api.nvim_buf_is_valid(buf)
+end
+
+local function keymap_hint()
+  local keys = cfg().keymaps
+  local parts = {}
+  if cfg().use_default_keymaps and keys.accept then
+    table.insert(parts, keys.accept .. " accept")
+  end
+  if cfg().use_default_keymaps and keys.reject then
+    table.insert(parts, keys.reject .. " reject")
+  end
+  table.insert(parts, ":w accept")
+  table.insert(parts, ":q reject")
+  return table.concat(parts, " · ")
+end
+
+-- Buffer-local maps on a diff buffer. On the user's own file buffer they
+-- are only added where the user has no map of their own, and removed again
+-- when the view closes.
+local function set_keymaps(view, buf, owned)
+  if not cfg().use_default_keymaps then
+    return
+  end
+  local keys = cfg().keymaps
+  for decision, lhs in pairs({ accept = keys.accept, reject = keys.reject }) do
+    if lhs then
+      local taken = not owned and vim.fn.maparg(lhs, "n", false, true).buffer == 1
+      if not taken then
+        vim.keymap.set("n", lhs, function()
+          M.decide(view.id, decision)
+        end, {
+          buffer = buf,
+          nowait = true,
+          desc = decision == "accept" and "Claude: accept the proposal" or "Claude: reject the proposal",
+        })
+        table.insert(view.maps, { buf = buf, lhs = lhs })
+      end
+    end
+  end
+end
+
+local function clear_keymaps(view)
+  for _, m in ipairs(view.maps) do
+    if valid_buf(m.buf) then
+      pcall(vim.keymap.del, "n", m.lhs, { buffer = m.buf })
+    end
+  end
+  view.maps = {}
+end
+
+-- The left side: the file's buffer (loaded if needed, never modified by
+-- us), or an empty scratch buffer when the file does not exist yet.
+local function original_buffer(view, path)
+  local buf = require("claude.tools").find_buf(path)
+  if buf and vim.api.nvim_buf_is_loaded(buf) then
+    return buf
+  end
+  if vim.uv.fs_stat(path) then
+    buf = buf or vim.fn.bufadd(path)
+    vim.fn.bufload(buf)
+    view.loaded_orig = true
+    return buf
+  end
+  buf = vim.api.nvim_create_buf(false, true)
+  vim.bo[buf].bufhidden = "wipe"
+  pcall(vim.api.nvim_buf_set_name, buf, path .. " (new file)")
+  view.scratch_orig = true
+  return buf
+end
+
+local function proposal_buffer(view, spec, filetype)
+  local buf = vim.api.nvim_create_buf(false, false)
+  local bo = vim.bo[buf]
+  bo.buftype = "acwrite" -- :w reaches our BufWriteCmd, never the disk
+  bo.bufhidden = "wipe" -- closing its last window is a rejection
+  bo.swapfile = false
+  local name = spec.new_path .. " (Claude proposal)"
+  if not pcall(vim.api.nvim_buf_set_name, buf, name) then
+    pcall(vim.api.nvim_buf_set_name, buf, name .. " #" .. view.id)
+  end
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, spec.lines)
+  bo.fileformat = spec.dos and "dos" or "unix"
+  bo.eol = spec.eol
+  bo.fixeol = spec.eol
+  if filetype and filetype ~= "" then
+    bo.filetype = filetype
+  end
+  bo.modified = false
+  vim.b[buf].claude_diff = view.id
+  return buf
+end
+
+-- The window to show the file in: where the user last edited files, or a
+-- new one when only Claude's terminal (or panels) are on screen.
+local function target_window(view, buf)
+  if cfg().open_in_new_tab then
+    vim.cmd("tab split")
+    view.new_tab = true
+    local win = vim.api.nvim_get_current_win()
+    vim.api.nvim_win_set_buf(win, buf)
+    -- Keep Claude in sight in the new tab page too.
+    local term = require("claude.terminal").buf()
+    if term then
+      local pos = require("claude").config().terminal.position
+      if pos == "tab" then
+        pos = "right"
+      end
+      vim.api.nvim_open_win(term, false, { split = pos, win = -1 })
+    end
+    return win
+  end
+  local win = require("claude.tools").editor_win()
+  if win then
+    view.prev_buf = vim.api.nvim_win_get_buf(win)
+    view.prev_view = vim.api.nvim_win_call(win, vim.fn.winsaveview)
+    view.prev_winbar = vim.wo[win].winbar
+    vim.api.nvim_win_set_buf(win, buf)
+    return win
+  end
+  local side = require("claude").config().terminal.position == "left" and "right" or "left"
+  view.created_win = true
+  return vim.api.nvim_open_win(buf, false, { split = side, win = -1 })
+end
+
+local function fire(name, view, extra)
+  require("claude.events").fire(
+    name,
+    vim.tbl_extend("force", { id = view.id, tab_name = view.tab_name, path = view.path }, extra or {})
+  )
+end
+
+--- Opens a diff view. Called by the Go host (nvimapi.Editor.OpenDiff).
+---@param id integer
+---@param spec table { old_path, new_path, tab_name, lines, eol, dos }
+function M.open(id, spec)
+  local view = { id = id, tab_name = spec.tab_name, path = spec.new_path, maps = {} }
+  views[id] = view
+  local from_win = vim.api.nvim_get_current_win()
+  local from_term = vim.bo[vim.api.nvim_win_get_buf(from_win)].buftype == "terminal"
+
+  local orig = original_buffer(view, spec.old_path)
+  view.orig_buf = orig
+  local filetype = vim.bo[orig].filetype
+  if filetype == "" then
+    filetype = vim.filetype.match({ filename = spec.new_path }) or ""
+  end
+  view.prop_buf = proposal_buffer(view, spec, filetype)
+  view.orig_win = target_window(view, orig)
+  view.tab = vim.api.nvim_win_get_tabpage(view.orig_win)
+  view.prop_win = vim.api.nvim_open_win(view.prop_buf, false, {
+    split = cfg().layout == "horizontal" and "below" or "right",
+    win = view.orig_win,
+  })
+  for _, win in ipairs({ view.orig_win, view.prop_win }) do
+    vim.api.nvim_win_call(win, function()
+      vim.cmd("diffthis")
+    end)
+  end
+  vim.wo[view.prop_win].winbar = "%#DiffAdd# Claude proposal %* " .. keymap_hint():gsub("%%", "%%%%")
+  vim.wo[view.orig_win].winbar = "%#DiffDelete# current %* " .. vim.fn.fnamemodify(spec.old_path, ":~:."):gsub("%%", "%%%%")
+
+  set_keymaps(view, view.prop_buf, true)
+  set_keymaps(view, orig, view.scratch_orig)
+
+  local group = vim.api.nvim_create_augroup("ClaudeDiff" .. id, { clear = true })
+  view.group = group
+  vim.api.nvim_create_autocmd("BufWriteCmd", {
+    group = group,
+    buffer = view.prop_buf,
+    desc = "claude.nvim: :w accepts the proposal",
+    callback = function()
+      M.decide(id, "accept")
+    end,
+  })
+  vim.api.nvim_create_autocmd({ "BufWipeout", "BufUnload" }, {
+    group = group,
+    buffer = view.prop_buf,
+    desc = "claude.nvim: closing the proposal rejects it",
+    callback = function()
+      vim.schedule(function()
+        M.decide(id, "reject")
+      end)
+    end,
+  })
+
+  if vim.bo[orig].modified then
+    vim.notify(
+      string.format(
+        "claude.nvim: %s has unsaved changes: the diff compares the proposal with them (they show as removed unless you `dp` them across). Accepting lets Claude write the file; your buffer is not reloaded over your edits.",
+        vim.fn.fnamemodify(spec.old_path, ":~:.")
+      ),
+      vim.log.levels.WARN
+    )
+  end
+
+  if cfg().keep_terminal_focus and from_term and valid_win(from_win) then
+    vim.api.nvim_set_current_win(from_win)
+    vim.cmd.startinsert()
+  else
+    vim.api.nvim_set_current_win(view.prop_win)
+    vim.cmd.stopinsert()
+  end
+  fire("ClaudeDiffOpened", view)
+  return true
+end
+
+-- The text :w would write: lines joined by the buffer's line ending, with
+-- a final one when 'eol' or 'fixeol' says so.
+local function buffer_text(buf)
+  local lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+  local nl = vim.bo[buf].fileformat == "dos" and "\r\n" or (vim.bo[buf].fileformat == "mac" and "\r" or "\n")
+  local text = table.concat(lines, nl)
+  if (vim.bo[buf].eol or vim.bo[buf].fixeol) and not vim.bo[buf].binary then
+    text = text .. nl
+  end
+  return text
+end
+
+--- Records the user's decision on a diff and closes it.
+---@param id integer
+---@param decision "accept"|"reject"
+function M.decide(id, decision)
+  local view = views[id]
+  if not view or view.decided then
+    return
+  end
+  view.decided = true
+  local text = ""
+  if decision == "accept" then
+    if not valid_buf(view.prop_buf) then
+      decision = "reject"
+    else
+      text = buffer_text(view.prop_buf)
+    end
+  end
+  local ok, err = pcall(vim.fn.ClaudeHostDiffDone, id, decision, text)
+  if not ok then
+    vim.notify("claude.nvim: could not answer Claude: " .. tostring(err), vim.log.levels.ERROR)
+  end
+  M.close(id, decision == "accept" and "accepted" or "rejected")
+  if decision == "accept" then
+    require("claude.reload").watch(view.path)
+  end
+end
+
+--- The diff shown in the current window, else the only one open.
+local function current_view()
+  local win, buf = vim.api.nvim_get_current_win(), vim.api.nvim_get_current_buf()
+  local only, count = nil, 0
+  for _, view in pairs(views) do
+    if win == view.prop_win or win == view.orig_win or buf == view.prop_buf then
+      return view
+    end
+    only, count = view, count + 1
+  end
+  return count == 1 and only or nil
+end
+
+--- :ClaudeDiffAccept / :ClaudeDiffDeny.
+---@param decision "accept"|"reject"
+function M.decide_current(decision)
+  local view = current_view()
+  if not view then
+    vim.notify("claude.nvim: no Claude diff here (with several open, run this in one of them)", vim.log.levels.WARN)
+    return
+  end
+  M.decide(view.id, decision)
+end
+
+--- Closes a diff view without deciding (the CLI decided, or gave up).
+---@param id integer
+---@param result string|nil for the ClaudeDiffClosed event; "closed" by default
+---@return boolean closed whether there was such a view
+function M.close(id, result)
+  local view = views[id]
+  if not view then
+    return false
+  end
+  views[id] = nil
+  view.decided = true
+  pcall(vim.api.nvim_del_augroup_by_id, view.group)
+  clear_keymaps(view)
+
+  if view.new_tab and vim.api.nvim_tabpage_is_valid(view.tab) and #vim.api.nvim_list_tabpages() > 1 then
+    local tabnr = vim.api.nvim_tabpage_get_number(view.tab)
+    pcall(vim.cmd, "tabclose " .. tabnr)
+  else
+    if valid_win(view.prop_win) and #vim.api.nvim_list_wins() > 1 then
+      pcall(vim.api.nvim_win_close, view.prop_win, true)
+    end
+    if valid_win(view.orig_win) then
+      vim.api.nvim_win_call(view.orig_win, function()
+        vim.cmd("diffoff")
+      end)
+      vim.wo[view.orig_win].winbar = view.prev_winbar or ""
+      if view.created_win and #vim.api.nvim_list_wins() > 1 then
+        pcall(vim.api.nvim_win_close, view.orig_win, true)
+      elseif view.prev_buf and valid_buf(view.prev_buf) and view.prev_buf ~= view.orig_buf then
+        pcall(vim.api.nvim_win_set_buf, view.orig_win, view.prev_buf)
+        if view.prev_view then
+          pcall(vim.api.nvim_win_call, view.orig_win, function()
+            vim.fn.winrestview(view.prev_view)
+          end)
+        end
+      end
+    end
+  end
+  -- Diff mode may linger on the user's buffer in other windows.
+  for _, win in ipairs(vim.fn.win_findbuf(view.orig_buf)) do
+    if vim.wo[win].diff then
+      vim.api.nvim_win_call(win, function()
+        vim.cmd("diffoff")
+      end)
+    end
+  end
+  if valid_buf(view.prop_buf) then
+    pcall(vim.api.nvim_buf_delete, view.prop_buf, { force = true })
+  end
+  local orig = view.orig_buf
+  if valid_buf(orig) and (view.scratch_orig or view.loaded_orig) then
+    local shown = #vim.fn.win_findbuf(orig) > 0
+    if not shown and not vim.bo[orig].modified then
+      pcall(vim.api.nvim_buf_delete, orig, {})
+    end
+  end
+  fire("ClaudeDiffClosed", view, { result = result or "closed" })
+  return true
+end
+
+--- Closes every diff view of ours; returns how many.
+function M.close_all()
+  local ids = vim.tbl_keys(views)
+  local n = 0
+  for _, id in ipairs(ids) do
+    if M.close(id) then
+      n = n + 1
+    end
+  end
+  return n
+end
+
+--- Ids of the open views (for tests and :ClaudeStatus).
+function M.ids()
+  local ids = vim.tbl_keys(views)
+  table.sort(ids)
+  return ids
+end
+
+return M

@@ -1,0 +1,189 @@
+-- Starts and talks to the Go side: bin/claude-nvim, a Neovim remote plugin
+-- (msgpack-RPC over the job's stdio). Nothing here runs at startup; the
+-- first call to ensure() registers the host and loads the checked-in
+-- manifest (rplugin/claude-nvim.vim), whose functions and autocmds start
+-- the binary on first use.
+local M = {}
+
+-- Must equal host.Version in the Go code; a mismatch means the binary was
+-- built from another checkout and must be rebuilt (`make`).
+M.version = "0.1.0"
+
+local HOST = "claude-nvim"
+
+local state = {
+  ready = false,
+  generation = 0, -- bumped on every (re)start, names the remote host
+  channel = nil,
+  functions = {}, -- Vimscript functions the manifest defines
+}
+
+--- Root of the plugin checkout (this file is <root>/lua/claude/host.lua).
+function M.root()
+  local source = debug.getinfo(1, "S").source:sub(2)
+  return vim.fn.fnamemodify(source, ":p:h:h:h")
+end
+
+function M.binary()
+  return M.root() .. "/bin/claude-nvim"
+end
+
+function M.manifest()
+  return M.root() .. "/rplugin/claude-nvim.vim"
+end
+
+function M.log_file()
+  local cfg = require("claude").config()
+  return cfg.log.file or (vim.fn.stdpath("log") .. "/claude.log")
+end
+
+local function build_hint()
+  return string.format("run `make` in %s (needs Go; see :help claude-install), or `:Lazy build claude.nvim`", M.root())
+end
+
+-- The manifest's autocmds call the host's channel directly; once that
+-- process is gone they must go too, or every CursorMoved would error.
+local function forget_channel(chan)
+  local ok, autocmds = pcall(vim.api.nvim_get_autocmds, {})
+  if ok then
+    local needle = "(" .. chan .. ", \"0:autocmd:"
+    for _, au in ipairs(autocmds) do
+      if au.command and au.command:find(needle, 1, true) and au.id then
+        pcall(vim.api.nvim_del_autocmd, au.id)
+      end
+    end
+  end
+  for _, name in ipairs(state.functions) do
+    pcall(vim.cmd.delfunction, name)
+  end
+end
+
+local function on_exit(chan, code)
+  if state.channel ~= chan then
+    return
+  end
+  state.ready, state.channel = false, nil
+  forget_channel(chan)
+  require("claude.events").fire("ClaudeServerStopped", { code = code })
+  if code ~= 0 and vim.v.exiting == vim.NIL then
+    vim.notify(
+      string.format("claude.nvim: the Go host exited with code %d; see :ClaudeLog. The next :Claude command restarts it.", code),
+      vim.log.levels.ERROR
+    )
+  end
+end
+
+local function start_job(host_name)
+  local cfg = require("claude").config()
+  local chan = vim.fn.jobstart({ M.binary() }, {
+    rpc = true,
+    env = {
+      CLAUDE_NVIM_LOG = M.log_file(),
+      CLAUDE_NVIM_LOG_LEVEL = cfg.log.level,
+      CLAUDE_NVIM_HOST = host_name,
+    },
+    on_exit = function(job, code)
+      vim.schedule(function()
+        on_exit(job, code)
+      end)
+    end,
+  })
+  if chan <= 0 then
+    return 0
+  end
+  state.channel = chan
+  return chan
+end
+
+-- Loads the manifest under this generation's host name; the first
+-- generation uses the name the file was generated for.
+local function load_manifest(host_name)
+  local lines = vim.fn.readfile(M.manifest())
+  local text = table.concat(lines, "\n")
+  state.functions = {}
+  for name in text:gmatch("'type': 'function', 'name': '([%w_]+)'") do
+    table.insert(state.functions, name)
+  end
+  if host_name ~= HOST then
+    text = text:gsub("RegisterPlugin%('" .. HOST:gsub("%-", "%%-") .. "'", "RegisterPlugin('" .. host_name .. "'")
+  end
+  vim.api.nvim_exec2(text, {})
+end
+
+--- Makes sure the Go host is registered and answering.
+---@return boolean ok
+---@return string|nil error message for the user
+function M.ensure()
+  if state.ready then
+    return true
+  end
+  -- Tests run the Go handlers in the test process and register them
+  -- themselves (plugin.RegisterForTests).
+  if vim.g.claude_test_host then
+    state.ready = true
+    return true
+  end
+  if vim.fn.executable(M.binary()) ~= 1 then
+    return false, string.format("claude.nvim: the Go binary %s is missing: %s", M.binary(), build_hint())
+  end
+  if vim.fn.filereadable(M.manifest()) ~= 1 then
+    return false, string.format("claude.nvim: %s is missing; the checkout is incomplete", M.manifest())
+  end
+  state.generation = state.generation + 1
+  local host_name = state.generation == 1 and HOST or (HOST .. "-" .. state.generation)
+  vim.fn["remote#host#Register"](host_name, "x", function()
+    return start_job(host_name)
+  end)
+  local ok, err = pcall(load_manifest, host_name)
+  if not ok then
+    return false, "claude.nvim: could not load the plugin manifest: " .. tostring(err)
+  end
+  local answered, version = pcall(vim.fn.ClaudeHostVersion)
+  if not answered or version ~= M.version then
+    if state.channel then
+      local chan = state.channel
+      state.channel = nil
+      forget_channel(chan)
+      pcall(vim.fn.jobstop, chan)
+    end
+    local found = answered and ("version " .. tostring(version)) or "an older version"
+    return false,
+      string.format(
+        "claude.nvim: %s is %s but the plugin is %s: rebuild it: %s",
+        M.binary(),
+        found,
+        M.version,
+        build_hint()
+      )
+  end
+  state.ready = true
+  return true
+end
+
+--- Calls a function of the Go host, starting it if needed. Errors are
+--- reported to the user and nil is returned.
+---@param name string
+---@param ... any
+function M.call(name, ...)
+  local ok, err = M.ensure()
+  if not ok then
+    vim.notify(err, vim.log.levels.ERROR)
+    return nil
+  end
+  local args = { ... }
+  local called, result = pcall(function()
+    return vim.fn[name](unpack(args))
+  end)
+  if not called then
+    vim.notify("claude.nvim: " .. tostring(result), vim.log.levels.ERROR)
+    return nil
+  end
+  return result
+end
+
+--- Whether the Go host process is running (without starting it).
+function M.running()
+  return state.ready
+end
+
+return M

@@ -1,0 +1,133 @@
+-- claude.nvim: Claude Code inside Neovim. This module is the public Lua
+-- API (:help claude-lua); the :Claude* commands in plugin/claude.lua call it.
+local M = {}
+
+local config_state = { cfg = nil, setup_called = false }
+
+M.version = require("claude.host").version
+
+--- Configures the plugin. Safe to call more than once; each call starts
+--- again from the defaults. Raises an error naming any key with a bad value.
+---@param opts table|nil see :help claude-config
+function M.setup(opts)
+  local cfg, unknown = require("claude.config").resolve(opts)
+  config_state.cfg, config_state.setup_called = cfg, true
+  if #unknown > 0 then
+    vim.notify("claude.nvim: unknown option(s) ignored: " .. table.concat(unknown, ", "), vim.log.levels.WARN)
+  end
+  if cfg.auto_start then
+    -- After startup, so loading the plugin never delays the first screen.
+    if vim.v.vim_did_enter == 1 then
+      vim.schedule(M.start)
+    else
+      vim.api.nvim_create_autocmd("VimEnter", {
+        group = vim.api.nvim_create_augroup("ClaudeAutoStart", { clear = true }),
+        once = true,
+        desc = "claude.nvim: start the server (auto_start)",
+        callback = function()
+          vim.schedule(M.start)
+        end,
+      })
+    end
+  end
+end
+
+--- The active configuration (the defaults until setup() is called).
+---@return claude.Config
+function M.config()
+  if not config_state.cfg then
+    config_state.cfg = require("claude.config").resolve({})
+  end
+  return config_state.cfg
+end
+
+function M.setup_called()
+  return config_state.setup_called
+end
+
+--- Starts the WebSocket server (and the Go host) if it is not running.
+---@return table|nil info { port, lockfile } or nil after reporting an error
+function M.start()
+  local cfg = M.config()
+  local info = require("claude.host").call("ClaudeHostStart", {
+    ide_name = cfg.ide_name,
+    port_min = cfg.port_range and cfg.port_range[1] or 0,
+    port_max = cfg.port_range and cfg.port_range[2] or 0,
+  })
+  if type(info) ~= "table" or not info.port then
+    return nil
+  end
+  require("claude.state")._server(info)
+  require("claude.reload").enable(cfg.auto_reload)
+  return info
+end
+
+--- Stops the server: disconnects Claude and removes the lock file.
+function M.stop()
+  if not require("claude.host").running() then
+    return
+  end
+  require("claude.host").call("ClaudeHostStop")
+  require("claude.state")._server({ running = false })
+  require("claude.reload").enable(false)
+end
+
+--- Server state: { running, port, lockfile, clients = { {pid, name, version} } }.
+function M.status()
+  if not require("claude.host").running() then
+    return { running = false, clients = {} }
+  end
+  return require("claude.host").call("ClaudeHostStatus") or { running = false, clients = {} }
+end
+
+--- Opens (or shows) the Claude terminal; args go to the CLI (e.g. "--resume").
+---@param args string[]|nil
+function M.open(args)
+  require("claude.terminal").open(args)
+end
+
+function M.toggle(args)
+  require("claude.terminal").toggle(args)
+end
+
+function M.focus()
+  require("claude.terminal").focus()
+end
+
+function M.close()
+  require("claude.terminal").close()
+end
+
+--- Sends lines line1..line2 (1-based, inclusive) of the current file to
+--- Claude as an @-mention, or the whole file without a range.
+---@param line1 integer|nil
+---@param line2 integer|nil
+function M.send(line1, line2)
+  require("claude.mention").send_buffer(0, line1, line2)
+end
+
+--- Sends a file or directory to Claude as an @-mention.
+---@param path string
+---@param line1 integer|nil 1-based
+---@param line2 integer|nil 1-based
+function M.add(path, line1, line2)
+  require("claude.mention").send_path(path, line1, line2)
+end
+
+--- A short state string for statuslines: "" when stopped, "Claude ○" while
+--- waiting for the CLI, "Claude ●" when connected.
+function M.statusline()
+  local ok, host = pcall(require, "claude.host")
+  if not ok or not host.running() then
+    return ""
+  end
+  local s = require("claude.state")
+  if s.clients > 0 then
+    return "Claude ●"
+  elseif s.server_running then
+    return "Claude ○"
+  end
+  return ""
+end
+
+return M

@@ -1,0 +1,79 @@
+-- :ClaudeSend and :ClaudeAdd: tell Claude about a file or some lines of
+-- it. The CLI types `@file#L3-7` into its prompt; the user presses Enter.
+local M = {}
+
+local function notify_error(msg)
+  vim.notify("claude.nvim: " .. msg, vim.log.levels.ERROR)
+end
+
+-- Mentions go to the CLI in the Claude terminal: bring it up so the user
+-- sees the mention land (and can press Enter). If none runs yet, opening it
+-- starts one; the server queues the mention until that CLI connects.
+local function show_claude()
+  local terminal = require("claude.terminal")
+  if terminal.is_running() then
+    terminal.focus()
+  elseif require("claude.state").clients == 0 then
+    terminal.open()
+  end
+end
+
+local function mention(path, line1, line2)
+  if not require("claude").start() then
+    return false
+  end
+  local lo, hi = vim.NIL, vim.NIL
+  if line1 then
+    lo = line1 - 1
+    hi = (line2 or line1) - 1
+    if hi < lo then
+      lo, hi = hi, lo
+    end
+  end
+  require("claude.host").call("ClaudeHostMention", path, lo, hi)
+  show_claude()
+  return true
+end
+
+--- Mentions lines of a buffer's file (the whole file without a range).
+---@param buf integer 0 for the current buffer
+---@param line1 integer|nil 1-based
+---@param line2 integer|nil 1-based
+function M.send_buffer(buf, line1, line2)
+  buf = buf == 0 and vim.api.nvim_get_current_buf() or buf
+  local name = vim.api.nvim_buf_get_name(buf)
+  if vim.bo[buf].buftype ~= "" or name == "" or name:find("://", 1, true) then
+    notify_error("this buffer is not a file; :ClaudeSend works in file buffers (use :ClaudeAdd {path} for others)")
+    return false
+  end
+  return mention(vim.fn.fnamemodify(name, ":p"), line1, line2)
+end
+
+--- Mentions a file or directory by path.
+---@param path string
+---@param line1 integer|nil 1-based
+---@param line2 integer|nil 1-based
+function M.send_path(path, line1, line2)
+  if not path or path == "" then
+    notify_error(":ClaudeAdd needs a path")
+    return false
+  end
+  local abs = vim.fn.fnamemodify(vim.fn.expand(path), ":p")
+  local stat = vim.uv.fs_stat(abs)
+  if not stat then
+    notify_error("no such file or directory: " .. path)
+    return false
+  end
+  if stat.type == "directory" then
+    if line1 then
+      notify_error("a directory has no lines: " .. path)
+      return false
+    end
+    abs = abs:gsub("/*$", "/")
+  else
+    abs = abs:gsub("/+$", "")
+  end
+  return mention(abs, line1, line2)
+end
+
+return M

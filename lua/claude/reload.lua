@@ -1,0 +1,159 @@
+-- Reloads buffers whose files Claude changed on disk. A buffer with unsaved
+-- edits is never reloaded: the user gets a warning and keeps their text,
+-- and the buffer is marked as conflicting so nothing of ours (saveDocument)
+-- writes over the disk version until the user reloads or writes it.
+local M = {}
+
+local GROUP = "ClaudeReload"
+local checking = false
+local quiet = false
+local conflicts = {} -- buf -> true: changed on disk while it had unsaved edits
+
+-- Runs only while we run :checktime ourselves; otherwise the user's usual
+-- behaviour ('autoread', the W11/W12 prompts) is left alone.
+local function on_file_changed(ev)
+  if not checking then
+    vim.v.fcs_choice = "ask"
+    return
+  end
+  if vim.v.fcs_reason == "deleted" then
+    vim.v.fcs_choice = ""
+    return
+  end
+  if vim.bo[ev.buf].modified then
+    vim.v.fcs_choice = ""
+    conflicts[ev.buf] = true
+    if not quiet then
+      vim.notify(
+        string.format(
+          "claude.nvim: %s changed on disk but has unsaved edits here; not reloaded (:e! takes the disk version)",
+          vim.fn.fnamemodify(ev.file, ":~:.")
+        ),
+        vim.log.levels.WARN
+      )
+    end
+  else
+    vim.v.fcs_choice = "reload"
+  end
+end
+
+local function ensure_hooks()
+  local group = vim.api.nvim_create_augroup(GROUP .. "Core", { clear = false })
+  if #vim.api.nvim_get_autocmds({ group = group }) > 0 then
+    return
+  end
+  vim.api.nvim_create_autocmd("FileChangedShell", {
+    group = group,
+    desc = "claude.nvim: reload files Claude changed, keep unsaved edits",
+    callback = on_file_changed,
+  })
+  vim.api.nvim_create_autocmd({ "BufReadPost", "BufWritePost", "BufWipeout" }, {
+    group = group,
+    desc = "claude.nvim: a reloaded or written buffer no longer conflicts",
+    callback = function(ev)
+      conflicts[ev.buf] = nil
+    end,
+  })
+end
+
+local function checktime(buf)
+  if checking or vim.fn.getcmdwintype() ~= "" then
+    return
+  end
+  ensure_hooks()
+  checking = true
+  local ok, err = pcall(function()
+    if buf then
+      vim.cmd.checktime(buf)
+    else
+      vim.cmd.checktime()
+    end
+  end)
+  checking = false
+  if not ok then
+    vim.notify("claude.nvim: checktime: " .. tostring(err), vim.log.levels.DEBUG)
+  end
+end
+
+--- Reloads changed, unmodified buffers (all, or only buf); warns about
+--- changed buffers with unsaved edits.
+---@param buf integer|nil
+function M.check(buf)
+  checktime(buf)
+end
+
+--- Whether buf's file changed on disk while it has unsaved edits (checks
+--- now, silently; reloads the buffer if it has none).
+---@param buf integer
+function M.changed_on_disk(buf)
+  quiet = true
+  checktime(buf)
+  quiet = false
+  return conflicts[buf] == true
+end
+
+-- How long to wait for the CLI to write a file after the user accepted.
+local WATCH_MS = 30000
+
+--- After an accepted diff the CLI writes the file itself, a moment later:
+--- watch its directory and reload the buffer as soon as the write lands.
+---@param path string
+function M.watch(path)
+  if not require("claude").config().auto_reload then
+    return
+  end
+  local dir, name = vim.fs.dirname(path), vim.fs.basename(path)
+  local watcher = vim.uv.new_fs_event()
+  local timer = vim.uv.new_timer()
+  if not watcher or not timer then
+    return
+  end
+  local function stop()
+    if not watcher:is_closing() then
+      watcher:stop()
+      watcher:close()
+    end
+    if not timer:is_closing() then
+      timer:stop()
+      timer:close()
+    end
+  end
+  local ok = watcher:start(dir, {}, function(err, fname)
+    if err or fname ~= name then
+      return
+    end
+    stop()
+    vim.schedule(function()
+      local buf = require("claude.tools").find_buf(path)
+      if buf and vim.api.nvim_buf_is_loaded(buf) then
+        M.check(buf)
+      end
+    end)
+  end)
+  if not ok then
+    stop()
+    return
+  end
+  timer:start(WATCH_MS, 0, stop)
+end
+
+--- Turns the automatic checks on or off (the server starts/stops them).
+---@param on boolean
+function M.enable(on)
+  local group = vim.api.nvim_create_augroup(GROUP, { clear = true })
+  if not on then
+    return
+  end
+  -- Claude works while the user is in its terminal; look when they leave.
+  vim.api.nvim_create_autocmd({ "FocusGained", "TermLeave", "BufEnter" }, {
+    group = group,
+    desc = "claude.nvim: pick up files Claude changed",
+    callback = function()
+      if vim.bo.buftype ~= "terminal" then
+        M.check()
+      end
+    end,
+  })
+end
+
+return M

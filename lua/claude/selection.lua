@@ -1,0 +1,54 @@
+-- Reads selections for the Go host. Each function is one RPC round trip;
+-- Go turns byte columns into UTF-16 positions and builds the messages.
+local M = {}
+
+local function line(buf, lnum)
+  return vim.api.nvim_buf_get_lines(buf, lnum - 1, lnum, false)[1] or ""
+end
+
+--- Text of a selection and the lines its ends are on.
+---@param buf integer
+---@param kind string "n" (cursor only), "v", "V" or "\22"
+---@param first integer[] { lnum, col } 1-based, first in buffer order
+---@param last integer[] { lnum, col }
+---@param start integer[] visual start { lnum, col } (for blockwise columns)
+---@param finish integer[] cursor end { lnum, col }
+function M.read(buf, kind, first, last, start, finish)
+  if not vim.api.nvim_buf_is_valid(buf) or not vim.api.nvim_buf_is_loaded(buf) then
+    return vim.NIL
+  end
+  local count = vim.api.nvim_buf_line_count(buf)
+  if first[1] > count then
+    return vim.NIL
+  end
+  local result = { first = line(buf, first[1]), last = line(buf, math.min(last[1], count)), text = "" }
+  if kind ~= "n" then
+    local ok, region = pcall(
+      vim.fn.getregion,
+      { buf, start[1], start[2], 0 },
+      { buf, finish[1], finish[2], 0 },
+      { type = kind }
+    )
+    if ok then
+      result.text = table.concat(region, "\n")
+    end
+  end
+  return result
+end
+
+--- The state of the current window, in the same shape as the selection
+--- events' eval (see selection.Event in Go), or nil when it shows no file.
+function M.current()
+  local buf = vim.api.nvim_get_current_buf()
+  return {
+    buf = buf,
+    path = vim.api.nvim_buf_get_name(buf),
+    buftype = vim.bo[buf].buftype,
+    mode = vim.fn.mode(),
+    cursor = vim.fn.getpos("."),
+    visual = vim.fn.getpos("v"),
+    tick = vim.b[buf].changedtick,
+  }
+end
+
+return M

@@ -1,0 +1,261 @@
+-- The Claude terminal: a split running the CLI with the environment that
+-- makes it connect to our server (CLAUDE_CODE_SSE_PORT).
+local M = {}
+
+local term = {
+  buf = nil, -- terminal buffer, kept while hidden
+  job = nil, -- job id while the CLI runs
+}
+
+local LOOPBACK = { "127.0.0.1", "localhost", "::1" }
+
+local function cfg()
+  return require("claude").config()
+end
+
+-- Appends the loopback names to a NO_PROXY-style list, so a user's
+-- http_proxy never captures the CLI's connection to us.
+local function with_loopback(list)
+  local have, out = {}, {}
+  for item in (list or ""):gmatch("[^,%s]+") do
+    if not have[item] then
+      have[item] = true
+      table.insert(out, item)
+    end
+  end
+  for _, host in ipairs(LOOPBACK) do
+    if not have[host] then
+      table.insert(out, host)
+    end
+  end
+  return table.concat(out, ",")
+end
+
+--- The environment the CLI is started with (exposed for tests and :checkhealth).
+---@param port integer
+function M.env(port)
+  local env = {
+    CLAUDE_CODE_SSE_PORT = tostring(port),
+    ENABLE_IDE_INTEGRATION = "true",
+    FORCE_CODE_TERMINAL = "true",
+    NO_PROXY = with_loopback(vim.env.NO_PROXY),
+    no_proxy = with_loopback(vim.env.no_proxy),
+  }
+  for k, v in pairs(cfg().env) do
+    env[k] = tostring(v)
+  end
+  return env
+end
+
+local function command(args)
+  local cmd = cfg().terminal_cmd
+  args = args or {}
+  if type(cmd) == "table" then
+    return vim.list_extend(vim.deepcopy(cmd), args)
+  end
+  -- A string is a shell command line ("npx claude", "claude --model x").
+  local parts = { cmd }
+  for _, a in ipairs(args) do
+    table.insert(parts, vim.fn.shellescape(a))
+  end
+  return table.concat(parts, " ")
+end
+
+function M.is_running()
+  return term.job ~= nil and term.buf ~= nil and vim.api.nvim_buf_is_valid(term.buf)
+end
+
+--- The terminal buffer, or nil.
+function M.buf()
+  if term.buf and vim.api.nvim_buf_is_valid(term.buf) then
+    return term.buf
+  end
+  return nil
+end
+
+local function window()
+  local buf = M.buf()
+  if not buf then
+    return nil
+  end
+  -- Prefer a window in the current tab page.
+  for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+    if vim.api.nvim_win_get_buf(win) == buf then
+      return win
+    end
+  end
+  return nil
+end
+
+local function size(total)
+  local s = cfg().terminal.size
+  if s < 1 then
+    return math.max(1, math.floor(total * s))
+  end
+  return math.floor(s)
+end
+
+-- Opens a window for buf where the user configured it; returns the window.
+local function split(buf)
+  local pos = cfg().terminal.position
+  if pos == "tab" then
+    vim.cmd("tab sbuffer " .. buf)
+    return vim.api.nvim_get_current_win()
+  end
+  local vertical = pos == "right" or pos == "left"
+  local n = size(vertical and vim.o.columns or vim.o.lines)
+  local win = vim.api.nvim_open_win(buf, true, {
+    split = pos,
+    win = -1, -- relative to the whole editor: a full-height/width split
+    width = vertical and n or nil,
+    height = (not vertical) and n or nil,
+  })
+  vim.wo[win].winfixwidth = vertical
+  vim.wo[win].winfixheight = not vertical
+  return win
+end
+
+local function enter_insert()
+  if cfg().terminal.auto_insert then
+    vim.cmd.startinsert()
+  end
+end
+
+local function on_exit(job, code)
+  if term.job ~= job then
+    return
+  end
+  term.job = nil
+  local buf = term.buf
+  require("claude.events").fire("ClaudeTerminalExited", { code = code })
+  if code == 0 and buf and vim.api.nvim_buf_is_valid(buf) then
+    -- A clean exit (/exit, Ctrl-D): close its windows, like closing a tab.
+    for _, win in ipairs(vim.fn.win_findbuf(buf)) do
+      if #vim.api.nvim_list_wins() > 1 then
+        pcall(vim.api.nvim_win_close, win, true)
+      end
+    end
+    pcall(vim.api.nvim_buf_delete, buf, { force = true })
+    term.buf = nil
+  end
+end
+
+local function start(args)
+  local info = require("claude").start()
+  if not info then
+    return false
+  end
+  local buf = vim.api.nvim_create_buf(false, false)
+  local win = split(buf)
+  local opts = {
+    cwd = vim.fn.getcwd(),
+    env = M.env(info.port),
+    on_exit = function(job, code)
+      vim.schedule(function()
+        on_exit(job, code)
+      end)
+    end,
+  }
+  local job
+  vim.api.nvim_win_call(win, function()
+    if vim.fn.has("nvim-0.11") == 1 then
+      opts.term = true
+      job = vim.fn.jobstart(command(args), opts)
+    else
+      job = vim.fn.termopen(command(args), opts)
+    end
+  end)
+  if not job or job <= 0 then
+    pcall(vim.api.nvim_buf_delete, buf, { force = true })
+    vim.notify("claude.nvim: could not start " .. vim.inspect(command(args)), vim.log.levels.ERROR)
+    return false
+  end
+  term.buf, term.job = buf, job
+  vim.bo[buf].bufhidden = "hide"
+  vim.bo[buf].buflisted = false
+  vim.b[buf].claude_terminal = true
+  vim.api.nvim_create_autocmd("BufEnter", {
+    group = vim.api.nvim_create_augroup("ClaudeTerminal", { clear = true }),
+    buffer = buf,
+    desc = "claude.nvim: type straight into Claude",
+    callback = enter_insert,
+  })
+  enter_insert()
+  return true
+end
+
+local function show()
+  local win = window()
+  if win then
+    vim.api.nvim_set_current_win(win)
+  else
+    split(term.buf)
+  end
+  enter_insert()
+end
+
+--- Shows the Claude terminal and focuses it, starting the CLI if none runs.
+---@param args string[]|nil passed to the CLI when it starts
+function M.open(args)
+  if M.is_running() then
+    if args and #args > 0 then
+      vim.notify("claude.nvim: Claude is already running; :ClaudeClose it to start with new arguments", vim.log.levels.WARN)
+    end
+    show()
+    return true
+  end
+  if M.buf() then
+    -- The previous CLI exited with an error; its output stays readable
+    -- until a new one replaces it.
+    pcall(vim.api.nvim_buf_delete, term.buf, { force = true })
+    term.buf = nil
+  end
+  return start(args)
+end
+
+--- Focuses the terminal (showing it if hidden, starting it if needed).
+function M.focus()
+  return M.open()
+end
+
+--- Hides a visible terminal (the CLI keeps running), shows a hidden one.
+---@param args string[]|nil
+function M.toggle(args)
+  local win = window()
+  if not win then
+    return M.open(args)
+  end
+  if #vim.api.nvim_tabpage_list_wins(0) > 1 then
+    vim.api.nvim_win_hide(win)
+  else
+    -- The only window: show another buffer in it rather than failing.
+    vim.api.nvim_win_call(win, function()
+      local alt = vim.fn.bufnr("#")
+      if alt > 0 and alt ~= term.buf and vim.api.nvim_buf_is_valid(alt) then
+        vim.cmd.buffer(alt)
+      else
+        vim.cmd.enew()
+      end
+    end)
+  end
+  return true
+end
+
+--- Stops the CLI and removes its buffer.
+function M.close()
+  local buf = M.buf()
+  if term.job then
+    pcall(vim.fn.jobstop, term.job)
+    term.job = nil
+  end
+  if buf then
+    if #vim.api.nvim_list_wins() == #vim.fn.win_findbuf(buf) then
+      -- Never leave Neovim without a window.
+      vim.cmd.new()
+    end
+    pcall(vim.api.nvim_buf_delete, buf, { force = true })
+  end
+  term.buf = nil
+end
+
+return M

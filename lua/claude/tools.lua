@@ -1,0 +1,253 @@
+-- Editor operations behind the MCP tools (openFile, getDiagnostics, ...).
+-- The Go host calls each function in a single RPC and shapes the answer.
+local M = {}
+
+local severities = { "Error", "Warning", "Info", "Hint" }
+
+--- The loaded buffer whose file is path, or nil. Compares full names
+--- (bufnr() would treat path as a pattern) and resolves symlinks.
+function M.find_buf(path)
+  local want = vim.fn.resolve(path)
+  for _, buf in ipairs(vim.api.nvim_list_bufs()) do
+    local name = vim.api.nvim_buf_get_name(buf)
+    if name ~= "" and (name == path or vim.fn.resolve(name) == want) then
+      return buf
+    end
+  end
+  return nil
+end
+
+local function is_file_buf(buf)
+  local name = vim.api.nvim_buf_get_name(buf)
+  return vim.bo[buf].buftype == "" and name ~= "" and not name:find("://", 1, true)
+end
+
+-- A window that shows files: not Claude's terminal, not floating, not a
+-- diff, not a side panel (file trees are 'nofile' or 'acwrite' buffers).
+local function is_editor_win(win)
+  if vim.api.nvim_win_get_config(win).relative ~= "" then
+    return false
+  end
+  local buf = vim.api.nvim_win_get_buf(win)
+  return vim.bo[buf].buftype == "" and not vim.wo[win].diff
+end
+
+--- The window the user last edited files in: the current one when it is
+--- such a window, else the previous one, else any in this tab page.
+function M.editor_win()
+  local cur = vim.api.nvim_get_current_win()
+  if is_editor_win(cur) then
+    return cur
+  end
+  local prev = vim.fn.win_getid(vim.fn.winnr("#"))
+  if prev ~= 0 and is_editor_win(prev) then
+    return prev
+  end
+  for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+    if is_editor_win(win) then
+      return win
+    end
+  end
+  return nil
+end
+
+local function find_text(lines, text, from_line, from_col)
+  for i = from_line, #lines do
+    local s, e = lines[i]:find(text, i == from_line and from_col or 1, true)
+    if s then
+      return i, s, e
+    end
+  end
+  return nil
+end
+
+--- openFile: shows path, optionally selecting text in it.
+---@param req table { path, preview, start_text, end_text, select_to_eol, start_line, end_line, frontmost }
+function M.open_file(req)
+  local path = req.path
+  if vim.fn.filereadable(path) ~= 1 and not M.find_buf(path) then
+    error("File not found: " .. path, 0)
+  end
+  local win = M.editor_win()
+  if not win then
+    -- Only Claude's terminal (or panels) on screen: make room beside it.
+    vim.cmd("topleft vsplit")
+    win = vim.api.nvim_get_current_win()
+  end
+  local buf = M.find_buf(path)
+  vim.api.nvim_win_call(win, function()
+    if buf then
+      vim.api.nvim_win_set_buf(win, buf)
+    else
+      vim.cmd.edit(vim.fn.fnameescape(path))
+    end
+  end)
+  buf = vim.api.nvim_win_get_buf(win)
+  local message = "Opened file: " .. path
+  local lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+  local from, to -- { line, col } 1-based line, 0-based byte col; `to` inclusive
+  if req.start_text and req.start_text ~= "" then
+    local l, s, e = find_text(lines, req.start_text, 1, 1)
+    if l then
+      from, to = { l, s - 1 }, { l, e - 1 }
+      message = string.format('Opened file and selected text "%s"', req.start_text)
+      if req.end_text and req.end_text ~= "" then
+        local l2, _, e2 = find_text(lines, req.end_text, l, e + 1)
+        if l2 then
+          to = { l2, e2 - 1 }
+          message = string.format('Opened file and selected text from "%s" to "%s"', req.start_text, req.end_text)
+        end
+      end
+    else
+      message = string.format('Opened file, but text "%s" was not found', req.start_text)
+    end
+  elseif req.start_line and req.start_line > 0 then
+    local l1 = math.min(req.start_line, #lines)
+    local l2 = math.min(math.max(req.end_line or l1, l1), #lines)
+    from, to = { l1, 0 }, { l2, math.max(#lines[l2] - 1, 0) }
+    message = string.format("Opened file and selected lines %d to %d", l1, l2)
+  end
+  if from and req.select_to_eol then
+    to[2] = math.max(#lines[to[1]] - 1, 0)
+  end
+  if from then
+    vim.api.nvim_win_set_cursor(win, from)
+  end
+  if req.frontmost then
+    vim.api.nvim_set_current_win(win)
+    if from then
+      vim.cmd("normal! \27")
+      vim.cmd("normal! v")
+      vim.api.nvim_win_set_cursor(win, to)
+    end
+  end
+  return {
+    message = message,
+    filetype = vim.bo[buf].filetype,
+    line_count = vim.api.nvim_buf_line_count(buf),
+  }
+end
+
+local function diag_entry(d)
+  local code = d.code
+  if code ~= nil and type(code) ~= "string" then
+    code = tostring(code)
+  end
+  return {
+    lnum = d.lnum,
+    col = d.col,
+    end_lnum = d.end_lnum or d.lnum,
+    end_col = d.end_col or d.col,
+    severity = severities[d.severity] or "Info",
+    message = d.message or "",
+    source = d.source or "",
+    code = code or "",
+  }
+end
+
+--- getDiagnostics: per file buffer, its diagnostics plus the text of the
+--- lines they touch (Go converts byte columns to UTF-16).
+---@param path string|nil nil for every buffer
+function M.diagnostics(path)
+  -- The CLI asks right after writing files: pick up its writes first, so
+  -- buffers (and the language servers watching them) see the new text.
+  if require("claude").config().auto_reload then
+    require("claude.reload").check()
+  end
+  local bufs = {}
+  if path then
+    local buf = M.find_buf(path)
+    if buf then
+      bufs = { buf }
+    end
+  else
+    for _, buf in ipairs(vim.api.nvim_list_bufs()) do
+      if vim.api.nvim_buf_is_loaded(buf) and is_file_buf(buf) then
+        table.insert(bufs, buf)
+      end
+    end
+  end
+  local out = {}
+  for _, buf in ipairs(bufs) do
+    local items, lines = {}, {}
+    for _, d in ipairs(vim.diagnostic.get(buf)) do
+      local e = diag_entry(d)
+      table.insert(items, e)
+      for _, l in ipairs({ e.lnum, e.end_lnum }) do
+        local key = tostring(l)
+        if lines[key] == nil then
+          lines[key] = vim.api.nvim_buf_get_lines(buf, l, l + 1, false)[1] or ""
+        end
+      end
+    end
+    if #items > 0 or path then
+      table.insert(out, { path = path or vim.api.nvim_buf_get_name(buf), items = items, lines = lines })
+    end
+  end
+  return out
+end
+
+--- getOpenEditors: the listed, loaded file buffers.
+function M.open_editors()
+  local win = M.editor_win()
+  local active = win and vim.api.nvim_win_get_buf(win) or -1
+  local out = {}
+  for _, buf in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(buf) and vim.bo[buf].buflisted and is_file_buf(buf) then
+      table.insert(out, {
+        path = vim.api.nvim_buf_get_name(buf),
+        active = buf == active,
+        dirty = vim.bo[buf].modified,
+        filetype = vim.bo[buf].filetype,
+        line_count = vim.api.nvim_buf_line_count(buf),
+      })
+    end
+  end
+  return out
+end
+
+--- The working directories: the current window's first, then the global
+--- one and every tab page's (:cd, :tcd, :lcd all count).
+function M.workspace_folders()
+  local seen, out = {}, {}
+  local function add(dir)
+    if dir ~= "" and not seen[dir] then
+      seen[dir] = true
+      table.insert(out, dir)
+    end
+  end
+  add(vim.fn.getcwd())
+  add(vim.fn.getcwd(-1, -1))
+  for tab = 1, vim.fn.tabpagenr("$") do
+    add(vim.fn.getcwd(-1, tab))
+  end
+  return out
+end
+
+--- checkDocumentDirty.
+function M.document_state(path)
+  local buf = M.find_buf(path)
+  if not buf then
+    return vim.NIL
+  end
+  return { dirty = vim.bo[buf].modified, untitled = vim.api.nvim_buf_get_name(buf) == "" }
+end
+
+--- saveDocument: writes the buffer, unless its file changed on disk since
+--- it was read (then saving would silently drop Claude's or someone's
+--- change, or block on Neovim's overwrite prompt).
+function M.save(path)
+  local buf = M.find_buf(path)
+  if not buf then
+    return "not open"
+  end
+  if require("claude.reload").changed_on_disk(buf) then
+    error("the file changed on disk since it was read; not overwriting it (reload it with :e or save with :w!)", 0)
+  end
+  vim.api.nvim_buf_call(buf, function()
+    vim.cmd("silent write")
+  end)
+  return "saved"
+end
+
+return M

@@ -1,0 +1,46 @@
+// Command claude-nvim is the Neovim remote plugin behind claude.nvim: it
+// serves the Claude Code IDE protocol (MCP over WebSocket) for the Neovim
+// that started it. Neovim starts it (lua/claude/host.lua); run it by hand
+// only for -version or to regenerate the manifest:
+//
+//	claude-nvim -manifest claude-nvim > rplugin/claude-nvim.vim
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/claude-nvim/claude.nvim/host"
+	"github.com/neovim/go-client/nvim/plugin"
+)
+
+func main() {
+	// plugin.Main owns the flag set (-manifest, -location); -version is
+	// answered before it parses.
+	if len(os.Args) == 2 && (os.Args[1] == "-version" || os.Args[1] == "--version") {
+		fmt.Println(host.Version)
+		return
+	}
+
+	log, logFile := host.OpenLog(os.Getenv("CLAUDE_NVIM_LOG"), os.Getenv("CLAUDE_NVIM_LOG_LEVEL"))
+	defer logFile.Close()
+	h := host.New(host.Options{Log: log})
+
+	// Neovim stops its jobs with SIGTERM (and a terminal hang-up sends
+	// SIGHUP); either way the lock file must go. Ctrl-C in Neovim's own
+	// terminal must not kill us.
+	signal.Ignore(syscall.SIGINT)
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, syscall.SIGTERM, syscall.SIGHUP)
+	go func() {
+		<-signals
+		_ = h.Shutdown()
+		os.Exit(0)
+	}()
+
+	plugin.Main(h.Register)
+	// Serve returned: Neovim closed our stdin (it exited or was killed).
+	_ = h.Shutdown()
+}

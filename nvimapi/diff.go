@@ -1,0 +1,239 @@
+package nvimapi
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/claude-nvim/claude.nvim/mcp"
+)
+
+// closeViewTimeout bounds closing a diff view after its request ended
+// (client gone, cancelled): the editor may be busy, but not for long.
+const closeViewTimeout = 10 * time.Second
+
+// pendingDiff is one proposal waiting for the user.
+type pendingDiff struct {
+	id      int
+	tabName string
+	path    string
+	result  chan mcp.DiffResult // buffered: the first decision wins
+}
+
+func (d *pendingDiff) decide(r mcp.DiffResult) {
+	select {
+	case d.result <- r:
+	default:
+	}
+}
+
+// diffs tracks pending proposals by id (what the Lua view knows) and by
+// tab name (what the CLI refers to).
+type diffs struct {
+	mu    sync.Mutex
+	next  int
+	byID  map[int]*pendingDiff
+	byTab map[string]*pendingDiff
+}
+
+func newDiffs() diffs {
+	return diffs{byID: map[int]*pendingDiff{}, byTab: map[string]*pendingDiff{}}
+}
+
+// add registers a proposal; a pending one under the same tab name is
+// returned so the caller can reject and close it (the newer replaces it).
+func (ds *diffs) add(tabName, path string) (d, replaced *pendingDiff) {
+	ds.mu.Lock()
+	defer ds.mu.Unlock()
+	ds.next++
+	d = &pendingDiff{id: ds.next, tabName: tabName, path: path, result: make(chan mcp.DiffResult, 1)}
+	if tabName == "" {
+		d.tabName = fmt.Sprintf("claude-diff-%d", d.id)
+	}
+	replaced = ds.byTab[d.tabName]
+	if replaced != nil {
+		delete(ds.byID, replaced.id)
+	}
+	ds.byID[d.id] = d
+	ds.byTab[d.tabName] = d
+	return d, replaced
+}
+
+// remove unregisters d if it is still registered and reports whether it was.
+func (ds *diffs) remove(d *pendingDiff) bool {
+	ds.mu.Lock()
+	defer ds.mu.Unlock()
+	if ds.byID[d.id] != d {
+		return false
+	}
+	delete(ds.byID, d.id)
+	if ds.byTab[d.tabName] == d {
+		delete(ds.byTab, d.tabName)
+	}
+	return true
+}
+
+func (ds *diffs) byIDTake(id int) *pendingDiff {
+	ds.mu.Lock()
+	d := ds.byID[id]
+	ds.mu.Unlock()
+	if d != nil && ds.remove(d) {
+		return d
+	}
+	return nil
+}
+
+func (ds *diffs) byTabTake(tab string) *pendingDiff {
+	ds.mu.Lock()
+	d := ds.byTab[tab]
+	ds.mu.Unlock()
+	if d != nil && ds.remove(d) {
+		return d
+	}
+	return nil
+}
+
+func (ds *diffs) takeAll() []*pendingDiff {
+	ds.mu.Lock()
+	defer ds.mu.Unlock()
+	all := make([]*pendingDiff, 0, len(ds.byID))
+	for _, d := range ds.byID {
+		all = append(all, d)
+	}
+	ds.byID, ds.byTab = map[int]*pendingDiff{}, map[string]*pendingDiff{}
+	return all
+}
+
+// Pending returns the tab names of the proposals waiting for the user.
+func (e *Editor) PendingDiffs() []string {
+	e.diffs.mu.Lock()
+	defer e.diffs.mu.Unlock()
+	names := make([]string, 0, len(e.diffs.byTab))
+	for name := range e.diffs.byTab {
+		names = append(names, name)
+	}
+	return names
+}
+
+// proposal is the new text as Neovim wants it: lines without separators,
+// plus whether the file ends in a newline and uses CRLF.
+type proposal struct {
+	Lines []string `msgpack:"lines"`
+	EOL   bool     `msgpack:"eol"`
+	DOS   bool     `msgpack:"dos"`
+}
+
+// splitProposal turns file contents into buffer lines. It is done here
+// rather than in Lua so a multi-megabyte proposal crosses the RPC pipe
+// once, as the list nvim_buf_set_lines takes.
+func splitProposal(text string) proposal {
+	p := proposal{EOL: strings.HasSuffix(text, "\n")}
+	p.Lines = strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	// Lines followed by a newline decide the format: CRLF if all end in \r.
+	terminated := len(p.Lines)
+	if !p.EOL {
+		terminated--
+	}
+	if terminated == 0 {
+		return p
+	}
+	for _, l := range p.Lines[:terminated] {
+		if !strings.HasSuffix(l, "\r") {
+			return p
+		}
+	}
+	p.DOS = true
+	for i := range p.Lines[:terminated] {
+		p.Lines[i] = strings.TrimSuffix(p.Lines[i], "\r")
+	}
+	return p
+}
+
+// OpenDiff shows the proposal beside the file and waits for the user.
+func (e *Editor) OpenDiff(ctx context.Context, req mcp.DiffRequest) (mcp.DiffResult, error) {
+	target := req.NewPath
+	if target == "" {
+		target = req.OldPath
+	}
+	d, replaced := e.diffs.add(req.TabName, target)
+	if replaced != nil {
+		// The CLI sent the same tab again: the old request is answered
+		// as rejected and its view makes room for the new one.
+		replaced.decide(mcp.DiffResult{Outcome: mcp.DiffRejected})
+		e.closeView(ctx, replaced.id)
+	}
+	p := splitProposal(req.NewContents)
+	spec := map[string]any{
+		"old_path": req.OldPath,
+		"new_path": target,
+		"tab_name": d.tabName,
+		"lines":    p.Lines,
+		"eol":      p.EOL,
+		"dos":      p.DOS,
+	}
+	if err := e.lua(ctx, nil, `return require('claude.diff').open(...)`, d.id, spec); err != nil {
+		e.diffs.remove(d)
+		e.closeView(context.Background(), d.id)
+		return mcp.DiffResult{}, fmt.Errorf("open diff %s: %w", target, luaError(err))
+	}
+	select {
+	case r := <-d.result:
+		return r, nil
+	case <-ctx.Done():
+		// The client went away or cancelled: the view goes, the file stays.
+		if e.diffs.remove(d) {
+			e.closeView(context.Background(), d.id)
+		}
+		return mcp.DiffResult{}, ctx.Err()
+	}
+}
+
+// ResolveDiff records the user's decision on the diff with this id (the
+// Lua view reports it); accepted carries the final text of the proposal.
+func (e *Editor) ResolveDiff(id int, accepted bool, text string) {
+	d := e.diffs.byIDTake(id)
+	if d == nil {
+		return
+	}
+	if accepted {
+		d.decide(mcp.DiffResult{Outcome: mcp.DiffAccepted, FinalText: text})
+	} else {
+		d.decide(mcp.DiffResult{Outcome: mcp.DiffRejected})
+	}
+}
+
+// CloseDiff closes the view of tabName. A pending proposal there was
+// decided in the CLI's own prompt: it is answered as rejected, which the
+// CLI ignores by then, and nothing is written.
+func (e *Editor) CloseDiff(ctx context.Context, tabName string) (bool, error) {
+	d := e.diffs.byTabTake(tabName)
+	if d == nil {
+		return false, nil
+	}
+	d.decide(mcp.DiffResult{Outcome: mcp.DiffRejected})
+	return true, e.closeView(ctx, d.id)
+}
+
+// CloseAllDiffs closes every diff view of ours and rejects what was pending.
+func (e *Editor) CloseAllDiffs(ctx context.Context) (int, error) {
+	for _, d := range e.diffs.takeAll() {
+		d.decide(mcp.DiffResult{Outcome: mcp.DiffRejected})
+	}
+	var closed int
+	if err := e.lua(ctx, &closed, `return require('claude.diff').close_all()`); err != nil {
+		return 0, fmt.Errorf("close diffs: %w", luaError(err))
+	}
+	return closed, nil
+}
+
+// closeView closes one diff view without reporting a decision.
+func (e *Editor) closeView(ctx context.Context, id int) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), closeViewTimeout)
+	defer cancel()
+	if err := e.lua(ctx, nil, `return require('claude.diff').close(...)`, id); err != nil {
+		return fmt.Errorf("close diff view: %w", luaError(err))
+	}
+	return nil
+}

@@ -1,0 +1,54 @@
+// Package nvimapi is the editor behind the MCP tools: it implements
+// mcp.Editor on a Neovim connection. Every operation is one round trip
+// (a single nvim_exec_lua into lua/claude/*.lua with the data passed as
+// arguments); results come back as plain Go values.
+package nvimapi
+
+import (
+	"context"
+	"sync"
+
+	"github.com/claude-nvim/claude.nvim/mcp"
+	"github.com/neovim/go-client/nvim"
+)
+
+// Editor implements mcp.Editor with Neovim.
+type Editor struct {
+	nv *nvim.Nvim
+
+	mu     sync.Mutex
+	latest func() *mcp.Selection
+	diffs  diffs
+}
+
+var _ mcp.Editor = (*Editor)(nil)
+
+// New returns an Editor that drives nv.
+func New(nv *nvim.Nvim) *Editor {
+	return &Editor{nv: nv, diffs: newDiffs()}
+}
+
+// SetLatestSelection tells the editor where the last selection sent to
+// Claude is kept (the selection tracker), for getLatestSelection.
+func (e *Editor) SetLatestSelection(latest func() *mcp.Selection) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.latest = latest
+}
+
+// lua runs one Lua chunk in Neovim. go-client calls cannot be cancelled,
+// so on ctx's end we stop waiting and let the call finish on its own;
+// callers must then ignore result.
+func (e *Editor) lua(ctx context.Context, result any, code string, args ...any) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	done := make(chan error, 1)
+	go func() { done <- e.nv.ExecLua(code, result, args...) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

@@ -1,0 +1,223 @@
+// Package nvimtest starts a real, isolated Neovim for a test, the way
+// net/http/httptest starts a real server: each test gets a fresh child
+// process (--clean --embed --headless) with its own XDG directories and this
+// repository on 'runtimepath', so plugin/claude.lua and lua/claude load as
+// they would for a user.
+//
+// The binary comes from $NVIM (the Makefile sets it once per supported
+// version); without it the newest Neovim under .deps/ is used.
+package nvimtest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/neovim/go-client/nvim"
+)
+
+// Nvim is a child Neovim owned by one test.
+type Nvim struct {
+	*nvim.Nvim
+	t       testing.TB
+	Dir     string // the test's temporary root: XDG dirs and Cwd live below it
+	Cwd     string // Neovim's working directory, empty at start
+	Version string // "0.10.4", "0.12.1", ...
+}
+
+type options struct {
+	env  []string
+	args []string
+}
+
+// Option adjusts how the child starts.
+type Option func(*options)
+
+// WithEnv adds KEY=VALUE entries to the child's environment.
+func WithEnv(kv ...string) Option {
+	return func(o *options) { o.env = append(o.env, kv...) }
+}
+
+// WithArgs adds command-line arguments (after ours).
+func WithArgs(args ...string) Option {
+	return func(o *options) { o.args = append(o.args, args...) }
+}
+
+// Binary returns the Neovim executable tests run, or fails the test with the
+// command that installs one.
+func Binary(t testing.TB) string {
+	t.Helper()
+	if bin := os.Getenv("NVIM"); bin != "" {
+		return bin
+	}
+	bin := filepath.Join(RepoRoot(), ".deps", "nvim-0.12", "bin", "nvim")
+	if _, err := os.Stat(bin); err != nil {
+		t.Fatalf("no Neovim to test with: set NVIM=/path/to/nvim or run `make deps` (wanted %s)", bin)
+	}
+	return bin
+}
+
+// RepoRoot is the root of this repository (where go.mod is).
+func RepoRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+}
+
+// BaseEnv is the environment of an isolated child: the parent's PATH and
+// terminal settings, XDG directories and HOME under root, and nothing that
+// would make Neovim or a child of it talk to the network or a real config.
+func BaseEnv(root string) []string {
+	env := []string{
+		"HOME=" + filepath.Join(root, "home"),
+		"XDG_CONFIG_HOME=" + filepath.Join(root, "config"),
+		"XDG_DATA_HOME=" + filepath.Join(root, "data"),
+		"XDG_STATE_HOME=" + filepath.Join(root, "state"),
+		"XDG_CACHE_HOME=" + filepath.Join(root, "cache"),
+		"XDG_RUNTIME_DIR=" + filepath.Join(root, "run"),
+		"CLAUDE_CONFIG_DIR=" + filepath.Join(root, "claude"),
+		"NVIM_LOG_FILE=/dev/null",
+		"PATH=" + os.Getenv("PATH"),
+		"LANG=C.UTF-8",
+		"TERM=xterm-256color",
+	}
+	for _, d := range []string{"home", "config", "data", "state", "cache", "run"} {
+		_ = os.MkdirAll(filepath.Join(root, d), 0o700)
+	}
+	return env
+}
+
+// New starts a child Neovim for t and stops it when t ends.
+func New(t testing.TB, opts ...Option) *Nvim {
+	t.Helper()
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	root := t.TempDir()
+	cwd := filepath.Join(root, "work")
+	if err := os.MkdirAll(cwd, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// Resolve symlinks so paths Neovim reports compare equal to ours.
+	if resolved, err := filepath.EvalSymlinks(cwd); err == nil {
+		cwd = resolved
+	}
+	args := []string{"--clean", "--embed", "--headless", "-n", "-i", "NONE",
+		"--cmd", "set rtp^=" + escapeOption(RepoRoot())}
+	args = append(args, o.args...)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	v, err := nvim.NewChildProcess(
+		nvim.ChildProcessCommand(Binary(t)),
+		nvim.ChildProcessArgs(args...),
+		nvim.ChildProcessEnv(append(BaseEnv(root), o.env...)),
+		nvim.ChildProcessDir(cwd),
+		nvim.ChildProcessContext(ctx),
+		nvim.ChildProcessLogf(t.Logf),
+	)
+	if err != nil {
+		cancel()
+		t.Fatalf("start nvim: %v", err)
+	}
+	n := &Nvim{Nvim: v, t: t, Dir: root, Cwd: cwd}
+	t.Cleanup(func() {
+		// Closing stdin makes Neovim exit; the context kill is the backstop.
+		done := make(chan struct{})
+		go func() { _ = v.Close(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Logf("nvim did not exit; killing it")
+		}
+		cancel()
+	})
+	if err := v.ExecLua(`return tostring(vim.version())`, &n.Version); err != nil {
+		t.Fatalf("nvim did not answer: %v", err)
+	}
+	return n
+}
+
+// Cmd runs an Ex command and fails the test if it errors.
+func (n *Nvim) Cmd(cmd string) {
+	n.t.Helper()
+	if err := n.Command(cmd); err != nil {
+		n.t.Fatalf("nvim :%s: %v", cmd, err)
+	}
+}
+
+// Lua runs Lua code (arguments available as ...) and decodes its return
+// value into result (which may be nil). It fails the test on error.
+func (n *Nvim) Lua(result any, code string, args ...any) {
+	n.t.Helper()
+	if err := n.ExecLua(code, result, args...); err != nil {
+		n.t.Fatalf("nvim lua %q: %v", firstLine(code), err)
+	}
+}
+
+// Keys feeds keys as if typed (nvim_input is asynchronous; follow it with
+// any synchronous call to be sure they were processed).
+func (n *Nvim) Keys(keys string) {
+	n.t.Helper()
+	if _, err := n.Input(keys); err != nil {
+		n.t.Fatalf("nvim input %q: %v", keys, err)
+	}
+	// A blocking call returns only after the input queue was processed,
+	// unless Neovim waits for more keys (a pending operator).
+	var mode map[string]any
+	if err := n.Call("nvim_get_mode", &mode); err != nil {
+		n.t.Fatalf("nvim get mode: %v", err)
+	}
+}
+
+// Messages returns :messages output, handy in failure messages.
+func (n *Nvim) Messages() string {
+	out, _ := n.Exec("messages", true)
+	return out
+}
+
+// WriteFile creates a file under the test's working directory and returns
+// its absolute path.
+func (n *Nvim) WriteFile(name, content string) string {
+	n.t.Helper()
+	path := filepath.Join(n.Cwd, name)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		n.t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		n.t.Fatal(err)
+	}
+	return path
+}
+
+func escapeOption(s string) string {
+	return strings.NewReplacer(`\`, `\\`, ` `, `\ `, `,`, `\,`).Replace(s)
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}
+
+// Wait polls cond every few milliseconds until it is true or the deadline
+// passes. Use it only for state that Neovim cannot push to us; prefer
+// channels fed by handlers.
+func Wait(t testing.TB, what string, timeout time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %v waiting for %s", timeout, what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+var _ = fmt.Sprintf

@@ -1,0 +1,190 @@
+package nvimapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/claude-nvim/claude.nvim/mcp"
+)
+
+// OpenFile shows a file in the editor window the user last worked in.
+func (e *Editor) OpenFile(ctx context.Context, req mcp.OpenFileRequest) (mcp.OpenFileResult, error) {
+	var r struct {
+		Message   string `msgpack:"message"`
+		Filetype  string `msgpack:"filetype"`
+		LineCount int    `msgpack:"line_count"`
+	}
+	args := map[string]any{
+		"path":          req.Path,
+		"preview":       req.Preview,
+		"start_text":    req.StartText,
+		"end_text":      req.EndText,
+		"select_to_eol": req.SelectToEndOfLine,
+		"start_line":    req.StartLine,
+		"end_line":      req.EndLine,
+		"frontmost":     req.MakeFrontmost,
+	}
+	if err := e.lua(ctx, &r, `return require('claude.tools').open_file(...)`, args); err != nil {
+		return mcp.OpenFileResult{}, fmt.Errorf("open file %s: %w", req.Path, luaError(err))
+	}
+	return mcp.OpenFileResult{Message: r.Message, LanguageID: languageID(r.Filetype), LineCount: r.LineCount}, nil
+}
+
+type luaDiagnostic struct {
+	Lnum     int    `msgpack:"lnum"`
+	Col      int    `msgpack:"col"`
+	EndLnum  int    `msgpack:"end_lnum"`
+	EndCol   int    `msgpack:"end_col"`
+	Severity string `msgpack:"severity"`
+	Message  string `msgpack:"message"`
+	Source   string `msgpack:"source"`
+	Code     string `msgpack:"code"`
+}
+
+type luaFileDiagnostics struct {
+	Path  string            `msgpack:"path"`
+	Items []luaDiagnostic   `msgpack:"items"`
+	Lines map[string]string `msgpack:"lines"` // 0-based line number -> text
+}
+
+// Diagnostics reads vim.diagnostic for one file or for every file buffer.
+func (e *Editor) Diagnostics(ctx context.Context, path string) ([]mcp.FileDiagnostics, error) {
+	var files []luaFileDiagnostics
+	var arg any
+	if path != "" {
+		arg = path
+	}
+	if err := e.lua(ctx, &files, `return require('claude.tools').diagnostics(...)`, arg); err != nil {
+		return nil, fmt.Errorf("diagnostics: %w", luaError(err))
+	}
+	out := make([]mcp.FileDiagnostics, 0, len(files))
+	for _, f := range files {
+		out = append(out, convertDiagnostics(f))
+	}
+	if path != "" && len(out) == 0 {
+		out = append(out, mcp.FileDiagnostics{Path: path, Diagnostics: []mcp.Diagnostic{}})
+	}
+	return out, nil
+}
+
+func convertDiagnostics(f luaFileDiagnostics) mcp.FileDiagnostics {
+	fd := mcp.FileDiagnostics{Path: f.Path, Diagnostics: make([]mcp.Diagnostic, 0, len(f.Items))}
+	col := func(line, byteCol int) int {
+		return utf16Col(f.Lines[strconv.Itoa(line)], byteCol)
+	}
+	for _, d := range f.Items {
+		fd.Diagnostics = append(fd.Diagnostics, mcp.Diagnostic{
+			Message:  d.Message,
+			Severity: d.Severity,
+			Source:   d.Source,
+			Code:     d.Code,
+			Range: mcp.Range{
+				Start: mcp.Position{Line: d.Lnum, Character: col(d.Lnum, d.Col)},
+				End:   mcp.Position{Line: d.EndLnum, Character: col(d.EndLnum, d.EndCol)},
+			},
+		})
+	}
+	return fd
+}
+
+// OpenEditors lists the listed, loaded file buffers.
+func (e *Editor) OpenEditors(ctx context.Context) ([]mcp.OpenEditor, error) {
+	var bufs []struct {
+		Path      string `msgpack:"path"`
+		Active    bool   `msgpack:"active"`
+		Dirty     bool   `msgpack:"dirty"`
+		Filetype  string `msgpack:"filetype"`
+		LineCount int    `msgpack:"line_count"`
+	}
+	if err := e.lua(ctx, &bufs, `return require('claude.tools').open_editors()`); err != nil {
+		return nil, fmt.Errorf("open editors: %w", luaError(err))
+	}
+	var sel *mcp.Selection
+	out := make([]mcp.OpenEditor, 0, len(bufs))
+	for _, b := range bufs {
+		ed := mcp.OpenEditor{Path: b.Path, Active: b.Active, Dirty: b.Dirty, LanguageID: languageID(b.Filetype), LineCount: b.LineCount}
+		if b.Active {
+			if sel == nil {
+				sel, _ = e.LatestSelection(ctx)
+			}
+			if sel != nil && sel.FilePath == b.Path {
+				r := sel.Range
+				ed.Selection = &r
+			}
+		}
+		out = append(out, ed)
+	}
+	return out, nil
+}
+
+// WorkspaceFolders lists Neovim's working directories, the current first.
+func (e *Editor) WorkspaceFolders(ctx context.Context) ([]string, error) {
+	var dirs []string
+	if err := e.lua(ctx, &dirs, `return require('claude.tools').workspace_folders()`); err != nil {
+		return nil, fmt.Errorf("workspace folders: %w", luaError(err))
+	}
+	return dirs, nil
+}
+
+// DocumentDirty reports whether path's buffer has unsaved changes.
+func (e *Editor) DocumentDirty(ctx context.Context, path string) (mcp.DocumentState, error) {
+	var st *struct {
+		Dirty    bool `msgpack:"dirty"`
+		Untitled bool `msgpack:"untitled"`
+	}
+	if err := e.lua(ctx, &st, `return require('claude.tools').document_state(...)`, path); err != nil {
+		return mcp.DocumentState{}, fmt.Errorf("document state %s: %w", path, luaError(err))
+	}
+	if st == nil {
+		return mcp.DocumentState{}, mcp.ErrDocumentNotOpen
+	}
+	return mcp.DocumentState{Dirty: st.Dirty, Untitled: st.Untitled}, nil
+}
+
+// SaveDocument writes path's buffer, refusing when the file changed on
+// disk since it was read.
+func (e *Editor) SaveDocument(ctx context.Context, path string) error {
+	var status string
+	if err := e.lua(ctx, &status, `return require('claude.tools').save(...)`, path); err != nil {
+		return fmt.Errorf("save %s: %w", path, luaError(err))
+	}
+	if status == "not open" {
+		return mcp.ErrDocumentNotOpen
+	}
+	return nil
+}
+
+// languageID maps a filetype to what VS Code calls a language id; the
+// names coincide for most languages, and "plaintext" stands for none.
+func languageID(filetype string) string {
+	if filetype == "" || filetype == "text" {
+		return "plaintext"
+	}
+	return filetype
+}
+
+// luaError strips the "Error executing lua" wrapping and the Lua traceback
+// from an nvim_exec_lua error, leaving a message a user or the model can
+// read. Context errors pass through unchanged.
+func luaError(err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	msg := err.Error()
+	if i := strings.Index(msg, "\nstack traceback:"); i >= 0 {
+		msg = msg[:i]
+	}
+	// "...: [string \"<nvim>\"]:12: the message" -> "the message"
+	if i := strings.LastIndex(msg, "\"]:"); i >= 0 {
+		rest := msg[i+3:]
+		if j := strings.Index(rest, ": "); j >= 0 {
+			msg = rest[j+2:]
+		}
+	}
+	msg = strings.TrimPrefix(msg, "nvim_exec_lua: ")
+	msg = strings.TrimPrefix(msg, "Error executing lua: ")
+	return errors.New(strings.TrimSpace(msg))
+}

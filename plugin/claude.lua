@@ -1,0 +1,83 @@
+-- claude.nvim: commands and <Plug> maps. Kept tiny: nothing is required,
+-- started or read until a command runs (see :help claude).
+if vim.g.loaded_claude then
+  return
+end
+vim.g.loaded_claude = true
+
+if vim.fn.has("nvim-0.10") ~= 1 then
+  vim.api.nvim_echo({ { "claude.nvim needs Neovim 0.10 or newer", "ErrorMsg" } }, true, {})
+  return
+end
+
+local function claude()
+  return require("claude")
+end
+
+local command = vim.api.nvim_create_user_command
+
+command("ClaudeOpen", function(o)
+  claude().open(o.fargs)
+end, { nargs = "*", desc = "Open the Claude terminal (args go to the CLI, e.g. --resume)" })
+
+command("ClaudeToggle", function(o)
+  claude().toggle(o.fargs)
+end, { nargs = "*", desc = "Hide or show the Claude terminal" })
+
+command("ClaudeFocus", function()
+  claude().focus()
+end, { desc = "Focus the Claude terminal" })
+
+command("ClaudeClose", function()
+  claude().close()
+end, { desc = "Stop the Claude CLI and close its terminal" })
+
+command("ClaudeSend", function(o)
+  if o.range == 0 then
+    claude().send()
+  else
+    claude().send(o.line1, o.line2)
+  end
+end, { range = true, desc = "Send the selected lines (or the file) to Claude as an @-mention" })
+
+command("ClaudeAdd", function(o)
+  local path, l1, l2 = o.fargs[1], tonumber(o.fargs[2]), tonumber(o.fargs[3])
+  if (o.fargs[2] and not l1) or (o.fargs[3] and not l2) then
+    vim.notify("claude.nvim: usage: :ClaudeAdd {path} [start-line] [end-line]", vim.log.levels.ERROR)
+    return
+  end
+  claude().add(path, l1, l2)
+end, { nargs = "+", complete = "file", desc = "Send a file or directory (optionally lines) to Claude" })
+
+command("ClaudeStart", function()
+  claude().start()
+end, { desc = "Start the Claude IDE server (write the lock file)" })
+
+command("ClaudeStop", function()
+  claude().stop()
+end, { desc = "Stop the Claude IDE server (disconnect, remove the lock file)" })
+
+command("ClaudeStatus", function()
+  require("claude.commands").status()
+end, { desc = "Show the server's port, lock file and connected clients" })
+
+command("ClaudeDiffAccept", function()
+  require("claude.diff").decide_current("accept")
+end, { desc = "Accept the Claude proposal in this tab" })
+
+command("ClaudeDiffDeny", function()
+  require("claude.diff").decide_current("reject")
+end, { desc = "Reject the Claude proposal in this tab" })
+
+command("ClaudeLog", function()
+  require("claude.commands").log()
+end, { desc = "Open the claude.nvim log file" })
+
+local map = vim.keymap.set
+map("n", "<Plug>(ClaudeOpen)", "<Cmd>ClaudeOpen<CR>", { desc = "Open the Claude terminal" })
+map({ "n", "t" }, "<Plug>(ClaudeToggle)", "<Cmd>ClaudeToggle<CR>", { desc = "Hide or show the Claude terminal" })
+map("n", "<Plug>(ClaudeFocus)", "<Cmd>ClaudeFocus<CR>", { desc = "Focus the Claude terminal" })
+map("n", "<Plug>(ClaudeSend)", "<Cmd>ClaudeSend<CR>", { desc = "Send the current file to Claude" })
+map("x", "<Plug>(ClaudeSend)", ":ClaudeSend<CR>", { desc = "Send the selected lines to Claude", silent = true })
+map("n", "<Plug>(ClaudeDiffAccept)", "<Cmd>ClaudeDiffAccept<CR>", { desc = "Accept the Claude proposal" })
+map("n", "<Plug>(ClaudeDiffDeny)", "<Cmd>ClaudeDiffDeny<CR>", { desc = "Reject the Claude proposal" })
