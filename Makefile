@@ -11,7 +11,7 @@ BIN      := bin/claude-nvim
 # Neovim versions the test suite runs on (the floor and the newest).
 TEST_NVIMS := $(NVIM_010) $(NVIM_012)
 
-.PHONY: help build test lint bench e2e deps nvim claude-cli manifest demo clean
+.PHONY: nvim-0.10 nvim-0.12 help build test lint bench e2e deps nvim claude-cli manifest demo clean
 
 help: ## List the targets.
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -19,12 +19,12 @@ help: ## List the targets.
 build: ## Build the remote-plugin binary into bin/claude-nvim.
 	$(GO) build -trimpath -o $(BIN) .
 
-$(NVIM_010):
+nvim-0.10:
 	scripts/install-neovim 0.10 $(DEPS)/nvim-0.10
-$(NVIM_012):
+nvim-0.12:
 	scripts/install-neovim 0.12 $(DEPS)/nvim-0.12
 
-nvim: $(NVIM_010) $(NVIM_012) ## Install Neovim 0.10 and 0.12 under .deps/ (no root, nothing system-wide).
+nvim: nvim-0.10 nvim-0.12 ## Install Neovim 0.10 and 0.12 under .deps/ (no root, nothing system-wide).
 
 claude-cli: ## Install the pinned Claude Code CLI under .deps/ (for make e2e).
 	scripts/install-claude-cli $(DEPS)/claude-code

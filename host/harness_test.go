@@ -134,3 +134,15 @@ func readFile(t *testing.T, path string) string {
 	}
 	return string(b)
 }
+
+func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// bumpMtime moves a file's modification time a few seconds ahead, so
+// Neovim's timestamp check sees a change however coarse the clock.
+func bumpMtime(t *testing.T, path string) {
+	t.Helper()
+	later := time.Now().Add(5 * time.Second)
+	if err := os.Chtimes(path, later, later); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -54,4 +54,3 @@ func TestClaudeStartWritesALockFileAndServes(t *testing.T) {
 		}
 	}
 }
-

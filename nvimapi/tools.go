@@ -53,11 +53,11 @@ type luaFileDiagnostics struct {
 // Diagnostics reads vim.diagnostic for one file or for every file buffer.
 func (e *Editor) Diagnostics(ctx context.Context, path string) ([]mcp.FileDiagnostics, error) {
 	var files []luaFileDiagnostics
-	var arg any
+	var args []any // no argument at all for every file: a Go nil arrives as vim.NIL
 	if path != "" {
-		arg = path
+		args = append(args, path)
 	}
-	if err := e.lua(ctx, &files, `return require('claude.tools').diagnostics(...)`, arg); err != nil {
+	if err := e.lua(ctx, &files, `return require('claude.tools').diagnostics(...)`, args...); err != nil {
 		return nil, fmt.Errorf("diagnostics: %w", luaError(err))
 	}
 	out := make([]mcp.FileDiagnostics, 0, len(files))

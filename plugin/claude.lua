@@ -16,12 +16,14 @@ end
 
 local command = vim.api.nvim_create_user_command
 
+-- Arguments are split like a shell would, so a quoted prompt stays whole:
+-- :ClaudeOpen "explain this repository"
 command("ClaudeOpen", function(o)
-  claude().open(o.fargs)
+  claude().open(require("claude.commands").split_args(o.args))
 end, { nargs = "*", desc = "Open the Claude terminal (args go to the CLI, e.g. --resume)" })
 
 command("ClaudeToggle", function(o)
-  claude().toggle(o.fargs)
+  claude().toggle(require("claude.commands").split_args(o.args))
 end, { nargs = "*", desc = "Hide or show the Claude terminal" })
 
 command("ClaudeFocus", function()

@@ -32,6 +32,42 @@ function M.status()
   vim.api.nvim_echo({ { table.concat(lines, "\n") } }, true, {})
 end
 
+--- Splits a command line into words the way sh does for the simple cases:
+--- whitespace separates, '...' and "..." group, backslash escapes.
+---@param line string
+---@return string[]
+function M.split_args(line)
+  local words, cur, quote, escaped, started = {}, {}, nil, false, false
+  for ch in line:gmatch(".") do
+    if escaped then
+      table.insert(cur, ch)
+      escaped, started = false, true
+    elseif ch == "\\" and quote ~= "'" then
+      escaped = true
+    elseif quote then
+      if ch == quote then
+        quote = nil
+      else
+        table.insert(cur, ch)
+      end
+    elseif ch == "'" or ch == '"' then
+      quote, started = ch, true
+    elseif ch:match("%s") then
+      if started then
+        table.insert(words, table.concat(cur))
+        cur, started = {}, false
+      end
+    else
+      table.insert(cur, ch)
+      started = true
+    end
+  end
+  if started then
+    table.insert(words, table.concat(cur))
+  end
+  return words
+end
+
 function M.log()
   local path = require("claude.host").log_file()
   if vim.fn.filereadable(path) ~= 1 then

@@ -24,8 +24,10 @@ function M.root()
   return vim.fn.fnamemodify(source, ":p:h:h:h")
 end
 
+--- The Go binary: bin/claude-nvim in the checkout, unless
+--- vim.g.claude_nvim_binary names another (a packaged install, tests).
 function M.binary()
-  return M.root() .. "/bin/claude-nvim"
+  return vim.g.claude_nvim_binary or (M.root() .. "/bin/claude-nvim")
 end
 
 function M.manifest()
@@ -41,15 +43,21 @@ local function build_hint()
   return string.format("run `make` in %s (needs Go; see :help claude-install), or `:Lazy build claude.nvim`", M.root())
 end
 
--- The manifest's autocmds call the host's channel directly; once that
--- process is gone they must go too, or every CursorMoved would error.
-local function forget_channel(chan)
+-- Removes every trace of one host generation: the manifest's autocmds
+-- (still bootstrapping, they name the host; bootstrapped, they name its
+-- channel) and its functions. Without this, once that process is gone
+-- every CursorMoved would raise "invalid channel".
+local function forget(host_name, chan)
   local ok, autocmds = pcall(vim.api.nvim_get_autocmds, {})
   if ok then
-    local needle = "(" .. chan .. ", \"0:autocmd:"
+    local by_host = '"' .. host_name .. '"'
+    local by_chan = chan and ("(" .. chan .. ', "0:') or nil
+    -- remote#define puts each of them in a group of its own, and
+    -- Vimscript-defined autocmds have no id: delete the groups.
     for _, au in ipairs(autocmds) do
-      if au.command and au.command:find(needle, 1, true) and au.id then
-        pcall(vim.api.nvim_del_autocmd, au.id)
+      local cmd = au.command or ""
+      if au.group_name and (cmd:find(by_host, 1, true) or (by_chan and cmd:find(by_chan, 1, true))) then
+        pcall(vim.api.nvim_del_augroup_by_name, au.group_name)
       end
     end
   end
@@ -63,8 +71,14 @@ local function on_exit(chan, code)
     return
   end
   state.ready, state.channel = false, nil
-  forget_channel(chan)
-  require("claude.events").fire("ClaudeServerStopped", { code = code })
+  forget(state.host_name, chan)
+  -- A host that died without cleaning up leaves a lock naming our (live)
+  -- pid and a dead port; the CLI would keep trying it.
+  local shared = require("claude.state")
+  if shared.lockfile then
+    os.remove(shared.lockfile)
+  end
+  shared._server({ running = false, code = code })
   if code ~= 0 and vim.v.exiting == vim.NIL then
     vim.notify(
       string.format("claude.nvim: the Go host exited with code %d; see :ClaudeLog. The next :Claude command restarts it.", code),
@@ -131,6 +145,7 @@ function M.ensure()
   end
   state.generation = state.generation + 1
   local host_name = state.generation == 1 and HOST or (HOST .. "-" .. state.generation)
+  state.host_name = host_name
   vim.fn["remote#host#Register"](host_name, "x", function()
     return start_job(host_name)
   end)
@@ -140,10 +155,10 @@ function M.ensure()
   end
   local answered, version = pcall(vim.fn.ClaudeHostVersion)
   if not answered or version ~= M.version then
-    if state.channel then
-      local chan = state.channel
-      state.channel = nil
-      forget_channel(chan)
+    local chan = state.channel
+    state.channel = nil
+    forget(host_name, chan)
+    if chan then
       pcall(vim.fn.jobstop, chan)
     end
     local found = answered and ("version " .. tostring(version)) or "an older version"
@@ -179,6 +194,11 @@ function M.call(name, ...)
     return nil
   end
   return result
+end
+
+--- The RPC channel of the running Go host, or nil (e.g. for jobpid()).
+function M.channel()
+  return state.channel
 end
 
 --- Whether the Go host process is running (without starting it).

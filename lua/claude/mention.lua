@@ -69,7 +69,7 @@ function M.send_path(path, line1, line2)
       notify_error("a directory has no lines: " .. path)
       return false
     end
-    abs = abs:gsub("/*$", "/")
+    abs = abs:gsub("/+$", "") .. "/"
   else
     abs = abs:gsub("/+$", "")
   end

@@ -149,6 +149,9 @@ end
 --- lines they touch (Go converts byte columns to UTF-16).
 ---@param path string|nil nil for every buffer
 function M.diagnostics(path)
+  if path == vim.NIL then
+    path = nil
+  end
   -- The CLI asks right after writing files: pick up its writes first, so
   -- buffers (and the language servers watching them) see the new text.
   if require("claude").config().auto_reload then

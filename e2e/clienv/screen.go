@@ -1,0 +1,57 @@
+package clienv
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// What the CLI (2.1.197) shows, as read from its screen (tmux capture-pane, or the lines of
+// Neovim's terminal buffer). See /work/notes/cli-findings.md for the screens these come from.
+const (
+	// ReadyMarker is in the footer while the input box is empty and the CLI idles, waiting
+	// for a prompt. It gives way to "esc to interrupt" while a turn runs and disappears while
+	// the input box holds text.
+	ReadyMarker = "? for shortcuts"
+	// BusyMarker is in the footer while the model's turn runs.
+	BusyMarker = "esc to interrupt"
+	// PermissionMarker starts the question of the permission dialog: "Do you want to make
+	// this edit to f.txt?", "Do you want to create f.txt?". The dialog lists
+	// " ❯ 1. Yes", "   2. Yes, allow all edits during this session (shift+tab)", "   3. No";
+	// typing the digit answers at once.
+	PermissionMarker = "Do you want to"
+	// inputPrompt starts the input box line. It is followed by a no-break space there, while
+	// submitted prompts in the transcript above use a plain space.
+	inputPrompt = "❯\u00a0"
+)
+
+// InputLine returns the text in the CLI's input box (the first line of it), e.g.
+// "@greet.txt#L2-3" after an at_mentioned notification, and whether the box was found.
+func InputLine(screen string) (string, bool) {
+	lines := strings.Split(screen, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if strings.HasPrefix(lines[i], inputPrompt) {
+			return strings.TrimSpace(strings.TrimPrefix(lines[i], inputPrompt)), true
+		}
+	}
+	return "", false
+}
+
+// Bin returns the CLI binary from $CLAUDE_BIN (make e2e sets it). The test is skipped when
+// the variable is unset, so a plain `go test ./...` costs nothing here, and fails when it
+// names no executable file.
+func Bin(t testing.TB) string {
+	t.Helper()
+	bin := os.Getenv("CLAUDE_BIN")
+	if bin == "" {
+		t.Skip("CLAUDE_BIN is not set: run `make e2e` (it installs the pinned Claude Code CLI with scripts/install-claude-cli and sets CLAUDE_BIN)")
+	}
+	st, err := os.Stat(bin)
+	if err != nil {
+		t.Fatalf("CLAUDE_BIN=%s: %v (run `make claude-cli`)", bin, err)
+	}
+	if st.IsDir() || st.Mode()&0o111 == 0 {
+		t.Fatalf("CLAUDE_BIN=%s is not an executable file", bin)
+	}
+	return bin
+}

@@ -1,0 +1,128 @@
+package fakeapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sync/atomic"
+)
+
+// SideText is the answer to side requests that do not ask for structured output.
+const SideText = "OK"
+
+var messageSeq atomic.Int64
+
+// usage is what every answer claims to have cost; the CLI only displays it.
+var usage = map[string]int{
+	"input_tokens":                10,
+	"output_tokens":               5,
+	"cache_creation_input_tokens": 0,
+	"cache_read_input_tokens":     0,
+}
+
+// writeMessage answers a Messages request with the given assistant content: server-sent events
+// when the request asked for a stream, one JSON message otherwise.
+func writeMessage(w http.ResponseWriter, req *MessagesBody, content []Block) {
+	stop := "end_turn"
+	for _, b := range content {
+		if b.Type == "tool_use" {
+			stop = "tool_use"
+		}
+	}
+	id := fmt.Sprintf("msg_fakeapi_%06d", messageSeq.Add(1))
+	if !req.Stream {
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{
+			"id": id, "type": "message", "role": "assistant", "model": req.Model,
+			"content": content, "stop_reason": stop, "stop_sequence": nil, "usage": usage,
+		})
+		return
+	}
+
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	flusher, _ := w.(http.Flusher)
+	event := func(name string, data map[string]any) {
+		data["type"] = name
+		b, _ := json.Marshal(data)
+		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, b)
+		if flusher != nil {
+			flusher.Flush()
+		}
+	}
+	event("message_start", map[string]any{"message": map[string]any{
+		"id": id, "type": "message", "role": "assistant", "model": req.Model, "content": []any{},
+		"stop_reason": nil, "stop_sequence": nil, "usage": usage,
+	}})
+	for i, b := range content {
+		switch b.Type {
+		case "text":
+			event("content_block_start", map[string]any{"index": i, "content_block": map[string]any{"type": "text", "text": ""}})
+			event("content_block_delta", map[string]any{"index": i, "delta": map[string]any{"type": "text_delta", "text": b.Text}})
+		case "tool_use":
+			event("content_block_start", map[string]any{"index": i, "content_block": map[string]any{
+				"type": "tool_use", "id": b.ID, "name": b.Name, "input": map[string]any{}}})
+			event("content_block_delta", map[string]any{"index": i, "delta": map[string]any{
+				"type": "input_json_delta", "partial_json": string(b.Input)}})
+		}
+		event("content_block_stop", map[string]any{"index": i})
+	}
+	event("message_delta", map[string]any{
+		"delta": map[string]any{"stop_reason": stop, "stop_sequence": nil},
+		"usage": map[string]int{"output_tokens": usage["output_tokens"]},
+	})
+	event("message_stop", map[string]any{})
+}
+
+// sideContent is the canned answer to a side request. When it asks for JSON matching a schema
+// (the session title does), the answer is the smallest object with the required properties.
+func sideContent(req *MessagesBody) []Block {
+	text := SideText
+	if oc := req.OutputConfig; oc != nil && oc.Format != nil && oc.Format.Type == "json_schema" {
+		if b, err := json.Marshal(sampleOf(oc.Format.Schema)); err == nil {
+			text = string(b)
+		}
+	}
+	return []Block{{Type: "text", Text: text}}
+}
+
+// sampleOf builds a value that satisfies a simple JSON schema: strings become "e2e".
+func sampleOf(schema json.RawMessage) any {
+	var s struct {
+		Type       string                     `json:"type"`
+		Properties map[string]json.RawMessage `json:"properties"`
+		Required   []string                   `json:"required"`
+		Enum       []any                      `json:"enum"`
+	}
+	if json.Unmarshal(schema, &s) != nil {
+		return nil
+	}
+	if len(s.Enum) > 0 {
+		return s.Enum[0]
+	}
+	switch s.Type {
+	case "object":
+		obj := map[string]any{}
+		for _, name := range s.Required {
+			obj[name] = sampleOf(s.Properties[name])
+		}
+		return obj
+	case "array":
+		return []any{}
+	case "string":
+		return "e2e"
+	case "boolean":
+		return false
+	case "number", "integer":
+		return 0
+	}
+	return nil
+}
+
+func writeError(w http.ResponseWriter, status int, typ, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(map[string]any{
+		"type": "error", "error": map[string]string{"type": typ, "message": msg},
+	})
+}

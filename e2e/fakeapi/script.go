@@ -1,0 +1,39 @@
+package fakeapi
+
+// Turn is one scripted assistant message, the answer to one main-conversation request.
+// A turn with tool uses ends with stop_reason "tool_use" (the CLI runs the tools and asks
+// again); a turn without ends the model's turn with "end_turn".
+type Turn struct {
+	// Text, when not empty, is a text block sent before the tool uses.
+	Text string
+	// Tools are tool_use blocks, in order. IDs are generated when empty.
+	Tools []ToolUse
+}
+
+// ToolUse is one tool call the scripted model makes, e.g. Read {"file_path": "/abs/f"}.
+type ToolUse struct {
+	ID    string
+	Name  string
+	Input any // marshalled to JSON; a map or a struct with json tags
+}
+
+// Say is a turn that answers with text and ends the model's turn.
+func Say(text string) Turn { return Turn{Text: text} }
+
+// Use is a turn that calls one tool.
+func Use(name string, input any) Turn {
+	return Turn{Tools: []ToolUse{{Name: name, Input: input}}}
+}
+
+// Read, Edit and Write are the file tools' inputs as the CLI's tool schemas name them.
+func Read(path string) Turn { return Use("Read", map[string]any{"file_path": path}) }
+
+// Edit replaces oldString by newString in path; the CLI refuses unless path was Read first.
+func Edit(path, oldString, newString string) Turn {
+	return Use("Edit", map[string]any{"file_path": path, "old_string": oldString, "new_string": newString})
+}
+
+// Write creates or overwrites path with content.
+func Write(path, content string) Turn {
+	return Use("Write", map[string]any{"file_path": path, "content": content})
+}

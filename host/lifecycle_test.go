@@ -1,0 +1,161 @@
+package host
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"syscall"
+	"testing"
+
+	"github.com/claude-nvim/claude.nvim/lockfile"
+	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
+)
+
+func TestWorkspaceFoldersFollowTheWorkingDirectory(t *testing.T) {
+	e := newEnv(t)
+	port, _ := e.start()
+	for _, step := range []struct{ cmd, dir string }{
+		{"cd", "a"},
+		{"tcd", "b"},
+		{"lcd", "c"},
+	} {
+		dir := filepath.Join(e.nv.Cwd, step.dir)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		e.nv.Cmd(step.cmd + " " + dir)
+		nvimtest.Wait(t, ":"+step.cmd+" to reach the lock file", waitTimeout, func() bool {
+			info, err := lockfile.Read(e.lockPath(port))
+			return err == nil && len(info.WorkspaceFolders) > 0 && info.WorkspaceFolders[0] == dir
+		})
+	}
+	info, _ := lockfile.Read(e.lockPath(port))
+	for _, d := range []string{"a", "b", "c"} {
+		if !slices.Contains(info.WorkspaceFolders, filepath.Join(e.nv.Cwd, d)) {
+			t.Errorf("workspaceFolders %q lack %s (global, tab and window directories all count)", info.WorkspaceFolders, d)
+		}
+	}
+}
+
+func TestClaudeStopRemovesTheLockAndClaudeStartMakesANewOne(t *testing.T) {
+	e := newEnv(t)
+	port, first := e.start()
+	e.nv.Cmd("ClaudeStop")
+	if _, err := os.Stat(e.lockPath(port)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("after :ClaudeStop the lock file is still there (stat: %v)", err)
+	}
+	port2, second := e.start()
+	if second.AuthToken == first.AuthToken {
+		t.Errorf("a restarted server reused the token; each start needs a fresh one")
+	}
+	if _, err := os.Stat(e.lockPath(port2)); err != nil {
+		t.Errorf("after a second :ClaudeStart: %v", err)
+	}
+}
+
+// buildBinary builds bin/claude-nvim from this checkout into a temp dir.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "claude-nvim")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Dir = nvimtest.RepoRoot()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// The real setup: Neovim starts bin/claude-nvim as its remote-plugin host.
+// Killing Neovim outright (no exit autocmds, no SIGTERM to jobs) closes the
+// host's stdin; the host must notice and remove the lock file.
+func TestTheLockIsRemovedWhenNeovimIsKilled(t *testing.T) {
+	bin := buildBinary(t)
+	nv := nvimtest.New(t)
+	nv.Lua(nil, `vim.g.claude_nvim_binary = ...`, bin)
+	nv.Cmd("lua require('claude').setup({})")
+	nv.Cmd("ClaudeStart")
+	var st struct {
+		Port     int    `msgpack:"port"`
+		Lockfile string `msgpack:"lockfile"`
+	}
+	nv.Lua(&st, `return require('claude').status()`)
+	if st.Lockfile != filepath.Join(nv.Dir, "claude", "ide", itoa(st.Port)+".lock") {
+		t.Fatalf("lock file %q, want it under CLAUDE_CONFIG_DIR/ide; messages:\n%s", st.Lockfile, nv.Messages())
+	}
+	info, err := lockfile.Read(st.Lockfile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(info.PID, syscall.SIGKILL); err != nil {
+		t.Fatalf("kill nvim %d: %v", info.PID, err)
+	}
+	nvimtest.Wait(t, "the host to remove the lock file", waitTimeout, func() bool {
+		_, err := os.Stat(st.Lockfile)
+		return errors.Is(err, fs.ErrNotExist)
+	})
+}
+
+func TestAStaleBinaryIsRefusedWithTheCommandToRun(t *testing.T) {
+	dir := t.TempDir()
+	stale := filepath.Join(dir, "claude-nvim")
+	// A binary that answers the handshake with another version.
+	src := "#!/bin/sh\nexec " + buildBinary(t) + " \"$@\"\n"
+	if err := os.WriteFile(stale, []byte(src), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	nv := nvimtest.New(t)
+	nv.Lua(nil, `vim.g.claude_nvim_binary = ...; require('claude.host').version = '0.0.0-other'`, stale)
+	err := nv.Command("ClaudeStart")
+	if err == nil || !contains(err.Error(), "but the plugin is 0.0.0-other: rebuild it: run `make` in") {
+		t.Errorf(":ClaudeStart with a stale binary: %v; want an error saying to run make", err)
+	}
+	// Nothing of the refused host may linger: editing goes on without errors.
+	if err := nv.Command("doautocmd CursorMoved | doautocmd BufEnter | doautocmd ModeChanged"); err != nil {
+		t.Errorf("editor events after the refusal: %v", err)
+	}
+	nv.Lua(nil, `vim.g.claude_nvim_binary = ...`, filepath.Join(dir, "missing"))
+	err = nv.Command("ClaudeStart")
+	if err == nil || !contains(err.Error(), "is missing: run `make` in") {
+		t.Errorf(":ClaudeStart without a binary: %v; want an error saying to run make", err)
+	}
+}
+
+// If the host process dies, Neovim must keep working (no errors from the
+// manifest's autocmds) and the next command must start a fresh host.
+func TestANewHostStartsAfterTheOldOneDied(t *testing.T) {
+	bin := buildBinary(t)
+	nv := nvimtest.New(t)
+	nv.Lua(nil, `vim.g.claude_nvim_binary = ...`, bin)
+	nv.Cmd("ClaudeStart")
+	nv.Cmd("doautocmd CursorMoved")
+	var oldLock string
+	nv.Lua(&oldLock, `return require('claude').status().lockfile`)
+	var hostPID int
+	nv.Lua(&hostPID, `return vim.fn.jobpid(require('claude.host').channel())`)
+	if err := syscall.Kill(hostPID, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	nvimtest.Wait(t, "Neovim to notice the host died", waitTimeout, func() bool {
+		var running bool
+		nv.Lua(&running, `return require('claude.host').running()`)
+		return !running
+	})
+	if err := nv.Command("doautocmd CursorMoved | doautocmd BufEnter | doautocmd DirChanged"); err != nil {
+		t.Errorf("editor events after the host died: %v", err)
+	}
+	if _, err := os.Stat(oldLock); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the dead host's lock file %s is still there (stat: %v)", oldLock, err)
+	}
+	nv.Cmd("ClaudeStart")
+	var st struct {
+		Running  bool   `msgpack:"running"`
+		Lockfile string `msgpack:"lockfile"`
+	}
+	nv.Lua(&st, `return require('claude').status()`)
+	if _, err := os.Stat(st.Lockfile); !st.Running || err != nil {
+		t.Errorf("after restart: status %+v, lock file: %v", st, err)
+	}
+}

@@ -1,0 +1,84 @@
+package host
+
+import (
+	"strings"
+	"testing"
+)
+
+type atMentioned struct {
+	FilePath  string `json:"filePath"`
+	LineStart *int   `json:"lineStart"`
+	LineEnd   *int   `json:"lineEnd"`
+}
+
+func lines(m atMentioned) string {
+	if m.LineStart == nil || m.LineEnd == nil {
+		return "whole"
+	}
+	return itoa(*m.LineStart) + "-" + itoa(*m.LineEnd)
+}
+
+// A stand-in for the CLI that just stays alive, so :ClaudeSend has a
+// terminal to focus without running the real claude.
+const idleCLI = `require('claude').setup({ terminal_cmd = { 'cat' } })`
+
+func TestAMentionMadeBeforeTheCLIConnectsIsDeliveredWhenItDoes(t *testing.T) {
+	e := newEnv(t)
+	e.nv.Lua(nil, idleCLI)
+	path := e.nv.WriteFile("m.txt", "1\n2\n3\n4\n")
+	e.nv.Cmd("edit " + path)
+	e.nv.Cmd("2,3ClaudeSend")
+
+	// The terminal opened and has focus, so the user sees the mention land.
+	var buftype string
+	e.nv.Lua(&buftype, `return vim.bo.buftype`)
+	if buftype != "terminal" {
+		t.Errorf("after :ClaudeSend the current buffer is %q, want the Claude terminal", buftype)
+	}
+
+	c := e.connect()
+	got := waitNote[atMentioned](t, c, "at_mentioned")
+	if got.FilePath != path || lines(got) != "1-2" {
+		t.Errorf("at_mentioned = %s %s, want %s 1-2 (0-based)", got.FilePath, lines(got), path)
+	}
+}
+
+func TestMentionsOfRangesFilesAndDirectories(t *testing.T) {
+	e := newEnv(t)
+	e.nv.Lua(nil, idleCLI)
+	path := e.nv.WriteFile("dir/m.txt", "1\n2\n3\n4\n")
+	c := e.connect()
+
+	e.nv.Cmd("edit " + path)
+	e.nv.Keys("2GVj<Esc>")
+	e.nv.Cmd("'<,'>ClaudeSend")
+	if got := waitNote[atMentioned](t, c, "at_mentioned"); got.FilePath != path || lines(got) != "1-2" {
+		t.Errorf("visual :ClaudeSend sent %s %s, want %s 1-2", got.FilePath, lines(got), path)
+	}
+
+	e.nv.Cmd("wincmd p")
+	e.nv.Cmd("ClaudeSend")
+	if got := waitNote[atMentioned](t, c, "at_mentioned"); got.FilePath != path || lines(got) != "whole" {
+		t.Errorf(":ClaudeSend without a range sent %s %s, want the whole file", got.FilePath, lines(got))
+	}
+
+	e.nv.Cmd("ClaudeAdd dir/m.txt 4 3")
+	if got := waitNote[atMentioned](t, c, "at_mentioned"); got.FilePath != path || lines(got) != "2-3" {
+		t.Errorf(":ClaudeAdd dir/m.txt 4 3 sent %s %s, want %s 2-3", got.FilePath, lines(got), path)
+	}
+
+	e.nv.Cmd("ClaudeAdd dir")
+	got := waitNote[atMentioned](t, c, "at_mentioned")
+	if !strings.HasSuffix(got.FilePath, "/dir/") || lines(got) != "whole" {
+		t.Errorf(":ClaudeAdd dir sent %s %s, want the directory path ending in /", got.FilePath, lines(got))
+	}
+}
+
+func TestClaudeAddRejectsAMissingPath(t *testing.T) {
+	e := newEnv(t)
+	e.nv.Lua(nil, idleCLI)
+	err := e.nv.Command("ClaudeAdd no/such/file")
+	if err == nil || !strings.Contains(err.Error(), "claude.nvim: no such file or directory: no/such/file") {
+		t.Errorf(":ClaudeAdd no/such/file: error %v, want a clear one naming the path", err)
+	}
+}

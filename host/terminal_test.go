@@ -1,0 +1,147 @@
+package host
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
+)
+
+// recordingCLI writes a stand-in `claude` that records its arguments,
+// environment and working directory, notes whether the lock file existed
+// when it started, and then waits like the real CLI would.
+func recordingCLI(t *testing.T, dir string) (script, record string) {
+	t.Helper()
+	record = filepath.Join(dir, "record")
+	script = filepath.Join(dir, "fake-claude")
+	body := `#!/bin/sh
+{
+  printf 'args'; for a in "$@"; do printf ' [%s]' "$a"; done; echo
+  echo "cwd $(pwd)"
+  if [ -f "$CLAUDE_CONFIG_DIR/ide/$CLAUDE_CODE_SSE_PORT.lock" ]; then echo "lock present"; fi
+  env | sed 's/^/env /'
+} > "` + record + `.tmp"
+mv "` + record + `.tmp" "` + record + `"
+exec cat
+`
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return script, record
+}
+
+func waitRecord(t *testing.T, record string) []string {
+	t.Helper()
+	nvimtest.Wait(t, "the stand-in CLI to start", waitTimeout, func() bool {
+		_, err := os.Stat(record)
+		return err == nil
+	})
+	return strings.Split(readFile(t, record), "\n")
+}
+
+func TestClaudeOpenStartsTheCLIWithTheIDEEnvironment(t *testing.T) {
+	e := newEnv(t, nvimtest.WithEnv("NO_PROXY=corp.example", "no_proxy=", "http_proxy=http://proxy.invalid:3128"))
+	script, record := recordingCLI(t, e.nv.Dir)
+	e.nv.Lua(nil, `require('claude').setup({ terminal_cmd = { ... } })`, script)
+	e.nv.Cmd("ClaudeOpen --resume 'a b'")
+	got := waitRecord(t, record)
+
+	var port int
+	e.nv.Lua(&port, `return require('claude').status().port`)
+	for _, want := range []string{
+		"args [--resume] [a b]",
+		"cwd " + e.nv.Cwd,
+		"lock present",
+		"env CLAUDE_CODE_SSE_PORT=" + itoa(port),
+		"env ENABLE_IDE_INTEGRATION=true",
+		"env FORCE_CODE_TERMINAL=true",
+		"env NO_PROXY=corp.example,127.0.0.1,localhost,::1",
+		"env no_proxy=127.0.0.1,localhost,::1",
+	} {
+		if !slices.Contains(got, want) {
+			t.Errorf("the CLI's record lacks %q; it has:\n%s", want, strings.Join(got, "\n"))
+		}
+	}
+}
+
+func TestTheClaudeTerminalTogglesFocusesAndCloses(t *testing.T) {
+	e := newEnv(t)
+	e.nv.Lua(nil, idleCLI)
+	state := func() (termWins int, curIsTerm bool, job int) {
+		var s struct {
+			Wins int  `msgpack:"wins"`
+			Cur  bool `msgpack:"cur"`
+			Job  int  `msgpack:"job"`
+		}
+		e.nv.Lua(&s, `
+			local t = require('claude.terminal')
+			local buf = t.buf()
+			return {
+				wins = buf and #vim.fn.win_findbuf(buf) or 0,
+				cur = buf ~= nil and vim.api.nvim_get_current_buf() == buf,
+				job = buf and vim.b[buf].terminal_job_id or 0,
+			}`)
+		return s.Wins, s.Cur, s.Job
+	}
+
+	e.nv.Cmd("ClaudeOpen")
+	wins, cur, job := state()
+	if wins != 1 || !cur || job == 0 {
+		t.Fatalf("after :ClaudeOpen: %d windows, focused %v, job %d; want 1, true, a job", wins, cur, job)
+	}
+	e.nv.Cmd("ClaudeToggle")
+	if wins, _, _ := state(); wins != 0 {
+		t.Errorf("after :ClaudeToggle the terminal is in %d windows, want hidden", wins)
+	}
+	e.nv.Cmd("ClaudeToggle")
+	if wins, cur, job2 := state(); wins != 1 || !cur || job2 != job {
+		t.Errorf("second :ClaudeToggle: %d windows, focused %v, job %d; want the same session (job %d) shown", wins, cur, job2, job)
+	}
+
+	// The terminal as the only window: toggling must not fail.
+	e.nv.Cmd("only")
+	e.nv.Cmd("ClaudeToggle")
+	var nwins int
+	e.nv.Lua(&nwins, `return #vim.api.nvim_list_wins()`)
+	if wins, _, _ := state(); wins != 0 || nwins != 1 {
+		t.Errorf("toggle of the only window: terminal in %d windows, %d windows in all; want 0 and 1", wins, nwins)
+	}
+	e.nv.Cmd("ClaudeFocus")
+	if wins, cur, job2 := state(); wins != 1 || !cur || job2 != job {
+		t.Errorf(":ClaudeFocus: %d windows, focused %v, job %d; want the same session focused", wins, cur, job2)
+	}
+
+	e.nv.Cmd("ClaudeClose")
+	if wins, _, _ := state(); wins != 0 {
+		t.Errorf("after :ClaudeClose the terminal is in %d windows", wins)
+	}
+	e.nv.Cmd("ClaudeOpen")
+	if _, _, job2 := state(); job2 == 0 || job2 == job {
+		t.Errorf("reopening after :ClaudeClose gave job %d, want a new one (old %d)", job2, job)
+	}
+}
+
+func TestReopeningAfterTheCLIExitsStartsANewOne(t *testing.T) {
+	e := newEnv(t)
+	e.nv.Lua(nil, `require('claude').setup({ terminal_cmd = { 'sh', '-c', 'read line; exit 0' } })`)
+	e.nv.Cmd("ClaudeOpen")
+	var chan1 int
+	e.nv.Lua(&chan1, `return vim.b[require('claude.terminal').buf()].terminal_job_id`)
+	e.nv.Lua(nil, `vim.fn.chansend(..., "bye\n")`, chan1)
+	nvimtest.Wait(t, "the CLI to exit", waitTimeout, func() bool {
+		var running bool
+		e.nv.Lua(&running, `return require('claude.terminal').is_running()`)
+		return !running
+	})
+	e.nv.Cmd("ClaudeOpen")
+	var chan2 int
+	e.nv.Lua(&chan2, `return vim.b[require('claude.terminal').buf()].terminal_job_id`)
+	if chan2 == 0 || chan2 == chan1 {
+		t.Errorf("after the CLI exited, :ClaudeOpen ran job %d; want a new one (old %d)", chan2, chan1)
+	}
+	_ = time.Second
+}

@@ -1,0 +1,54 @@
+package mcp
+
+import (
+	"crypto/subtle"
+	"net"
+	"net/http"
+	"strings"
+)
+
+// authHeader carries the lock file's authToken.
+const authHeader = "X-Claude-Code-Ide-Authorization"
+
+// vet decides, before any upgrade, whether a request may connect. It
+// returns 0 to allow, else the HTTP status to refuse with and why (for the
+// log; never the token). The order matters: a browser page is refused for
+// being a browser before it learns anything about the token.
+func (s *Server) vet(r *http.Request) (status int, why string) {
+	if !loopbackHost(r.Host) {
+		// DNS rebinding: a page at evil.example resolving to 127.0.0.1
+		// still sends Host: evil.example.
+		return http.StatusForbidden, "non-loopback Host header"
+	}
+	if _, ok := r.Header["Origin"]; ok {
+		// The CLI sends no Origin; browsers always do (CVE-2025-52882).
+		return http.StatusForbidden, "Origin header present"
+	}
+	got := r.Header.Get(authHeader)
+	if got == "" {
+		return http.StatusUnauthorized, "missing auth token"
+	}
+	if subtle.ConstantTimeCompare([]byte(got), s.token) != 1 {
+		return http.StatusUnauthorized, "wrong auth token"
+	}
+	return 0, ""
+}
+
+// loopbackHost reports whether a Host header names this machine by a
+// loopback name: 127.0.0.1, localhost or [::1], with or without a port.
+func loopbackHost(hostport string) bool {
+	host := hostport
+	if h, port, err := net.SplitHostPort(hostport); err == nil {
+		if port == "" || strings.Trim(port, "0123456789") != "" {
+			return false
+		}
+		host = h
+	} else if strings.HasPrefix(hostport, "[") && strings.HasSuffix(hostport, "]") {
+		host = hostport[1 : len(hostport)-1]
+	}
+	switch strings.ToLower(host) {
+	case "127.0.0.1", "localhost", "::1":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,39 @@
+// Package mcp is the editor side of the Claude Code IDE protocol: a
+// WebSocket server on the loopback interface that speaks MCP (JSON-RPC 2.0,
+// one message per text frame) to the Claude Code CLI.
+//
+// The package knows nothing about Neovim. It serves a list of [Tool]s; the
+// IDE tools the CLI calls (openDiff, close_tab, getDiagnostics, …) come from
+// [IDETools], which drives a small [Editor] interface implemented elsewhere.
+// Editor events go the other way through [Server.SendSelection],
+// [Server.Mention] and [Server.Notify], which never block the caller.
+//
+// Connection model: one reader and one writer goroutine per WebSocket; only
+// the writer writes. Every tools/call runs in its own goroutine with a
+// context that ends when the client cancels the call
+// (notifications/cancelled) or disconnects, or the server closes; a call
+// whose context ended is never answered. So an openDiff waiting an hour for
+// the user delays nothing else.
+//
+// Decisions worth knowing:
+//
+//   - Before the upgrade: a non-loopback Host or any Origin header is
+//     refused with 403, a missing or wrong token with 401, in that order.
+//   - Clients are served leniently: requests before initialize are answered,
+//     a client without the "mcp" subprotocol is accepted, unknown tool
+//     arguments are ignored (as the VS Code extension does). The schema's
+//     required list and property types are enforced (-32602).
+//   - Binary frames are answered with -32600 (MCP over WebSocket is text).
+//     A JSON-RPC batch is one -32600 error: MCP dropped batching.
+//   - A client is "ready" when it has sent ide_connected (the CLI has
+//     finished starting): [Config.OnClientReady] fires, its pid is known,
+//     and queued at-mentions are delivered. Selections and [Server.Notify]
+//     reach a client from notifications/initialized on.
+//   - Per client, the newest unsent selection replaces older ones, and at
+//     most 256 other notifications wait; past that the oldest is dropped
+//     and logged. Responses are never dropped.
+//   - Frames up to [MaxMessageSize] are read; a larger one closes that
+//     connection with 1009. permessage-deflate is off.
+//
+// See PROTOCOL.md in the project for what the real CLI sends.
+package mcp

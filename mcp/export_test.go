@@ -1,0 +1,55 @@
+package mcp
+
+import (
+	"bytes"
+	"log/slog"
+	"sync"
+	"testing"
+)
+
+// Helpers shared with the external tests (package mcp_test), which cannot
+// import unexported identifiers.
+
+// NewTestLogger returns a debug logger whose output is shown only if the
+// test fails, so every log call is exercised without cluttering passing
+// runs. Create it before the server so its cleanup runs after the server's.
+func NewTestLogger(t testing.TB) *slog.Logger {
+	w := &lockedBuffer{}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("server log:\n%s", w.String())
+		}
+	})
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (w *lockedBuffer) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+func (w *lockedBuffer) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
+}
+
+// QueuedFor reports how many notifications and selections are waiting for
+// the writer of client id, so tests can check a stalled client's queue
+// stays bounded.
+func (s *Server) QueuedFor(id string) (notes int, selection bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for c := range s.conns {
+		if c.info.ID == id {
+			return len(c.notes), c.selection != nil
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,53 @@
+package mcp_test
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/claude-nvim/claude.nvim/mcp"
+	"github.com/claude-nvim/claude.nvim/mcp/mcptest"
+	"github.com/gorilla/websocket"
+)
+
+func TestA64MiBFileArrivesWhole(t *testing.T) {
+	_, url := startServer(t, mcp.Config{Tools: []mcp.Tool{sizeTool}})
+	c := mcptest.Dial(t, url, testToken)
+	data := strings.Repeat("x", 64<<20)
+	got := callText(t, c, "size", map[string]any{"data": data})
+	if got != strconv.Itoa(len(data)) {
+		t.Errorf("the tool saw %s bytes of a %d-byte argument", got, len(data))
+	}
+}
+
+func TestAFrameOverTheLimitClosesOnlyThatConnection(t *testing.T) {
+	_, url := startServer(t, mcp.Config{Tools: []mcp.Tool{echoTool}})
+	bystander := mcptest.Dial(t, url, testToken)
+	bystander.Initialize()
+
+	big := dialRaw(t, url, http.Header{})
+	frame := make([]byte, mcp.MaxMessageSize+1)
+	for i := range frame {
+		frame[i] = ' '
+	}
+	writeDone := make(chan error, 1)
+	go func() {
+		// The server refuses the frame from its header; whether the rest
+		// of our write succeeds does not matter.
+		writeDone <- big.WriteMessage(websocket.TextMessage, frame)
+	}()
+	var err error
+	for err == nil {
+		_, _, err = big.ReadMessage()
+	}
+	if !websocket.IsCloseError(err, websocket.CloseMessageTooBig) {
+		t.Errorf("an oversized frame ended the connection with %v, want close 1009", err)
+	}
+	big.Close()
+	recv(t, writeDone, "the oversized write to return")
+
+	if got := callText(t, bystander, "echo", map[string]any{"text": "unaffected"}); got != "unaffected" {
+		t.Errorf("the other client got %q, want unaffected", got)
+	}
+}

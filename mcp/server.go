@@ -1,0 +1,337 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// Config configures a Server.
+type Config struct {
+	// Token is the secret the CLI sends in X-Claude-Code-Ide-Authorization
+	// (the lock file's authToken). Required.
+	Token string
+	// Tools are served in this order by tools/list; names must be unique.
+	Tools []Tool
+	// Name and Version are the serverInfo answered to initialize
+	// (defaults "claude.nvim" and "dev").
+	Name, Version string
+	// Logger receives connection and error events; nil discards them.
+	Logger *slog.Logger
+	// PortMin and PortMax bound the port Start listens on, tried in random
+	// order; both 0 means any free port.
+	PortMin, PortMax int
+	// OnClientReady runs once a client has sent ide_connected (the CLI has
+	// finished starting); OnClientGone runs when a client's connection has
+	// ended. Both run on one goroutine of their own, in event order, never
+	// while the server holds a lock, so they may call back into the Server.
+	OnClientReady func(ClientInfo)
+	OnClientGone  func(ClientInfo)
+}
+
+// ClientInfo describes one connected client.
+type ClientInfo struct {
+	ID          string // a fresh UUID per connection
+	PID         int    // the CLI's pid from ide_connected; 0 until then
+	Name        string // clientInfo.name from initialize
+	Version     string // clientInfo.version from initialize
+	RemoteAddr  string
+	ConnectedAt time.Time
+	Ready       bool // ide_connected received
+}
+
+// ErrServerClosed is returned by Start after Close.
+var ErrServerClosed = errors.New("mcp server closed")
+
+// Server is the WebSocket MCP server. Its methods are safe for concurrent
+// use.
+type Server struct {
+	token     []byte
+	name      string
+	version   string
+	log       *slog.Logger
+	portMin   int
+	portMax   int
+	tools     map[string]*toolEntry
+	toolsList json.RawMessage // the tools/list result, encoded once
+	upgrader  websocket.Upgrader
+	callbacks callbackQueue
+	onReady   func(ClientInfo)
+	onGone    func(ClientInfo)
+
+	// wg counts connection goroutines, tool calls and the callback runner,
+	// so Close can wait for all of them.
+	wg sync.WaitGroup
+
+	// mu guards everything below and the queue state of every conn (see
+	// conn); the lock order is Server.mu before conn.callsMu.
+	mu            sync.Mutex
+	closed        bool
+	conns         map[*conn]struct{}
+	httpSrv       *http.Server
+	lastSelection []byte   // the newest selection_changed, for clients that become ready later
+	mentions      [][]byte // at_mentioned frames waiting for the first ready client
+}
+
+// NewServer checks cfg and builds a Server; nothing listens until Start or
+// until Handler is mounted.
+func NewServer(cfg Config) (*Server, error) {
+	if cfg.Token == "" {
+		return nil, errors.New("new mcp server: empty token")
+	}
+	if cfg.PortMin < 0 || cfg.PortMax > 65535 || cfg.PortMin > cfg.PortMax {
+		return nil, fmt.Errorf("new mcp server: bad port range [%d,%d]", cfg.PortMin, cfg.PortMax)
+	}
+	s := &Server{
+		token:   []byte(cfg.Token),
+		name:    cfg.Name,
+		version: cfg.Version,
+		log:     cfg.Logger,
+		portMin: cfg.PortMin,
+		portMax: cfg.PortMax,
+		tools:   map[string]*toolEntry{},
+		onReady: cfg.OnClientReady,
+		onGone:  cfg.OnClientGone,
+		conns:   map[*conn]struct{}{},
+	}
+	if s.name == "" {
+		s.name = "claude.nvim"
+	}
+	if s.version == "" {
+		s.version = "dev"
+	}
+	if s.log == nil {
+		s.log = slog.New(discardHandler{})
+	}
+	s.callbacks.wg = &s.wg
+	s.callbacks.log = s.log
+
+	type listed struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description"`
+		InputSchema json.RawMessage `json:"inputSchema"`
+	}
+	list := make([]listed, 0, len(cfg.Tools))
+	for _, t := range cfg.Tools {
+		e, err := compileTool(t)
+		if err != nil {
+			return nil, fmt.Errorf("new mcp server: %w", err)
+		}
+		if _, dup := s.tools[t.Name]; dup {
+			return nil, fmt.Errorf("new mcp server: duplicate tool %s", t.Name)
+		}
+		s.tools[t.Name] = e
+		list = append(list, listed{e.Name, e.Description, e.InputSchema})
+	}
+	b, err := json.Marshal(struct {
+		Tools []listed `json:"tools"`
+	}{list})
+	if err != nil {
+		return nil, fmt.Errorf("new mcp server: encode tools/list: %w", err)
+	}
+	s.toolsList = b
+
+	s.upgrader = websocket.Upgrader{
+		HandshakeTimeout: handshakeTimeout,
+		Subprotocols:     []string{"mcp"},
+		// serveHTTP has already refused every request with an Origin;
+		// this replaces gorilla's same-origin check, which would let a
+		// DNS-rebinding page through.
+		CheckOrigin: func(r *http.Request) bool { return r.Header.Get("Origin") == "" },
+		// Compression stays off: on loopback it only costs CPU, and gorilla
+		// applies the read limit to compressed bytes, so a small frame could
+		// inflate far past MaxMessageSize.
+		EnableCompression: false,
+	}
+	return s, nil
+}
+
+// Handler serves the WebSocket endpoint on any path; use it with
+// httptest.NewServer or an http.Server of your own.
+func (s *Server) Handler() http.Handler {
+	return http.HandlerFunc(s.serveHTTP)
+}
+
+// Start listens on 127.0.0.1 (a free port, or one from the configured
+// range) and serves in the background until Close.
+func (s *Server) Start() (port int, err error) {
+	l, err := s.listen()
+	if err != nil {
+		return 0, err
+	}
+	srv := &http.Server{
+		Handler: s.Handler(),
+		// The upgrade request must arrive promptly; gorilla's
+		// HandshakeTimeout only covers writing the 101 answer.
+		ReadHeaderTimeout: handshakeTimeout,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
+	}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		l.Close()
+		return 0, ErrServerClosed
+	}
+	if s.httpSrv != nil {
+		s.mu.Unlock()
+		l.Close()
+		return 0, errors.New("mcp server already started")
+	}
+	s.httpSrv = srv
+	s.wg.Add(1) // under mu, so a concurrent Close cannot be in Wait yet
+	s.mu.Unlock()
+
+	port = l.Addr().(*net.TCPAddr).Port
+	go func() {
+		defer s.wg.Done()
+		if err := srv.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			s.log.Error("mcp: serve", "err", err)
+		}
+	}()
+	s.log.Info("mcp: listening", "port", port)
+	return port, nil
+}
+
+func (s *Server) listen() (net.Listener, error) {
+	if s.portMin == 0 && s.portMax == 0 {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, fmt.Errorf("listen on 127.0.0.1: %w", err)
+		}
+		return l, nil
+	}
+	lo := max(s.portMin, 1)
+	var lastErr error
+	for _, i := range rand.Perm(s.portMax - lo + 1) {
+		l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(lo+i)))
+		if err == nil {
+			return l, nil
+		}
+		lastErr = err
+	}
+	return nil, fmt.Errorf("listen on 127.0.0.1 ports %d-%d: %w", lo, s.portMax, lastErr)
+}
+
+// Close stops listening, closes every WebSocket with 1001 "going away",
+// cancels running tool calls and waits for the server's goroutines until
+// ctx ends. Removing the lock file is the caller's job, after Close.
+func (s *Server) Close(ctx context.Context) error {
+	s.mu.Lock()
+	s.closed = true
+	srv := s.httpSrv
+	conns := make([]*conn, 0, len(s.conns))
+	for c := range s.conns {
+		conns = append(conns, c)
+	}
+	s.mu.Unlock()
+
+	var err error
+	if srv != nil {
+		// Close, not Shutdown: hijacked connections are ours to close, and
+		// a half-done upgrade should not delay exit.
+		err = srv.Close()
+	}
+	for _, c := range conns {
+		c.shutdown(websocket.CloseGoingAway, "going away")
+	}
+	done := make(chan struct{})
+	go func() {
+		s.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		return fmt.Errorf("close mcp server: %w", ctx.Err())
+	}
+	if err != nil {
+		return fmt.Errorf("close mcp server: %w", err)
+	}
+	return nil
+}
+
+// Clients lists the connected clients, oldest first.
+func (s *Server) Clients() []ClientInfo {
+	s.mu.Lock()
+	out := make([]ClientInfo, 0, len(s.conns))
+	for c := range s.conns {
+		out = append(out, c.info)
+	}
+	s.mu.Unlock()
+	sort.Slice(out, func(i, j int) bool { return out[i].ConnectedAt.Before(out[j].ConnectedAt) })
+	return out
+}
+
+// serveHTTP vets the request, upgrades it and serves the connection until
+// it ends.
+func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	if status, why := s.vet(r); status != 0 {
+		s.log.Warn("mcp: refused connection", "remote", r.RemoteAddr, "status", status, "reason", why)
+		http.Error(w, http.StatusText(status), status)
+		return
+	}
+	s.mu.Lock()
+	closed := s.closed
+	s.mu.Unlock()
+	if closed {
+		http.Error(w, http.StatusText(http.StatusServiceUnavailable), http.StatusServiceUnavailable)
+		return
+	}
+	ws, err := s.upgrader.Upgrade(w, r, nil)
+	if err != nil {
+		// Upgrade has answered the request already.
+		s.log.Debug("mcp: upgrade failed", "remote", r.RemoteAddr, "err", err)
+		return
+	}
+	c := newConn(s, ws, r.RemoteAddr)
+	if !s.register(c) {
+		c.closeNow(websocket.CloseGoingAway, "going away")
+		return
+	}
+	c.log.Info("mcp: client connected", "remote", r.RemoteAddr, "subprotocol", ws.Subprotocol())
+	c.serve()
+}
+
+// register adds c unless the server is closing; wg.Add happens under the
+// same lock Close takes before waiting, so Close never misses a conn.
+func (s *Server) register(c *conn) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	s.conns[c] = struct{}{}
+	s.wg.Add(1)
+	return true
+}
+
+// unregister removes c and reports it gone.
+func (s *Server) unregister(c *conn) {
+	s.mu.Lock()
+	delete(s.conns, c)
+	info := c.info
+	s.mu.Unlock()
+	c.log.Info("mcp: client disconnected", "pid", info.PID)
+	if s.onGone != nil {
+		s.callbacks.push(func() { s.onGone(info) })
+	}
+}
+
+// discardHandler drops every record; slog.DiscardHandler needs Go 1.24.
+type discardHandler struct{}
+
+func (discardHandler) Enabled(context.Context, slog.Level) bool  { return false }
+func (discardHandler) Handle(context.Context, slog.Record) error { return nil }
+func (h discardHandler) WithAttrs([]slog.Attr) slog.Handler      { return h }
+func (h discardHandler) WithGroup(string) slog.Handler           { return h }
