@@ -33,7 +33,8 @@ func newEnv(t *testing.T, opts ...nvimtest.Option) *env {
 	t.Helper()
 	nv := nvimtest.New(t, opts...)
 	lockDir := filepath.Join(nv.Dir, "claude", "ide")
-	h := New(Options{LockDir: lockDir, Log: testLogger(t)})
+	// Notifications flow as soon as the test client has listed the tools.
+	h := New(Options{LockDir: lockDir, Log: testLogger(t), ListenDelay: -1})
 	p := plugin.New(nv.Nvim)
 	if err := h.Register(p); err != nil {
 		t.Fatalf("register: %v", err)

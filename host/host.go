@@ -7,6 +7,7 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/claude-nvim/claude.nvim/lockfile"
 	"github.com/claude-nvim/claude.nvim/mcp"
@@ -22,8 +23,9 @@ const Version = "0.1.0"
 
 // Host is one Neovim's Claude integration.
 type Host struct {
-	log     *slog.Logger
-	lockDir string
+	log         *slog.Logger
+	lockDir     string
+	listenDelay time.Duration
 
 	nv      *nvim.Nvim
 	editor  *nvimapi.Editor
@@ -49,6 +51,8 @@ type Options struct {
 	// LockDir is where lock files go; empty means lockfile.Dir() (the
 	// Claude config dir of this process's environment).
 	LockDir string
+	// ListenDelay is passed to the MCP server (mcp.Config.ListenDelay).
+	ListenDelay time.Duration
 }
 
 // New returns a host; it does nothing until Neovim calls it.
@@ -56,7 +60,7 @@ func New(opts Options) *Host {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Host{log: opts.Log, lockDir: opts.LockDir}
+	return &Host{log: opts.Log, lockDir: opts.LockDir, listenDelay: opts.ListenDelay}
 }
 
 // Register declares every handler. It runs before the RPC loop starts (and

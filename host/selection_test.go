@@ -100,8 +100,8 @@ func TestSelectionChangedReportsWhatIsSelected(t *testing.T) {
 func TestCursorMovesAreSentAsEmptySelections(t *testing.T) {
 	e, c, path := editedEnv(t)
 	e.nv.Keys("3G0w")
-	got := selectionWhere(t, c, func(s selectionChanged) bool { return s.Selection.Start.Line == 2 })
 	want := pos{2, 6}
+	got := selectionWhere(t, c, func(s selectionChanged) bool { return s.Selection.End == want })
 	if got.Text != "" || !got.Selection.IsEmpty || got.Selection.Start != want || got.Selection.End != want || got.FilePath != path {
 		t.Errorf("after 3G0w got %+v, want an empty selection at %v in %s", got, want, path)
 	}

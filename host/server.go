@@ -95,6 +95,7 @@ func (h *Host) start(args []startOptions) (*serverInfo, error) {
 		PortMax:       opts.PortMax,
 		OnClientReady: h.clientReady,
 		OnClientGone:  h.clientGone,
+		ListenDelay:   h.listenDelay,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("start: %w", err)

@@ -69,10 +69,12 @@ type conn struct {
 	// Guarded by srv.mu, so broadcasts and readiness changes are atomic
 	// with respect to each other.
 	info        ClientInfo
-	initialized bool     // notifications/initialized (or ide_connected) seen
-	notes       [][]byte // queued notifications, oldest first
-	dropped     int      // notes dropped since the writer last drained
-	selection   []byte   // the newest selection_changed not yet written
+	initialized bool        // notifications/initialized (or ide_connected) seen
+	listening   bool        // its notification handlers exist: broadcasts flow
+	listenTimer *time.Timer // pending switch to listening
+	notes       [][]byte    // queued notifications, oldest first
+	dropped     int         // notes dropped since the writer last drained
+	selection   []byte      // the newest selection_changed not yet written
 
 	callsMu sync.Mutex
 	calls   map[string]*call // running tools/call by idKey

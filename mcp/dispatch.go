@@ -84,6 +84,12 @@ func (c *conn) handleRequest(m message) {
 		c.reply(encodeError(m.id, werr))
 		return
 	}
+	if m.method == "tools/list" {
+		// The CLI starts handling our notifications shortly after this
+		// answer lands; see DefaultListenDelay. Scheduled before replying
+		// so that, without a delay, a client that has the answer listens.
+		c.srv.scheduleListening(c, c.srv.listenIn)
+	}
 	c.reply(encodeResult(m.id, result))
 }
 

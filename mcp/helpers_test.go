@@ -29,6 +29,9 @@ func startServer(t *testing.T, cfg mcp.Config) (*mcp.Server, string) {
 	if cfg.Logger == nil {
 		cfg.Logger = mcp.NewTestLogger(t)
 	}
+	if cfg.ListenDelay == 0 {
+		cfg.ListenDelay = -1 // notifications flow as soon as tools/list is answered
+	}
 	srv, err := mcp.NewServer(cfg)
 	if err != nil {
 		t.Fatalf("NewServer: %v", err)

@@ -1,5 +1,7 @@
 package mcp
 
+import "time"
+
 // Server-to-client notifications. None of these block: each client has a
 // bounded queue drained by its writer, and a selection slot where the
 // newest selection replaces any unsent one.
@@ -16,11 +18,11 @@ type Mention struct {
 	LineEnd   *int
 }
 
-// SendSelection tells every initialized client what the user has selected
+// SendSelection tells every listening client what the user has selected
 // (or, with empty text, which file the cursor is in). Each client keeps only
 // the newest unsent selection, so a stalled client holds one, not a queue.
-// The server also keeps it for clients that initialize later, so a fresh
-// CLI knows the current file. A nil sel is ignored.
+// The server also keeps it for clients that start listening later, so a
+// fresh CLI knows the current file. A nil sel is ignored.
 func (s *Server) SendSelection(sel *Selection) {
 	if sel == nil {
 		return
@@ -34,15 +36,15 @@ func (s *Server) SendSelection(sel *Selection) {
 	defer s.mu.Unlock()
 	s.lastSelection = b
 	for c := range s.conns {
-		if c.initialized {
+		if c.listening {
 			c.setSelectionLocked(b)
 		}
 	}
 }
 
-// Mention sends at_mentioned to every ready client (one that has sent
-// ide_connected). With none ready it is queued, up to maxQueuedMentions,
-// and delivered in order to the first client that becomes ready.
+// Mention sends at_mentioned to every listening client. With none it is
+// queued, up to maxQueuedMentions, and delivered in order to the first
+// client that starts listening.
 func (s *Server) Mention(m Mention) {
 	b, err := encodeNotification("at_mentioned", struct {
 		FilePath  string `json:"filePath"`
@@ -57,7 +59,7 @@ func (s *Server) Mention(m Mention) {
 	defer s.mu.Unlock()
 	sent := false
 	for c := range s.conns {
-		if c.info.Ready {
+		if c.listening {
 			c.enqueueLocked(b)
 			sent = true
 		}
@@ -73,7 +75,7 @@ func (s *Server) Mention(m Mention) {
 }
 
 // Notify broadcasts a notification (e.g. diagnostics_changed) to every
-// initialized client. If a client's queue is full its oldest queued
+// listening client. If a client's queue is full its oldest queued
 // notification is dropped (and logged): notifications are advisory and
 // dropping keeps the session, where closing would lose the queued mentions
 // too. Responses are never dropped; they do not use this queue.
@@ -86,46 +88,80 @@ func (s *Server) Notify(method string, params any) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for c := range s.conns {
-		if c.initialized {
+		if c.listening {
 			c.enqueueLocked(b)
 		}
 	}
 }
 
-// markInitialized starts broadcasts to c, beginning with the newest
-// selection.
+// markInitialized records notifications/initialized. Broadcasts start
+// later, when the client listens (see scheduleListening).
 func (s *Server) markInitialized(c *conn) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.initLocked(c)
+	c.initialized = true
 }
 
-func (s *Server) initLocked(c *conn) {
-	if c.initialized {
+// scheduleListening arranges for c to start receiving notifications after
+// d; a later call replaces an earlier, still pending one.
+func (s *Server) scheduleListening(c *conn, d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c.listening {
 		return
 	}
-	c.initialized = true
+	if c.listenTimer != nil {
+		c.listenTimer.Stop()
+		c.listenTimer = nil
+	}
+	if d <= 0 {
+		s.listenLocked(c)
+		return
+	}
+	c.listenTimer = time.AfterFunc(d, func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if _, alive := s.conns[c]; alive {
+			s.listenLocked(c)
+		}
+	})
+}
+
+// listenLocked opens the notification flow to c: first the current
+// selection (one made while the CLI started was dropped by it), then the
+// mentions queued while no client listened.
+func (s *Server) listenLocked(c *conn) {
+	if c.listening {
+		return
+	}
+	c.listening, c.initialized = true, true
 	if s.lastSelection != nil {
 		c.setSelectionLocked(s.lastSelection)
 	}
-}
-
-// markReady handles ide_connected: the CLI has finished starting, so it is
-// now safe to type queued mentions into its prompt.
-func (s *Server) markReady(c *conn, pid int) {
-	s.mu.Lock()
-	first := !c.info.Ready
-	c.info.Ready = true
-	if pid > 0 {
-		c.info.PID = pid
-	}
-	s.initLocked(c) // a client that skips notifications/initialized still gets broadcasts
 	for _, b := range s.mentions {
 		c.enqueueLocked(b)
 	}
 	s.mentions = nil
+	c.log.Debug("mcp: client listening")
+}
+
+// markReady handles ide_connected: the CLI has connected. Notifications
+// wait until it listens: DefaultListenDelay after its tools/list, or
+// listenFallback from now if it never asks for the tools.
+func (s *Server) markReady(c *conn, pid int) {
+	s.mu.Lock()
+	first := !c.info.Ready
+	c.info.Ready = true
+	c.initialized = true
+	if pid > 0 {
+		c.info.PID = pid
+	}
+	pending := c.listenTimer != nil || c.listening
 	info := c.info
 	s.mu.Unlock()
+	if !pending {
+		s.scheduleListening(c, listenFallback)
+	}
 
 	if first {
 		c.log.Info("mcp: client ready", "pid", info.PID)

@@ -136,6 +136,7 @@ func startGatedServer(t *testing.T, cfg mcp.Config) (*mcp.Server, string, *gate)
 	t.Helper()
 	cfg.Token = testToken
 	cfg.Logger = mcp.NewTestLogger(t)
+	cfg.ListenDelay = -1
 	srv, err := mcp.NewServer(cfg)
 	if err != nil {
 		t.Fatal(err)

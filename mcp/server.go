@@ -38,7 +38,32 @@ type Config struct {
 	// while the server holds a lock, so they may call back into the Server.
 	OnClientReady func(ClientInfo)
 	OnClientGone  func(ClientInfo)
+	// ListenDelay is how long after answering tools/list the server waits
+	// before sending a client notifications; 0 means DefaultListenDelay,
+	// negative means not at all (tests).
+	ListenDelay time.Duration
 }
+
+// DefaultListenDelay: the CLI installs its selection_changed and
+// at_mentioned handlers only once the tools/list answer has reached its UI
+// state, and silently drops what comes earlier (2.1.197: a mention sent
+// 30 ms after the answer was lost, 50 ms was shown, on an idle machine; the
+// UI thread is slower under load).
+const DefaultListenDelay = 500 * time.Millisecond
+
+func listenDelay(d time.Duration) time.Duration {
+	switch {
+	case d == 0:
+		return DefaultListenDelay
+	case d < 0:
+		return 0
+	}
+	return d
+}
+
+// listenFallback: a client that sent ide_connected but never asks for
+// tools/list is assumed to listen after this long.
+const listenFallback = 2 * time.Second
 
 // ClientInfo describes one connected client.
 type ClientInfo struct {
@@ -69,6 +94,7 @@ type Server struct {
 	callbacks callbackQueue
 	onReady   func(ClientInfo)
 	onGone    func(ClientInfo)
+	listenIn  time.Duration
 
 	// wg counts connection goroutines, tool calls and the callback runner,
 	// so Close can wait for all of them.
@@ -94,16 +120,17 @@ func NewServer(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("new mcp server: bad port range [%d,%d]", cfg.PortMin, cfg.PortMax)
 	}
 	s := &Server{
-		token:   []byte(cfg.Token),
-		name:    cfg.Name,
-		version: cfg.Version,
-		log:     cfg.Logger,
-		portMin: cfg.PortMin,
-		portMax: cfg.PortMax,
-		tools:   map[string]*toolEntry{},
-		onReady: cfg.OnClientReady,
-		onGone:  cfg.OnClientGone,
-		conns:   map[*conn]struct{}{},
+		token:    []byte(cfg.Token),
+		name:     cfg.Name,
+		version:  cfg.Version,
+		log:      cfg.Logger,
+		portMin:  cfg.PortMin,
+		portMax:  cfg.PortMax,
+		tools:    map[string]*toolEntry{},
+		onReady:  cfg.OnClientReady,
+		onGone:   cfg.OnClientGone,
+		listenIn: listenDelay(cfg.ListenDelay),
+		conns:    map[*conn]struct{}{},
 	}
 	if s.name == "" {
 		s.name = "claude.nvim"
@@ -320,6 +347,9 @@ func (s *Server) register(c *conn) bool {
 func (s *Server) unregister(c *conn) {
 	s.mu.Lock()
 	delete(s.conns, c)
+	if c.listenTimer != nil {
+		c.listenTimer.Stop()
+	}
 	info := c.info
 	s.mu.Unlock()
 	c.log.Info("mcp: client disconnected", "pid", info.PID)

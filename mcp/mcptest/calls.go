@@ -31,11 +31,12 @@ func (c *Client) Initialize() json.RawMessage {
 	if err := c.Notify("ide_connected", map[string]any{"pid": os.Getpid()}); err != nil {
 		c.t.Fatalf("mcptest: ide_connected: %v", err)
 	}
-	// The server handles a connection's frames in order, so once this ping
-	// is answered it has seen both notifications: the client is ready and
-	// broadcasts reach it.
-	if _, err := c.Call("ping", nil); err != nil {
-		c.t.Fatalf("mcptest: ping after initialize: %v", err)
+	// Like the CLI, ask for the tools last: the server starts sending
+	// notifications a while after answering (mcp.Config.ListenDelay), and
+	// handles a connection's frames in order, so both notifications above
+	// have been seen once this is answered.
+	if _, err := c.Call("tools/list", nil); err != nil {
+		c.t.Fatalf("mcptest: tools/list after initialize: %v", err)
 	}
 	return res
 }

@@ -11,7 +11,7 @@ import (
 )
 
 func TestNotificationsAreBufferedPerMethodInOrder(t *testing.T) {
-	srv, err := mcp.NewServer(mcp.Config{Token: "tok"})
+	srv, err := mcp.NewServer(mcp.Config{Token: "tok", ListenDelay: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,105 @@
+package mcp_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/claude-nvim/claude.nvim/mcp"
+	"github.com/claude-nvim/claude.nvim/mcp/mcptest"
+	"github.com/gorilla/websocket"
+)
+
+// rawClient reads frames in arrival order, which mcptest.Client (a
+// demultiplexer) does not expose.
+type rawClient struct {
+	t  *testing.T
+	ws *websocket.Conn
+}
+
+func dialRawClient(t *testing.T, url string) *rawClient {
+	t.Helper()
+	d := websocket.Dialer{Subprotocols: []string{"mcp"}}
+	ws, _, err := d.Dial(mcptest.WebSocketURL(url), http.Header{"X-Claude-Code-Ide-Authorization": {testToken}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	return &rawClient{t, ws}
+}
+
+func (r *rawClient) send(frame string) {
+	r.t.Helper()
+	if err := r.ws.WriteMessage(websocket.TextMessage, []byte(frame)); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+// next returns the next frame's id (for a response) or method.
+func (r *rawClient) next() string {
+	r.t.Helper()
+	_ = r.ws.SetReadDeadline(time.Now().Add(wait))
+	_, data, err := r.ws.ReadMessage()
+	if err != nil {
+		r.t.Fatalf("read: %v", err)
+	}
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if err := json.Unmarshal(data, &m); err != nil {
+		r.t.Fatal(err)
+	}
+	if m.Method != "" {
+		return m.Method
+	}
+	return "response " + string(m.ID)
+}
+
+// The CLI drops notifications that arrive before it has installed its
+// handlers, which happens a moment after our tools/list answer: the
+// current selection and queued mentions must come after that answer.
+func TestNotificationsWaitUntilAfterToolsList(t *testing.T) {
+	srv, url := startServer(t, mcp.Config{ListenDelay: 50 * time.Millisecond})
+	c := dialRawClient(t, url)
+	c.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`)
+	c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	c.send(`{"jsonrpc":"2.0","method":"ide_connected","params":{"pid":1}}`)
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+	for _, want := range []string{"response 0", "response 1"} {
+		if got := c.next(); got != want {
+			t.Fatalf("got %s, want %s", got, want)
+		}
+	}
+	srv.SendSelection(&mcp.Selection{Text: "x", FilePath: "/f"})
+	line := 3
+	srv.Mention(mcp.Mention{Path: "/f", LineStart: &line, LineEnd: &line})
+	srv.Notify("diagnostics_changed", map[string]any{"uri": "file:///f"}) // advisory: dropped until then
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+	var got []string
+	for len(got) < 3 {
+		got = append(got, c.next())
+	}
+	rest := got[1] + " " + got[2]
+	if got[0] != "response 2" || !strings.Contains(rest, "selection_changed") || !strings.Contains(rest, "at_mentioned") {
+		t.Errorf("frames after ide_connected = %v, want the tools/list answer, then the selection and the mention", got)
+	}
+}
+
+func TestAClientThatNeverListsToolsStillGetsNotifications(t *testing.T) {
+	srv, url := startServer(t, mcp.Config{ListenDelay: time.Hour})
+	c := mcptest.Dial(t, url, testToken)
+	if _, err := c.Call("initialize", map[string]any{"protocolVersion": "2025-11-25"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Notify("ide_connected", map[string]any{"pid": 1}); err != nil {
+		t.Fatal(err)
+	}
+	srv.Mention(mcp.Mention{Path: "/dir/"})
+	raw, err := c.WaitNotification("at_mentioned", wait)
+	if err != nil || !strings.Contains(string(raw), `"/dir/"`) {
+		t.Errorf("mention without tools/list: %s, %v; want it delivered after the fallback delay", raw, err)
+	}
+}
