@@ -15,7 +15,7 @@ const diagnosticsDelay = 100 * time.Millisecond
 
 // diagnosticsReader is the part of the editor the notifier needs.
 type diagnosticsReader interface {
-	Diagnostics(ctx context.Context, path string) ([]mcp.FileDiagnostics, error)
+	ReadDiagnostics(ctx context.Context, path string) ([]mcp.FileDiagnostics, error)
 }
 
 // diagnosticsNotifier sends diagnostics_changed for files whose
@@ -63,7 +63,7 @@ func (n *diagnosticsNotifier) Run(ctx context.Context) {
 		n.changed = map[string]bool{}
 		n.mu.Unlock()
 		for path := range paths {
-			files, err := n.read.Diagnostics(ctx, path)
+			files, err := n.read.ReadDiagnostics(ctx, path)
 			if err != nil {
 				n.log.Debug("read diagnostics", "path", path, "err", err)
 				continue

@@ -84,10 +84,13 @@ type diagnosticEvent struct {
 }
 
 func (h *Host) diagnosticChanged(ev *diagnosticEvent) {
-	if ev == nil || h.running() == nil || ev.Path == "" || !strings.HasPrefix(ev.Path, "/") {
+	if ev == nil || ev.Path == "" || !strings.HasPrefix(ev.Path, "/") {
 		return
 	}
-	h.diags.Changed(ev.Path)
+	h.editor.DiagnosticsChanged(ev.Path)
+	if h.running() != nil {
+		h.diags.Changed(ev.Path)
+	}
 }
 
 func (h *Host) notifyDiagnostics(fd mcp.FileDiagnostics) {

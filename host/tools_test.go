@@ -219,3 +219,41 @@ func TestGetCurrentSelectionFromClaudesTerminalIsTheLastFileSelection(t *testing
 		t.Errorf("getCurrentSelection in the file after moving = %v, want the cursor only", got)
 	}
 }
+
+// The CLI asks for diagnostics milliseconds after writing a file. A buffer
+// showing that file must be reloaded first, and whatever lints it on load
+// (here a linter that answers 100 ms later, as real ones do) given a
+// moment, or the model never hears about the problem it just made.
+func TestGetDiagnosticsRightAfterClaudeWritesWaitsForTheNewDiagnostics(t *testing.T) {
+	e := newEnv(t)
+	path := e.nv.WriteFile("shout.txt", "quiet\n")
+	c := e.connect()
+	e.nv.Cmd("edit " + path)
+	e.nv.Lua(nil, `
+		local ns = vim.api.nvim_create_namespace('e2elint')
+		vim.api.nvim_create_autocmd('BufReadPost', { callback = function(ev)
+			vim.defer_fn(function()
+				local found = {}
+				for i, l in ipairs(vim.api.nvim_buf_get_lines(ev.buf, 0, -1, false)) do
+					if l:find('SHOUT') then
+						table.insert(found, { lnum = i - 1, col = 0, message = 'shouting is not allowed', severity = 1 })
+					end
+				end
+				vim.diagnostic.set(ns, ev.buf, found)
+			end, 100)
+		end })`)
+	// Claude's write, as the CLI does it: straight to disk.
+	if err := os.WriteFile(path, []byte("quiet\nSHOUT\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bumpMtime(t, path)
+	all := decodeJSON[[]wireFileDiags](t, callTool(t, c, "getDiagnostics", nil)[0])
+	if len(all) != 1 || len(all[0].Diagnostics) != 1 || all[0].Diagnostics[0].Range.Start.Line != 1 {
+		t.Errorf("getDiagnostics right after the write = %+v, want the new diagnostic on line 2", all)
+	}
+	var line string
+	e.nv.Lua(&line, `return vim.fn.getline(2)`)
+	if line != "SHOUT" {
+		t.Errorf("buffer line 2 = %q, want the reloaded text", line)
+	}
+}

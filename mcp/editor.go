@@ -128,6 +128,7 @@ const (
 type DiffResult struct {
 	Outcome   DiffOutcome
 	FinalText string
+	NewFile   bool // the target did not exist when the diff opened
 }
 
 // Diagnostic is one problem reported in a file.

@@ -38,6 +38,8 @@ func (f fakeEditor) OpenDiff(_ context.Context, req DiffRequest) (DiffResult, er
 		return DiffResult{Outcome: DiffRejected}, nil
 	case strings.Contains(req.NewContents, "edit"):
 		return DiffResult{Outcome: DiffAccepted, FinalText: req.NewContents + "// edited by the user\n"}, nil
+	case strings.HasSuffix(req.NewPath, "/new.txt"):
+		return DiffResult{Outcome: DiffAccepted, FinalText: req.NewContents, NewFile: true}, nil
 	}
 	return DiffResult{Outcome: DiffAccepted, FinalText: req.NewContents}, nil
 }

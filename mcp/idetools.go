@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strconv"
+	"strings"
 )
 
 // IDETools returns the tools the Claude Code CLI and the VS Code extension's
@@ -59,10 +60,23 @@ func (t ideTools) openDiff(ctx context.Context, raw json.RawMessage) (*ToolResul
 		return nil, fmt.Errorf("open diff %s: %w", a.NewPath, err)
 	}
 	if res.Outcome == DiffAccepted {
-		return TextResult("FILE_SAVED", res.FinalText), nil
+		return TextResult("FILE_SAVED", savedText(res.FinalText, res.NewFile)), nil
 	}
 	// Never TAB_CLOSED: the CLI takes that as acceptance and writes the file.
 	return TextResult("DIFF_REJECTED", a.TabName), nil
+}
+
+// savedText is the text to answer FILE_SAVED with. The CLI (2.1.197)
+// writes a new file accepted in the editor one trailing newline short
+// ("brand new\n" lands as "brand new"), though not an edited file, nor a
+// new file accepted in its own prompt; it also compares the answer to its
+// proposal the same way. One more newline makes the file on disk what the
+// user accepted. The e2e suite checks this against the pinned CLI.
+func savedText(text string, newFile bool) string {
+	if newFile && strings.HasSuffix(text, "\n") {
+		return text + "\n"
+	}
+	return text
 }
 
 func (t ideTools) closeTab(ctx context.Context, raw json.RawMessage) (*ToolResult, error) {

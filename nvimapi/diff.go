@@ -2,7 +2,10 @@ package nvimapi
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -164,6 +167,8 @@ func (e *Editor) OpenDiff(ctx context.Context, req mcp.DiffRequest) (mcp.DiffRes
 		replaced.decide(mcp.DiffResult{Outcome: mcp.DiffRejected})
 		e.closeView(ctx, replaced.id)
 	}
+	_, statErr := os.Stat(target)
+	newFile := errors.Is(statErr, fs.ErrNotExist)
 	p := splitProposal(req.NewContents)
 	spec := map[string]any{
 		"old_path": req.OldPath,
@@ -180,6 +185,7 @@ func (e *Editor) OpenDiff(ctx context.Context, req mcp.DiffRequest) (mcp.DiffRes
 	}
 	select {
 	case r := <-d.result:
+		r.NewFile = newFile
 		return r, nil
 	case <-ctx.Done():
 		// The client went away or cancelled: the view goes, the file stays.

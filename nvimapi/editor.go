@@ -16,16 +16,17 @@ import (
 type Editor struct {
 	nv *nvim.Nvim
 
-	mu     sync.Mutex
-	latest func() *mcp.Selection
-	diffs  diffs
+	mu         sync.Mutex
+	latest     func() *mcp.Selection
+	diffs      diffs
+	diagEvents *diagnosticEvents
 }
 
 var _ mcp.Editor = (*Editor)(nil)
 
 // New returns an Editor that drives nv.
 func New(nv *nvim.Nvim) *Editor {
-	return &Editor{nv: nv, diffs: newDiffs()}
+	return &Editor{nv: nv, diffs: newDiffs(), diagEvents: newDiagnosticEvents()}
 }
 
 // SetLatestSelection tells the editor where the last selection sent to

@@ -50,8 +50,16 @@ type luaFileDiagnostics struct {
 	Lines map[string]string `msgpack:"lines"` // 0-based line number -> text
 }
 
-// Diagnostics reads vim.diagnostic for one file or for every file buffer.
+// Diagnostics reads vim.diagnostic for one file or for every file buffer,
+// after reloading files Claude changed (see settle).
 func (e *Editor) Diagnostics(ctx context.Context, path string) ([]mcp.FileDiagnostics, error) {
+	e.settle(ctx)
+	return e.ReadDiagnostics(ctx, path)
+}
+
+// ReadDiagnostics reads vim.diagnostic as it is now, for one file or for
+// every file buffer.
+func (e *Editor) ReadDiagnostics(ctx context.Context, path string) ([]mcp.FileDiagnostics, error) {
 	var files []luaFileDiagnostics
 	var args []any // no argument at all for every file: a Go nil arrives as vim.NIL
 	if path != "" {

@@ -115,6 +115,9 @@ function M.open_file(req)
   end
   if req.frontmost then
     vim.api.nvim_set_current_win(win)
+    -- Called from Claude's terminal, a pending terminal-mode (insert)
+    -- start would otherwise follow us into this window.
+    vim.cmd.stopinsert()
     if from then
       vim.cmd("normal! \27")
       vim.cmd("normal! v")
@@ -152,11 +155,6 @@ function M.diagnostics(path)
   if path == vim.NIL then
     path = nil
   end
-  -- The CLI asks right after writing files: pick up its writes first, so
-  -- buffers (and the language servers watching them) see the new text.
-  if require("claude").config().auto_reload then
-    require("claude.reload").check()
-  end
   local bufs = {}
   if path then
     local buf = M.find_buf(path)
@@ -185,6 +183,32 @@ function M.diagnostics(path)
     end
     if #items > 0 or path then
       table.insert(out, { path = path or vim.api.nvim_buf_get_name(buf), items = items, lines = lines })
+    end
+  end
+  return out
+end
+
+--- Reloads the buffers whose files changed on disk (Claude just wrote
+--- them) and returns those it reloaded, { path, lsp }, where lsp says a
+--- language server will probably publish new diagnostics for it.
+function M.refresh()
+  if not require("claude").config().auto_reload then
+    return {}
+  end
+  local ticks = {}
+  for _, buf in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(buf) and is_file_buf(buf) then
+      ticks[buf] = vim.b[buf].changedtick
+    end
+  end
+  require("claude.reload").check()
+  local out = {}
+  for buf, tick in pairs(ticks) do
+    if vim.api.nvim_buf_is_valid(buf) and vim.b[buf].changedtick ~= tick then
+      table.insert(out, {
+        path = vim.api.nvim_buf_get_name(buf),
+        lsp = #vim.lsp.get_clients({ bufnr = buf }) > 0,
+      })
     end
   end
   return out

@@ -220,4 +220,41 @@ func Wait(t testing.TB, what string, timeout time.Duration, cond func() bool) {
 	}
 }
 
-var _ = fmt.Sprintf
+// UserEvents delivers the data of every `User <pattern>` autocmd Neovim
+// fires from now on, so tests wait on editor events instead of polling.
+func (n *Nvim) UserEvents(pattern string) <-chan map[string]any {
+	n.t.Helper()
+	ch := make(chan map[string]any, 64)
+	method := fmt.Sprintf("nvimtest_user_%s_%d", pattern, time.Now().UnixNano())
+	if err := n.RegisterHandler(method, func(data map[string]any) {
+		select {
+		case ch <- data:
+		default:
+			n.t.Errorf("nvimtest: too many unread User %s events", pattern)
+		}
+	}); err != nil {
+		n.t.Fatal(err)
+	}
+	n.Lua(nil, `
+		local pattern, chan, method = ...
+		vim.api.nvim_create_autocmd("User", {
+			pattern = pattern,
+			callback = function(ev)
+				vim.rpcnotify(chan, method, type(ev.data) == "table" and ev.data or vim.empty_dict())
+			end,
+		})`, pattern, n.ChannelID(), method)
+	return ch
+}
+
+// Next waits for the next value on ch.
+func Next[T any](t testing.TB, ch <-chan T, what string, timeout time.Duration) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(timeout):
+		t.Fatalf("timed out after %v waiting for %s", timeout, what)
+		var zero T
+		return zero
+	}
+}

@@ -1,0 +1,352 @@
+package host
+
+import (
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/claude-nvim/claude.nvim/mcp/mcptest"
+	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
+)
+
+const original = "one\ntwo\nthree\n"
+const proposed = "one\nTWO\nthree\n"
+
+// diffEnv is an editor with a file open and a connected client.
+type diffEnv struct {
+	*env
+	c      *mcptest.Client
+	path   string
+	opened <-chan map[string]any
+	closed <-chan map[string]any
+}
+
+func newDiffEnv(t *testing.T, setup string) *diffEnv {
+	e := newEnv(t)
+	if setup != "" {
+		e.nv.Lua(nil, setup)
+	}
+	d := &diffEnv{env: e, path: e.nv.WriteFile("greet.txt", original)}
+	d.opened = e.nv.UserEvents("ClaudeDiffOpened")
+	d.closed = e.nv.UserEvents("ClaudeDiffClosed")
+	d.c = e.connect()
+	e.nv.Cmd("edit " + d.path)
+	return d
+}
+
+// openDiff sends openDiff like the CLI and waits until the view is shown.
+func (d *diffEnv) openDiff(path, contents, tab string) *mcptest.Pending {
+	d.t.Helper()
+	p, err := d.c.Start("tools/call", map[string]any{"name": "openDiff", "arguments": map[string]any{
+		"old_file_path": path, "new_file_path": path, "new_file_contents": contents, "tab_name": tab,
+	}})
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	ev := nvimtest.Next(d.t, d.opened, "the diff to open", waitTimeout)
+	if ev["tab_name"] != tab {
+		d.t.Fatalf("opened %v, want tab %q", ev, tab)
+	}
+	return p
+}
+
+// answer waits for openDiff's answer and returns its text blocks.
+func answer(t *testing.T, p *mcptest.Pending) []string {
+	t.Helper()
+	raw, err := p.Wait()
+	if err != nil {
+		t.Fatalf("openDiff: %v", err)
+	}
+	var res struct {
+		Content []struct{ Text string } `json:"content"`
+		IsError bool                    `json:"isError"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.IsError {
+		t.Fatalf("openDiff error: %s", raw)
+	}
+	var out []string
+	for _, c := range res.Content {
+		out = append(out, c.Text)
+	}
+	return out
+}
+
+// viewState describes the editor after a diff: our views, diff windows,
+// proposal buffers.
+func (d *diffEnv) viewState() (views, diffWins, proposals int) {
+	var s struct {
+		Views     int `msgpack:"views"`
+		DiffWins  int `msgpack:"diff_wins"`
+		Proposals int `msgpack:"proposals"`
+	}
+	d.nv.Lua(&s, `
+		local n, p = 0, 0
+		for _, w in ipairs(vim.api.nvim_list_wins()) do if vim.wo[w].diff then n = n + 1 end end
+		for _, b in ipairs(vim.api.nvim_list_bufs()) do if vim.b[b].claude_diff then p = p + 1 end end
+		return { views = #require('claude.diff').ids(), diff_wins = n, proposals = p }`)
+	return s.Views, s.DiffWins, s.Proposals
+}
+
+func (d *diffEnv) assertClosed(what string) {
+	d.t.Helper()
+	if v, w, p := d.viewState(); v != 0 || w != 0 || p != 0 {
+		d.t.Errorf("%s: %d views, %d diff windows, %d proposal buffers left; want none", what, v, w, p)
+	}
+}
+
+func (d *diffEnv) assertUntouched(path, want string) {
+	d.t.Helper()
+	if got := readFile(d.t, path); got != want {
+		d.t.Errorf("file on disk = %q, want %q: the editor must never write it", got, want)
+	}
+}
+
+const tab = "✻ [Claude Code] greet.txt (69f422) ⧉"
+
+func TestAcceptingADiff(t *testing.T) {
+	tests := []struct {
+		name   string
+		setup  string
+		act    func(d *diffEnv)
+		result string
+	}{
+		{"with :w in the proposal", "", func(d *diffEnv) { d.nv.Cmd("write") }, proposed},
+		{"with the accept keymap", "", func(d *diffEnv) { d.nv.Keys(`\aa`) }, proposed},
+		{"with a remapped accept key", `require('claude').setup({ diff = { keymaps = { accept = 'ga' } } })`,
+			func(d *diffEnv) { d.nv.Keys("ga") }, proposed},
+		{"with :ClaudeDiffAccept from the file's window", "", func(d *diffEnv) {
+			d.nv.Cmd("wincmd p")
+			d.nv.Cmd("ClaudeDiffAccept")
+		}, proposed},
+		{"after editing the proposal", "", func(d *diffEnv) {
+			d.nv.Cmd("call setline(3, 'THREE, by the user') | call append('$', 'added')")
+			d.nv.Cmd("write")
+		}, "one\nTWO\nTHREE, by the user\nadded\n"},
+		{"with hunks put back with do", "", func(d *diffEnv) {
+			d.nv.Keys("gg]cdo")
+			d.nv.Cmd("ClaudeDiffAccept")
+		}, original},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := newDiffEnv(t, tt.setup)
+			p := d.openDiff(d.path, proposed, tab)
+			tt.act(d)
+			got := answer(t, p)
+			if len(got) != 2 || got[0] != "FILE_SAVED" || got[1] != tt.result {
+				t.Errorf("openDiff answered %q, want [FILE_SAVED %q]", got, tt.result)
+			}
+			ev := nvimtest.Next(t, d.closed, "ClaudeDiffClosed", waitTimeout)
+			if ev["result"] != "accepted" {
+				t.Errorf("ClaudeDiffClosed %v, want result accepted", ev)
+			}
+			d.assertClosed("after accepting")
+			d.assertUntouched(d.path, original)
+		})
+	}
+}
+
+func TestRejectingADiff(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup string
+		act   func(d *diffEnv)
+	}{
+		{"with the reject keymap", "", func(d *diffEnv) { d.nv.Keys(`\ad`) }},
+		{"with :ClaudeDiffDeny", "", func(d *diffEnv) { d.nv.Cmd("ClaudeDiffDeny") }},
+		{"by quitting the proposal's window", "", func(d *diffEnv) { d.nv.Cmd("quit") }},
+		{"by wiping the proposal buffer", "", func(d *diffEnv) { d.nv.Cmd("bwipeout!") }},
+		{"by closing its tab page", `require('claude').setup({ diff = { open_in_new_tab = true } })`,
+			func(d *diffEnv) { d.nv.Cmd("tabclose") }},
+		{"by closing the tab page it opened in", "", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := newDiffEnv(t, tt.setup)
+			act := tt.act
+			if act == nil { // the user works in a second tab page and closes it
+				d.nv.Cmd("tab split")
+				act = func(d *diffEnv) { d.nv.Cmd("tabclose!") }
+			}
+			p := d.openDiff(d.path, proposed, tab)
+			act(d)
+			got := answer(t, p)
+			if len(got) != 2 || got[0] != "DIFF_REJECTED" || got[1] != tab {
+				t.Errorf("openDiff answered %q, want [DIFF_REJECTED %q]", got, tab)
+			}
+			d.assertClosed("after rejecting")
+			d.assertUntouched(d.path, original)
+		})
+	}
+}
+
+func TestCloseTabOnAPendingDiffClosesItAndWritesNothing(t *testing.T) {
+	d := newDiffEnv(t, "")
+	p := d.openDiff(d.path, proposed, tab)
+	// The user answered in the CLI's prompt; the CLI sends close_tab twice.
+	for i := 0; i < 2; i++ {
+		if got := callTool(t, d.c, "close_tab", map[string]string{"tab_name": tab}); got[0] != "TAB_CLOSED" {
+			t.Errorf("close_tab = %q", got)
+		}
+	}
+	if got := answer(t, p); got[0] != "DIFF_REJECTED" {
+		t.Errorf("the pending openDiff answered %q after close_tab; it must never be TAB_CLOSED or FILE_SAVED", got)
+	}
+	d.assertClosed("after close_tab")
+	d.assertUntouched(d.path, original)
+	var name string
+	d.nv.Lua(&name, `return vim.api.nvim_buf_get_name(0)`)
+	if name != d.path {
+		t.Errorf("after close_tab the window shows %q, want the user's file back", name)
+	}
+}
+
+func TestCloseAllDiffTabsClosesOnlyOurs(t *testing.T) {
+	d := newDiffEnv(t, "")
+	other := d.nv.WriteFile("other.txt", "a\nb\n")
+	d.nv.Cmd("tabnew " + other + " | diffsplit " + d.path)
+	d.nv.Cmd("tabnext 1")
+	if got := callTool(t, d.c, "closeAllDiffTabs", nil); got[0] != "CLOSED_0_DIFF_TABS" {
+		t.Errorf("closeAllDiffTabs with only the user's :diffsplit = %q, want CLOSED_0_DIFF_TABS", got)
+	}
+	var pending []*mcptest.Pending
+	for i, name := range []string{"a.txt", "b.txt", "c.txt"} {
+		path := d.nv.WriteFile(name, original)
+		pending = append(pending, d.openDiff(path, proposed, "tab "+name))
+		d.nv.Cmd("wincmd t")
+		_ = i
+	}
+	if got := callTool(t, d.c, "closeAllDiffTabs", nil); got[0] != "CLOSED_3_DIFF_TABS" {
+		t.Errorf("closeAllDiffTabs with 3 of ours = %q, want CLOSED_3_DIFF_TABS", got)
+	}
+	for _, p := range pending {
+		if got := answer(t, p); got[0] != "DIFF_REJECTED" {
+			t.Errorf("a closed pending diff answered %q", got)
+		}
+	}
+	var userDiffWins int
+	d.nv.Lua(&userDiffWins, `
+		local n = 0
+		for _, w in ipairs(vim.api.nvim_tabpage_list_wins(vim.api.nvim_list_tabpages()[2])) do
+			if vim.wo[w].diff then n = n + 1 end
+		end
+		return n`)
+	if userDiffWins != 2 {
+		t.Errorf("the user's :diffsplit has %d diff windows left, want both", userDiffWins)
+	}
+}
+
+func TestTheSameTabNameAgainReplacesTheOldDiff(t *testing.T) {
+	d := newDiffEnv(t, "")
+	first := d.openDiff(d.path, proposed, tab)
+	second := d.openDiff(d.path, "one\ntwo\nTHREE\n", tab)
+	if got := answer(t, first); got[0] != "DIFF_REJECTED" {
+		t.Errorf("the replaced request answered %q, want DIFF_REJECTED", got)
+	}
+	if v, _, _ := d.viewState(); v != 1 {
+		t.Errorf("%d views open, want only the new one", v)
+	}
+	d.nv.Cmd("write")
+	if got := answer(t, second); got[0] != "FILE_SAVED" || got[1] != "one\ntwo\nTHREE\n" {
+		t.Errorf("the new request answered %q", got)
+	}
+}
+
+func TestADisconnectingClientClosesItsPendingDiffs(t *testing.T) {
+	d := newDiffEnv(t, "")
+	for _, name := range []string{"a.txt", "b.txt", "c.txt"} {
+		path := d.nv.WriteFile(name, original)
+		d.openDiff(path, proposed, "tab "+name)
+	}
+	d.c.Close()
+	for i := 0; i < 3; i++ {
+		ev := nvimtest.Next(t, d.closed, "the views to close", waitTimeout)
+		if ev["result"] != "closed" {
+			t.Errorf("ClaudeDiffClosed %v, want result closed", ev)
+		}
+	}
+	d.assertClosed("after the client left")
+	for _, name := range []string{"a.txt", "b.txt", "c.txt"} {
+		d.assertUntouched(filepath.Join(d.nv.Cwd, name), original)
+	}
+}
+
+func TestANewFile(t *testing.T) {
+	for _, accept := range []bool{true, false} {
+		t.Run(map[bool]string{true: "accepted", false: "rejected"}[accept], func(t *testing.T) {
+			d := newDiffEnv(t, "")
+			path := filepath.Join(d.nv.Cwd, "sub", "new.txt")
+			p := d.openDiff(path, "brand new\n", "✻ [Claude Code] new.txt (740857) ⧉")
+			var left []string
+			d.nv.Lua(&left, `vim.cmd('wincmd p') local l = vim.api.nvim_buf_get_lines(0, 0, -1, false) vim.cmd('wincmd p') return l`)
+			if len(left) != 1 || left[0] != "" {
+				t.Errorf("left side of a new file = %q, want empty", left)
+			}
+			if accept {
+				d.nv.Cmd("write")
+			} else {
+				d.nv.Cmd("ClaudeDiffDeny")
+			}
+			got := answer(t, p)
+			if accept && (len(got) != 2 || got[0] != "FILE_SAVED" || got[1] != "brand new\n\n") { // one newline more: see mcp.savedText
+				t.Errorf("accepted new file answered %q", got)
+			}
+			if !accept && got[0] != "DIFF_REJECTED" {
+				t.Errorf("rejected new file answered %q", got)
+			}
+			if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("the editor created %s (stat: %v); only the CLI may", path, err)
+			}
+			d.assertClosed("after a new file")
+		})
+	}
+}
+
+func TestADirtyOriginalBufferKeepsItsEdits(t *testing.T) {
+	d := newDiffEnv(t, "")
+	d.nv.Cmd("call setline(1, 'ONE, unsaved')")
+	p := d.openDiff(d.path, proposed, tab)
+	var left []string
+	d.nv.Lua(&left, `vim.cmd('wincmd p') local l = vim.api.nvim_buf_get_lines(0, 0, -1, false) vim.cmd('wincmd p') return l`)
+	if strings.Join(left, "\n") != "ONE, unsaved\ntwo\nthree" {
+		t.Errorf("left side = %q, want the buffer's unsaved text", left)
+	}
+	if msgs := d.nv.Messages(); !strings.Contains(msgs, "has unsaved changes") {
+		t.Errorf("the user was not told about their unsaved changes; messages: %q", msgs)
+	}
+	d.nv.Cmd("write")
+	if got := answer(t, p); got[0] != "FILE_SAVED" || got[1] != proposed {
+		t.Errorf("answer %q", got)
+	}
+	var first string
+	var modified bool
+	d.nv.Lua(&first, `return vim.fn.getbufline(vim.fn.bufnr(...), 1)[1]`, d.path)
+	d.nv.Lua(&modified, `return vim.bo[vim.fn.bufnr(...)].modified`, d.path)
+	if first != "ONE, unsaved" || !modified {
+		t.Errorf("the user's buffer now starts %q (modified %v), want their unsaved edit kept", first, modified)
+	}
+	d.assertUntouched(d.path, original)
+}
+
+func TestAFiveMebibyteProposal(t *testing.T) {
+	d := newDiffEnv(t, "")
+	var b strings.Builder
+	for b.Len() < 5<<20 {
+		b.WriteString("a line of a generated file, long enough to look like code();\n")
+	}
+	big := b.String()
+	bigPath := d.nv.WriteFile("big.txt", strings.Replace(big, "generated", "GENERATED", 1))
+	p := d.openDiff(bigPath, big, "big")
+	d.nv.Cmd("write")
+	if got := answer(t, p); got[0] != "FILE_SAVED" || got[1] != big {
+		t.Errorf("5 MiB accept answered %q and %d bytes, want FILE_SAVED and the %d bytes", got[0], len(got[1]), len(big))
+	}
+	d.assertClosed("after the big diff")
+}
