@@ -25,7 +25,7 @@ type diffEnv struct {
 	closed <-chan map[string]any
 }
 
-func newDiffEnv(t *testing.T, setup string) *diffEnv {
+func newDiffEnv(t testing.TB, setup string) *diffEnv {
 	e := newEnv(t)
 	if setup != "" {
 		e.nv.Lua(nil, setup)
@@ -55,7 +55,7 @@ func (d *diffEnv) openDiff(path, contents, tab string) *mcptest.Pending {
 }
 
 // answer waits for openDiff's answer and returns its text blocks.
-func answer(t *testing.T, p *mcptest.Pending) []string {
+func answer(t testing.TB, p *mcptest.Pending) []string {
 	t.Helper()
 	raw, err := p.Wait()
 	if err != nil {

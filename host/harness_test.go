@@ -23,13 +23,13 @@ const waitTimeout = 10 * time.Second
 // env is a child Neovim with this host registered in the test process, as
 // plugin.Main would register it in bin/claude-nvim.
 type env struct {
-	t       *testing.T
+	t       testing.TB
 	nv      *nvimtest.Nvim
 	host    *Host
 	lockDir string
 }
 
-func newEnv(t *testing.T, opts ...nvimtest.Option) *env {
+func newEnv(t testing.TB, opts ...nvimtest.Option) *env {
 	t.Helper()
 	nv := nvimtest.New(t, opts...)
 	lockDir := filepath.Join(nv.Dir, "claude", "ide")
@@ -47,11 +47,14 @@ func newEnv(t *testing.T, opts ...nvimtest.Option) *env {
 	return &env{t: t, nv: nv, host: h, lockDir: lockDir}
 }
 
-func testLogger(t *testing.T) *slog.Logger {
+func testLogger(t testing.TB) *slog.Logger {
+	if _, bench := t.(*testing.B); bench {
+		return nil // benchmarks measure us, not the logging
+	}
 	return slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 
-type testWriter struct{ t *testing.T }
+type testWriter struct{ t testing.TB }
 
 func (w testWriter) Write(p []byte) (int, error) {
 	w.t.Log(strings.TrimRight(string(p), "\n"))
@@ -97,7 +100,7 @@ func (e *env) dial() *mcptest.Client {
 func itoa(n int) string { return strconv.Itoa(n) }
 
 // waitNote waits for the next notification of method and decodes it.
-func waitNote[T any](t *testing.T, c *mcptest.Client, method string) T {
+func waitNote[T any](t testing.TB, c *mcptest.Client, method string) T {
 	t.Helper()
 	raw, err := c.WaitNotification(method, waitTimeout)
 	if err != nil {
@@ -111,7 +114,7 @@ func waitNote[T any](t *testing.T, c *mcptest.Client, method string) T {
 }
 
 // callTool calls a tool and returns its text blocks.
-func callTool(t *testing.T, c *mcptest.Client, name string, args any) []string {
+func callTool(t testing.TB, c *mcptest.Client, name string, args any) []string {
 	t.Helper()
 	res, err := c.CallTool(name, args)
 	if err != nil {
@@ -127,7 +130,7 @@ func callTool(t *testing.T, c *mcptest.Client, name string, args any) []string {
 	return texts
 }
 
-func readFile(t *testing.T, path string) string {
+func readFile(t testing.TB, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {

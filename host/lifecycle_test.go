@@ -107,7 +107,7 @@ func TestAStaleBinaryIsRefusedWithTheCommandToRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	nv := nvimtest.New(t)
-	nv.Lua(nil, `vim.g.claude_nvim_binary = ...; require('claude.host').version = '0.0.0-other'`, stale)
+	nv.Lua(nil, `vim.g.claude_nvim_binary = ...; require('claude').version = '0.0.0-other'`, stale)
 	err := nv.Command("ClaudeStart")
 	if err == nil || !contains(err.Error(), "but the plugin is 0.0.0-other: rebuild it: run `make` in") {
 		t.Errorf(":ClaudeStart with a stale binary: %v; want an error saying to run make", err)

@@ -75,11 +75,17 @@ command("ClaudeLog", function()
   require("claude.commands").log()
 end, { desc = "Open the claude.nvim log file" })
 
-local map = vim.keymap.set
-map("n", "<Plug>(ClaudeOpen)", "<Cmd>ClaudeOpen<CR>", { desc = "Open the Claude terminal" })
-map({ "n", "t" }, "<Plug>(ClaudeToggle)", "<Cmd>ClaudeToggle<CR>", { desc = "Hide or show the Claude terminal" })
-map("n", "<Plug>(ClaudeFocus)", "<Cmd>ClaudeFocus<CR>", { desc = "Focus the Claude terminal" })
-map("n", "<Plug>(ClaudeSend)", "<Cmd>ClaudeSend<CR>", { desc = "Send the current file to Claude" })
-map("x", "<Plug>(ClaudeSend)", ":ClaudeSend<CR>", { desc = "Send the selected lines to Claude", silent = true })
-map("n", "<Plug>(ClaudeDiffAccept)", "<Cmd>ClaudeDiffAccept<CR>", { desc = "Accept the Claude proposal" })
-map("n", "<Plug>(ClaudeDiffDeny)", "<Cmd>ClaudeDiffDeny<CR>", { desc = "Reject the Claude proposal" })
+-- nvim_set_keymap rather than vim.keymap.set: this file runs at every
+-- startup and the API call skips a Lua layer.
+local function map(modes, lhs, rhs, desc)
+  for _, mode in ipairs(modes) do
+    vim.api.nvim_set_keymap(mode, lhs, rhs, { noremap = true, silent = true, desc = desc })
+  end
+end
+map({ "n" }, "<Plug>(ClaudeOpen)", "<Cmd>ClaudeOpen<CR>", "Open the Claude terminal")
+map({ "n", "t" }, "<Plug>(ClaudeToggle)", "<Cmd>ClaudeToggle<CR>", "Hide or show the Claude terminal")
+map({ "n" }, "<Plug>(ClaudeFocus)", "<Cmd>ClaudeFocus<CR>", "Focus the Claude terminal")
+map({ "n" }, "<Plug>(ClaudeSend)", "<Cmd>ClaudeSend<CR>", "Send the current file to Claude")
+map({ "x" }, "<Plug>(ClaudeSend)", ":ClaudeSend<CR>", "Send the selected lines to Claude")
+map({ "n" }, "<Plug>(ClaudeDiffAccept)", "<Cmd>ClaudeDiffAccept<CR>", "Accept the Claude proposal")
+map({ "n" }, "<Plug>(ClaudeDiffDeny)", "<Cmd>ClaudeDiffDeny<CR>", "Reject the Claude proposal")

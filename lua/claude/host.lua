@@ -5,10 +5,6 @@
 -- the binary on first use.
 local M = {}
 
--- Must equal host.Version in the Go code; a mismatch means the binary was
--- built from another checkout and must be rebuilt (`make`).
-M.version = "0.1.0"
-
 local HOST = "claude-nvim"
 
 local state = {
@@ -153,8 +149,9 @@ function M.ensure()
   if not ok then
     return false, "claude.nvim: could not load the plugin manifest: " .. tostring(err)
   end
+  local want = require("claude").version
   local answered, version = pcall(vim.fn.ClaudeHostVersion)
-  if not answered or version ~= M.version then
+  if not answered or version ~= want then
     local chan = state.channel
     state.channel = nil
     forget(host_name, chan)
@@ -167,7 +164,7 @@ function M.ensure()
         "claude.nvim: %s is %s but the plugin is %s: rebuild it: %s",
         M.binary(),
         found,
-        M.version,
+        want,
         build_hint()
       )
   end

@@ -4,7 +4,9 @@ local M = {}
 
 local config_state = { cfg = nil, setup_called = false }
 
-M.version = require("claude.host").version
+-- Must equal host.Version in the Go code; a mismatch means bin/claude-nvim
+-- was built from another checkout and must be rebuilt (`make`).
+M.version = "0.1.0"
 
 --- Configures the plugin. Safe to call more than once; each call starts
 --- again from the defaults. Raises an error naming any key with a bad value.
