@@ -8,6 +8,7 @@ local GROUP = "ClaudeReload"
 local checking = false
 local quiet = false
 local conflicts = {} -- buf -> true: changed on disk while it had unsaved edits
+local kept = {} -- files kept during this check, reported once it ends
 
 -- Runs only while we run :checktime ourselves; otherwise the user's usual
 -- behaviour ('autoread', the W11/W12 prompts) is left alone.
@@ -24,13 +25,7 @@ local function on_file_changed(ev)
     vim.v.fcs_choice = ""
     conflicts[ev.buf] = true
     if not quiet then
-      vim.notify(
-        string.format(
-          "claude.nvim: %s changed on disk but has unsaved edits here; not reloaded (:e! takes the disk version)",
-          vim.fn.fnamemodify(ev.file, ":~:.")
-        ),
-        vim.log.levels.WARN
-      )
+      table.insert(kept, vim.fn.fnamemodify(ev.file, ":~:."))
     end
   else
     vim.v.fcs_choice = "reload"
@@ -62,17 +57,29 @@ local function checktime(buf)
   end
   ensure_hooks()
   checking = true
+  -- One buffer at a time: a bare :checktime run from an RPC call or an
+  -- autocmd is postponed by Neovim to a moment when our handler is no
+  -- longer active.
+  local bufs = buf and { buf } or vim.api.nvim_list_bufs()
   local ok, err = pcall(function()
-    if buf then
-      vim.cmd.checktime(buf)
-    else
-      vim.cmd.checktime()
+    for _, b in ipairs(bufs) do
+      if vim.api.nvim_buf_is_loaded(b) and vim.bo[b].buftype == "" and vim.api.nvim_buf_get_name(b) ~= "" then
+        vim.cmd.checktime(b)
+      end
     end
   end)
   checking = false
   if not ok then
     vim.notify("claude.nvim: checktime: " .. tostring(err), vim.log.levels.DEBUG)
   end
+  -- Messages given inside FileChangedShell are lost: report afterwards.
+  for _, file in ipairs(kept) do
+    vim.notify(
+      string.format("claude.nvim: %s changed on disk but has unsaved edits here; not reloaded (:e! takes the disk version)", file),
+      vim.log.levels.WARN
+    )
+  end
+  kept = {}
 end
 
 --- Reloads changed, unmodified buffers (all, or only buf); warns about

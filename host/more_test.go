@@ -1,0 +1,142 @@
+package host
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
+)
+
+func TestDiagnosticsChangedIsSentForTheFile(t *testing.T) {
+	e := newEnv(t)
+	path := e.nv.WriteFile("d.txt", "x\n")
+	c := e.connect()
+	e.nv.Cmd("edit " + path)
+	e.nv.Lua(nil, `vim.diagnostic.set(vim.api.nvim_create_namespace('t'), 0,
+		{ { lnum = 0, col = 0, message = 'bad x', severity = vim.diagnostic.severity.WARN } })`)
+	got := waitNote[wireFileDiags](t, c, "diagnostics_changed")
+	if got.URI != "file://"+path || len(got.Diagnostics) != 1 || got.Diagnostics[0].Message != "bad x" || got.Diagnostics[0].Severity != "Warning" {
+		t.Errorf("diagnostics_changed = %+v", got)
+	}
+}
+
+func TestAFileChangedOnDiskIsReloadedUnlessTheBufferHasUnsavedEdits(t *testing.T) {
+	e := newEnv(t)
+	clean := e.nv.WriteFile("clean.txt", "old\n")
+	dirty := e.nv.WriteFile("dirty.txt", "old\n")
+	e.start()
+	e.nv.Cmd("edit " + dirty + " | call setline(1, 'mine') | edit " + clean)
+	for _, p := range []string{clean, dirty} {
+		if err := os.WriteFile(p, []byte("from Claude\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		bumpMtime(t, p)
+	}
+	e.nv.Lua(nil, `require('claude.reload').check()`)
+	var lines map[string]string
+	e.nv.Lua(&lines, `local a, b = ... return { clean = vim.fn.getbufline(vim.fn.bufnr(a), 1)[1], dirty = vim.fn.getbufline(vim.fn.bufnr(b), 1)[1] }`, clean, dirty)
+	if lines["clean"] != "from Claude" {
+		t.Errorf("the clean buffer shows %q, want Claude's text reloaded", lines["clean"])
+	}
+	if lines["dirty"] != "mine" {
+		t.Errorf("the buffer with unsaved edits shows %q, want the user's text kept", lines["dirty"])
+	}
+	if msgs := e.nv.Messages(); !strings.Contains(msgs, "dirty.txt changed on disk but has unsaved edits") {
+		t.Errorf("no warning about the kept edits; messages: %q", msgs)
+	}
+}
+
+func TestAnAcceptedDiffReloadsTheFileWhenTheCLIWritesIt(t *testing.T) {
+	d := newDiffEnv(t, "")
+	p := d.openDiff(d.path, proposed, tab)
+	d.nv.Cmd("write")
+	answer(t, p)
+	// The CLI writes the file a moment after FILE_SAVED.
+	if err := os.WriteFile(d.path, []byte(proposed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bumpMtime(t, d.path)
+	nvimtest.Wait(t, "the buffer to show the new text", waitTimeout, func() bool {
+		var line string
+		d.nv.Lua(&line, `return vim.fn.getbufline(vim.fn.bufnr(...), 2)[1]`, d.path)
+		return line == "TWO"
+	})
+}
+
+func TestADiffOpensWhenOnlyClaudesTerminalIsShown(t *testing.T) {
+	d := newDiffEnv(t, idleCLI)
+	d.nv.Cmd("ClaudeOpen")
+	d.nv.Cmd("only")
+	p := d.openDiff(d.path, proposed, tab)
+	var wins []string
+	d.nv.Lua(&wins, `
+		local out = {}
+		for _, w in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+			local b = vim.api.nvim_win_get_buf(w)
+			table.insert(out, vim.bo[b].buftype .. ':' .. tostring(vim.wo[w].diff))
+		end
+		return out`)
+	if strings.Join(wins, " ") != ":true acwrite:true terminal:false" {
+		t.Errorf("windows = %v, want the file and the proposal in diff mode beside the terminal", wins)
+	}
+	d.nv.Cmd("ClaudeDiffDeny")
+	answer(t, p)
+	var n int
+	d.nv.Lua(&n, `return #vim.api.nvim_list_wins()`)
+	if n != 1 {
+		t.Errorf("%d windows after the diff closed, want only the terminal again", n)
+	}
+	d.assertClosed("after rejecting")
+}
+
+func TestACancelledOpenDiffClosesTheView(t *testing.T) {
+	d := newDiffEnv(t, "")
+	p := d.openDiff(d.path, proposed, tab)
+	if err := p.Cancel("user interrupted"); err != nil {
+		t.Fatal(err)
+	}
+	if ev := nvimtest.Next(t, d.closed, "the view to close", waitTimeout); ev["result"] != "closed" {
+		t.Errorf("ClaudeDiffClosed %v", ev)
+	}
+	d.assertClosed("after notifications/cancelled")
+	d.assertUntouched(d.path, original)
+}
+
+func TestDiffLayoutOptions(t *testing.T) {
+	d := newDiffEnv(t, `require('claude').setup({ terminal_cmd = { 'cat' }, diff = { layout = 'horizontal', keep_terminal_focus = true } })`)
+	d.nv.Cmd("ClaudeOpen")
+	p := d.openDiff(d.path, proposed, tab)
+	var st struct {
+		Cur    string `msgpack:"cur"`
+		Layout string `msgpack:"layout"`
+	}
+	d.nv.Lua(&st, `
+		local prop, orig
+		for _, w in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+			local b = vim.api.nvim_win_get_buf(w)
+			if vim.b[b].claude_diff then prop = w elseif vim.wo[w].diff then orig = w end
+		end
+		local pr, orr = vim.api.nvim_win_get_position(prop), vim.api.nvim_win_get_position(orig)
+		return { cur = vim.bo.buftype, layout = (pr[1] > orr[1] and pr[2] == orr[2]) and 'horizontal' or 'vertical' }`)
+	if st.Cur != "terminal" || st.Layout != "horizontal" {
+		t.Errorf("focus in %q with a %s layout; want the terminal kept focused and the proposal below the file", st.Cur, st.Layout)
+	}
+	d.nv.Cmd("ClaudeDiffAccept")
+	answer(t, p)
+}
+
+func TestTheTerminalOpensWhereConfigured(t *testing.T) {
+	e := newEnv(t)
+	e.nv.Lua(nil, `require('claude').setup({ terminal_cmd = { 'cat' }, terminal = { position = 'below', size = 7 } })`)
+	e.nv.Cmd("ClaudeOpen")
+	var st struct {
+		Height int `msgpack:"height"`
+		Row    int `msgpack:"row"`
+	}
+	e.nv.Lua(&st, `local w = vim.api.nvim_get_current_win()
+		return { height = vim.api.nvim_win_get_height(w), row = vim.api.nvim_win_get_position(w)[1] }`)
+	if st.Height != 7 || st.Row == 0 {
+		t.Errorf("terminal window height %d at row %d, want 7 lines at the bottom", st.Height, st.Row)
+	}
+}
