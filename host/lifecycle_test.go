@@ -159,3 +159,40 @@ func TestANewHostStartsAfterTheOldOneDied(t *testing.T) {
 		t.Errorf("after restart: status %+v, lock file: %v", st, err)
 	}
 }
+
+// auto_start must not make Neovim wait for the Go host: the start is a
+// notification and the host reports back when the server listens.
+func TestAutoStartStartsTheServerWithoutWaiting(t *testing.T) {
+	bin := buildBinary(t)
+	nv := nvimtest.New(t)
+	nv.Lua(nil, `vim.g.claude_nvim_binary = ...`, bin)
+	started := nv.UserEvents("ClaudeServerStarted")
+	var before bool
+	nv.Lua(&before, `
+		require('claude').setup({ auto_start = true })
+		vim.wait(0) -- let the scheduled start run
+		return require('claude.host').running()`)
+	ev := nvimtest.Next(t, started, "the server to start", waitTimeout)
+	lock, _ := ev["lockfile"].(string)
+	if _, err := os.Stat(lock); err != nil {
+		t.Errorf("after auto_start the lock file %q: %v", lock, err)
+	}
+	var running bool
+	nv.Lua(&running, `return require('claude.host').running()`)
+	if before || !running {
+		t.Errorf("host running right after setup: %v (want false: nothing waited), after the event: %v (want true)", before, running)
+	}
+}
+
+func TestAutoStartWithAStaleBinarySaysToRebuild(t *testing.T) {
+	bin := buildBinary(t)
+	nv := nvimtest.New(t)
+	nv.Lua(nil, `vim.g.claude_nvim_binary = ...; require('claude').version = '0.0.0-other'`, bin)
+	nv.Lua(nil, `require('claude').setup({ auto_start = true })`)
+	nvimtest.Wait(t, "the stale binary to be reported", waitTimeout, func() bool {
+		return contains(nv.Messages(), "but the plugin is 0.0.0-other: rebuild it")
+	})
+	if err := nv.Command("doautocmd CursorMoved | doautocmd BufEnter"); err != nil {
+		t.Errorf("editor events after the refusal: %v", err)
+	}
+}

@@ -19,6 +19,7 @@ type startOptions struct {
 	IDEName string `msgpack:"ide_name"`
 	PortMin int    `msgpack:"port_min"`
 	PortMax int    `msgpack:"port_max"`
+	Version string `msgpack:"version"` // the Lua side's; set by asynchronous starts
 }
 
 // serverInfo answers ClaudeHostStart and ClaudeHostStatus.
@@ -129,6 +130,26 @@ func (h *Host) start(args []startOptions) (*serverInfo, error) {
 	go h.diags.Run(ctx)
 	h.log.Info("server started", "port", port, "lockfile", lock.Path())
 	return h.info(), nil
+}
+
+// startAsync serves ClaudeHostStartAsync (auto_start): the same start,
+// but Neovim does not wait: the answer goes to Lua's host._started. It
+// also checks the version, which a synchronous start leaves to
+// ClaudeHostVersion.
+func (h *Host) startAsync(args []startOptions) {
+	go func() {
+		result := map[string]any{}
+		if len(args) > 0 && args[0].Version != "" && args[0].Version != Version {
+			result["version"] = Version // the Lua side tells the user to rebuild
+		} else if info, err := h.start(args); err != nil {
+			result["error"] = err.Error()
+		} else {
+			result["info"] = info
+		}
+		if err := h.nv.ExecLua(`require('claude.host')._started(...)`, nil, result); err != nil {
+			h.log.Warn("report asynchronous start", "err", err)
+		}
+	}()
 }
 
 // stop serves ClaudeHostStop.

@@ -36,7 +36,7 @@ function M.log_file()
 end
 
 local function build_hint()
-  return string.format("run `make` in %s (needs Go; see :help claude-install), or `:Lazy build claude.nvim`", M.root())
+  return string.format("run `make` in %s (needs Go 1.24 or newer; see :help claude-install), or `:Lazy build claude.nvim`", M.root())
 end
 
 -- Removes every trace of one host generation: the manifest's autocmds
@@ -66,7 +66,7 @@ local function on_exit(chan, code)
   if state.channel ~= chan then
     return
   end
-  state.ready, state.channel = false, nil
+  state.ready, state.channel, state.registered = false, nil, false
   forget(state.host_name, chan)
   -- A host that died without cleaning up leaves a lock naming our (live)
   -- pid and a dead port; the CLI would keep trying it.
@@ -90,7 +90,6 @@ local function start_job(host_name)
     env = {
       CLAUDE_NVIM_LOG = M.log_file(),
       CLAUDE_NVIM_LOG_LEVEL = cfg.log.level,
-      CLAUDE_NVIM_HOST = host_name,
     },
     on_exit = function(job, code)
       vim.schedule(function()
@@ -120,17 +119,10 @@ local function load_manifest(host_name)
   vim.api.nvim_exec2(text, {})
 end
 
---- Makes sure the Go host is registered and answering.
----@return boolean ok
----@return string|nil error message for the user
-function M.ensure()
-  if state.ready then
-    return true
-  end
-  -- Tests run the Go handlers in the test process and register them
-  -- themselves (plugin.RegisterForTests).
-  if vim.g.claude_test_host then
-    state.ready = true
+-- Registers the host and loads the manifest under a fresh generation's
+-- name. No RPC: the process starts on the first call.
+local function register()
+  if state.registered then
     return true
   end
   if vim.fn.executable(M.binary()) ~= 1 then
@@ -149,27 +141,101 @@ function M.ensure()
   if not ok then
     return false, "claude.nvim: could not load the plugin manifest: " .. tostring(err)
   end
-  local want = require("claude").version
+  state.registered = true
+  return true
+end
+
+-- Undoes a registration whose binary turned out unusable.
+local function unregister()
+  local chan = state.channel
+  state.channel, state.registered, state.ready = nil, false, false
+  forget(state.host_name, chan)
+  if chan then
+    pcall(vim.fn.jobstop, chan)
+  end
+end
+
+local function stale_message(found)
+  return string.format(
+    "claude.nvim: %s is %s but the plugin is %s: rebuild it: %s",
+    M.binary(),
+    found,
+    require("claude").version,
+    build_hint()
+  )
+end
+
+--- Makes sure the Go host is registered and answering, waiting for it to
+--- start (a few milliseconds, once) if needed.
+---@return boolean ok
+---@return string|nil error message for the user
+function M.ensure()
+  if state.ready then
+    return true
+  end
+  -- Tests run the Go handlers in the test process and register them
+  -- themselves (plugin.RegisterForTests).
+  if vim.g.claude_test_host then
+    state.ready = true
+    return true
+  end
+  local ok, err = register()
+  if not ok then
+    return false, err
+  end
   local answered, version = pcall(vim.fn.ClaudeHostVersion)
-  if not answered or version ~= want then
-    local chan = state.channel
-    state.channel = nil
-    forget(host_name, chan)
-    if chan then
-      pcall(vim.fn.jobstop, chan)
-    end
-    local found = answered and ("version " .. tostring(version)) or "an older version"
-    return false,
-      string.format(
-        "claude.nvim: %s is %s but the plugin is %s: rebuild it: %s",
-        M.binary(),
-        found,
-        want,
-        build_hint()
-      )
+  if not answered or version ~= require("claude").version then
+    unregister()
+    return false, stale_message(answered and ("version " .. tostring(version)) or "an older version")
   end
   state.ready = true
   return true
+end
+
+-- How long an asynchronous start may take before we say the binary does
+-- not answer (an old binary ignores a notification it does not know).
+local ASYNC_START_TIMEOUT_MS = 10000
+
+--- Starts the server without ever waiting on the Go host (auto_start):
+--- the host answers by calling M._started.
+---@param opts table ClaudeHostStart options
+function M.start_async(opts)
+  if state.ready or vim.g.claude_test_host then
+    require("claude").start()
+    return
+  end
+  local ok, err = register()
+  if not ok then
+    vim.notify(err, vim.log.levels.ERROR)
+    return
+  end
+  state.async_pending = true
+  opts = vim.tbl_extend("force", opts, { version = require("claude").version })
+  vim.fn.ClaudeHostStartAsync(opts)
+  vim.defer_fn(function()
+    if state.async_pending then
+      state.async_pending = false
+      unregister()
+      vim.notify(stale_message("not answering (an older version?)"), vim.log.levels.ERROR)
+    end
+  end, ASYNC_START_TIMEOUT_MS)
+end
+
+--- Called by the Go host when an asynchronous start finished.
+---@param result table { info = server info } or { error = message, version = host's }
+function M._started(result)
+  state.async_pending = false
+  if result.version then
+    unregister()
+    vim.notify(stale_message("version " .. tostring(result.version)), vim.log.levels.ERROR)
+    return
+  end
+  if result.error then
+    vim.notify("claude.nvim: could not start the server: " .. tostring(result.error), vim.log.levels.ERROR)
+    return
+  end
+  state.ready = true
+  require("claude")._server_started(result.info)
 end
 
 --- Calls a function of the Go host, starting it if needed. Errors are

@@ -4,6 +4,15 @@ local M = {}
 
 local config_state = { cfg = nil, setup_called = false }
 
+-- ClaudeHostStart's options, from the configuration.
+local function start_options(cfg)
+  return {
+    ide_name = cfg.ide_name,
+    port_min = cfg.port_range and cfg.port_range[1] or 0,
+    port_max = cfg.port_range and cfg.port_range[2] or 0,
+  }
+end
+
 -- Must equal host.Version in the Go code; a mismatch means bin/claude-nvim
 -- was built from another checkout and must be rebuilt (`make`).
 M.version = "0.1.0"
@@ -18,16 +27,20 @@ function M.setup(opts)
     vim.notify("claude.nvim: unknown option(s) ignored: " .. table.concat(unknown, ", "), vim.log.levels.WARN)
   end
   if cfg.auto_start then
-    -- After startup, so loading the plugin never delays the first screen.
+    -- After startup, and without waiting for the Go host to come up, so
+    -- auto_start never delays the first screen nor freezes the editor.
+    local function start()
+      require("claude.host").start_async(start_options(cfg))
+    end
     if vim.v.vim_did_enter == 1 then
-      vim.schedule(M.start)
+      vim.schedule(start)
     else
       vim.api.nvim_create_autocmd("VimEnter", {
         group = vim.api.nvim_create_augroup("ClaudeAutoStart", { clear = true }),
         once = true,
         desc = "claude.nvim: start the server (auto_start)",
         callback = function()
-          vim.schedule(M.start)
+          vim.schedule(start)
         end,
       })
     end
@@ -50,18 +63,18 @@ end
 --- Starts the WebSocket server (and the Go host) if it is not running.
 ---@return table|nil info { port, lockfile } or nil after reporting an error
 function M.start()
-  local cfg = M.config()
-  local info = require("claude.host").call("ClaudeHostStart", {
-    ide_name = cfg.ide_name,
-    port_min = cfg.port_range and cfg.port_range[1] or 0,
-    port_max = cfg.port_range and cfg.port_range[2] or 0,
-  })
+  local info = require("claude.host").call("ClaudeHostStart", start_options(M.config()))
   if type(info) ~= "table" or not info.port then
     return nil
   end
-  require("claude.state")._server(info)
-  require("claude.reload").enable(cfg.auto_reload)
+  M._server_started(info)
   return info
+end
+
+--- Records a started server (from M.start or an asynchronous start).
+function M._server_started(info)
+  require("claude.state")._server(info)
+  require("claude.reload").enable(M.config().auto_reload)
 end
 
 --- Stops the server: disconnects Claude and removes the lock file.
