@@ -59,9 +59,10 @@ func (r *rawClient) next() string {
 }
 
 // The CLI drops notifications that arrive before it has installed its
-// handlers, which happens a moment after our tools/list answer: the
-// current selection and queued mentions must come after that answer.
-func TestNotificationsWaitUntilAfterToolsList(t *testing.T) {
+// handlers, which happens a moment after our tools/list answer: queued
+// mentions must come after that answer, and a selection sent earlier must
+// come again.
+func TestMentionsWaitUntilAfterToolsListAndTheSelectionIsResent(t *testing.T) {
 	srv, url := startServer(t, mcp.Config{ListenDelay: 50 * time.Millisecond})
 	c := dialRawClient(t, url)
 	c.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`)
@@ -73,10 +74,12 @@ func TestNotificationsWaitUntilAfterToolsList(t *testing.T) {
 			t.Fatalf("got %s, want %s", got, want)
 		}
 	}
-	srv.SendSelection(&mcp.Selection{Text: "x", FilePath: "/f"})
 	line := 3
 	srv.Mention(mcp.Mention{Path: "/f", LineStart: &line, LineEnd: &line})
-	srv.Notify("diagnostics_changed", map[string]any{"uri": "file:///f"}) // advisory: dropped until then
+	srv.SendSelection(&mcp.Selection{Text: "x", FilePath: "/f"})
+	if got := c.next(); got != "selection_changed" {
+		t.Fatalf("got %s, want the selection at once (the client is initialized)", got)
+	}
 	c.send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
 	var got []string
 	for len(got) < 3 {
@@ -84,7 +87,7 @@ func TestNotificationsWaitUntilAfterToolsList(t *testing.T) {
 	}
 	rest := got[1] + " " + got[2]
 	if got[0] != "response 2" || !strings.Contains(rest, "selection_changed") || !strings.Contains(rest, "at_mentioned") {
-		t.Errorf("frames after ide_connected = %v, want the tools/list answer, then the selection and the mention", got)
+		t.Errorf("frames after tools/list = %v, want its answer, then the mention and the selection again", got)
 	}
 }
 
@@ -94,8 +97,15 @@ func TestAClientThatNeverListsToolsStillGetsNotifications(t *testing.T) {
 	if _, err := c.Call("initialize", map[string]any{"protocolVersion": "2025-11-25"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Notify("ide_connected", map[string]any{"pid": 1}); err != nil {
+	if err := c.Notify("notifications/initialized", nil); err != nil {
 		t.Fatal(err)
+	}
+	if _, err := c.Call("ping", nil); err != nil {
+		t.Fatal(err)
+	}
+	srv.SendSelection(&mcp.Selection{Text: "at once", FilePath: "/f"})
+	if raw, err := c.WaitNotification("selection_changed", wait); err != nil || !strings.Contains(string(raw), "at once") {
+		t.Errorf("selection to an initialized client: %s, %v", raw, err)
 	}
 	srv.Mention(mcp.Mention{Path: "/dir/"})
 	raw, err := c.WaitNotification("at_mentioned", wait)

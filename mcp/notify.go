@@ -18,11 +18,12 @@ type Mention struct {
 	LineEnd   *int
 }
 
-// SendSelection tells every listening client what the user has selected
+// SendSelection tells every initialized client what the user has selected
 // (or, with empty text, which file the cursor is in). Each client keeps only
 // the newest unsent selection, so a stalled client holds one, not a queue.
-// The server also keeps it for clients that start listening later, so a
-// fresh CLI knows the current file. A nil sel is ignored.
+// The server also keeps it for clients that initialize later, and sends it
+// again when a client starts listening (the CLI drops what comes earlier),
+// so a fresh CLI knows the current file. A nil sel is ignored.
 func (s *Server) SendSelection(sel *Selection) {
 	if sel == nil {
 		return
@@ -36,8 +37,9 @@ func (s *Server) SendSelection(sel *Selection) {
 	defer s.mu.Unlock()
 	s.lastSelection = b
 	for c := range s.conns {
-		if c.listening {
+		if c.initialized {
 			c.setSelectionLocked(b)
+			c.resendSelection = !c.listening
 		}
 	}
 }
@@ -75,7 +77,7 @@ func (s *Server) Mention(m Mention) {
 }
 
 // Notify broadcasts a notification (e.g. diagnostics_changed) to every
-// listening client. If a client's queue is full its oldest queued
+// initialized client. If a client's queue is full its oldest queued
 // notification is dropped (and logged): notifications are advisory and
 // dropping keeps the session, where closing would lose the queued mentions
 // too. Responses are never dropped; they do not use this queue.
@@ -88,18 +90,33 @@ func (s *Server) Notify(method string, params any) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for c := range s.conns {
-		if c.listening {
+		if c.initialized {
 			c.enqueueLocked(b)
 		}
 	}
 }
 
-// markInitialized records notifications/initialized. Broadcasts start
-// later, when the client listens (see scheduleListening).
+// markInitialized handles notifications/initialized: broadcasts start,
+// with the newest selection. Mentions wait until the client listens.
 func (s *Server) markInitialized(c *conn) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.initLocked(c)
+	pending := c.listenTimer != nil || c.listening
+	s.mu.Unlock()
+	if !pending {
+		s.scheduleListening(c, listenFallback)
+	}
+}
+
+func (s *Server) initLocked(c *conn) {
+	if c.initialized {
+		return
+	}
 	c.initialized = true
+	if s.lastSelection != nil {
+		c.setSelectionLocked(s.lastSelection)
+		c.resendSelection = !c.listening
+	}
 }
 
 // scheduleListening arranges for c to start receiving notifications after
@@ -127,17 +144,19 @@ func (s *Server) scheduleListening(c *conn, d time.Duration) {
 	})
 }
 
-// listenLocked opens the notification flow to c: first the current
-// selection (one made while the CLI started was dropped by it), then the
-// mentions queued while no client listened.
+// listenLocked marks c as listening: the selection it was sent before
+// (which the CLI dropped) is sent again, and the mentions queued while no
+// client listened are delivered.
 func (s *Server) listenLocked(c *conn) {
 	if c.listening {
 		return
 	}
-	c.listening, c.initialized = true, true
-	if s.lastSelection != nil {
+	c.listening = true
+	s.initLocked(c)
+	if c.resendSelection && s.lastSelection != nil {
 		c.setSelectionLocked(s.lastSelection)
 	}
+	c.resendSelection = false
 	for _, b := range s.mentions {
 		c.enqueueLocked(b)
 	}
@@ -152,7 +171,7 @@ func (s *Server) markReady(c *conn, pid int) {
 	s.mu.Lock()
 	first := !c.info.Ready
 	c.info.Ready = true
-	c.initialized = true
+	s.initLocked(c) // a client that skips notifications/initialized
 	if pid > 0 {
 		c.info.PID = pid
 	}

@@ -39,8 +39,8 @@ type Config struct {
 	OnClientReady func(ClientInfo)
 	OnClientGone  func(ClientInfo)
 	// ListenDelay is how long after answering tools/list the server waits
-	// before sending a client notifications; 0 means DefaultListenDelay,
-	// negative means not at all (tests).
+	// before sending a client at_mentioned (and the current selection
+	// again); 0 means DefaultListenDelay, negative means not at all.
 	ListenDelay time.Duration
 }
 
@@ -61,9 +61,9 @@ func listenDelay(d time.Duration) time.Duration {
 	return d
 }
 
-// listenFallback: a client that sent ide_connected but never asks for
-// tools/list is assumed to listen after this long.
-const listenFallback = 2 * time.Second
+// listenFallback: a client that initialized but never asks for tools/list
+// (not the CLI) is assumed to listen after this long.
+const listenFallback = time.Second
 
 // ClientInfo describes one connected client.
 type ClientInfo struct {
