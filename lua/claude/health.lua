@@ -1,0 +1,406 @@
+-- :checkhealth claude. Each section is tagged in doc/claude.txt
+-- (claude-health-<section>); every problem comes with the command that
+-- fixes it. Nothing here starts the server or the Go host.
+local M = {}
+
+local health = vim.health
+
+-- The pinned CLI the end-to-end tests run (scripts/install-claude-cli).
+local TESTED_CLI = "2.1.197"
+-- How long a `--version` may take before we call it hung.
+local VERSION_TIMEOUT_MS = 10000
+
+local PROXY_VARS = { "http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY" }
+
+local function octal(mode)
+  return string.format("%o", mode % 512)
+end
+
+-- Runs argv and returns its first output line, or nil and why not.
+local function first_line(argv, env)
+  local ok, proc = pcall(vim.system, argv, { text = true, env = env })
+  if not ok then
+    return nil, tostring(proc)
+  end
+  local res = proc:wait(VERSION_TIMEOUT_MS)
+  if (res.signal or 0) ~= 0 then
+    -- wait() kills the process when the time is up.
+    return nil, string.format("no answer within %d s (killed)", VERSION_TIMEOUT_MS / 1000)
+  end
+  local out = vim.trim(res.stdout or "")
+  if res.code ~= 0 then
+    local err = vim.trim(res.stderr or "")
+    return nil, string.format("exit code %d%s", res.code, err ~= "" and (": " .. err:gsub("\n.*", "")) or "")
+  end
+  return (out:gsub("\n.*", ""))
+end
+
+local function check_neovim()
+  health.start("Neovim")
+  local v = vim.version()
+  local have = string.format("%d.%d.%d", v.major, v.minor, v.patch)
+  if vim.fn.has("nvim-0.10") == 1 then
+    health.ok("Neovim " .. have)
+  else
+    health.error("Neovim " .. have .. " is too old", "claude.nvim needs Neovim 0.10 or newer: upgrade Neovim")
+  end
+  if vim.g.loaded_claude then
+    health.ok("plugin/claude.lua is loaded (the :Claude commands exist)")
+  else
+    health.error(
+      "plugin/claude.lua was not sourced: the :Claude commands are missing",
+      "put the plugin directory on 'runtimepath' before startup, or let your plugin manager load it (see :help claude-install)"
+    )
+  end
+end
+
+local function check_setup()
+  health.start("Setup")
+  local claude = require("claude")
+  if claude.setup_called() then
+    health.ok("setup() was called")
+  else
+    health.warn("setup() was not called: the defaults are in use", {
+      "add `require('claude').setup({})` to your config",
+      "with lazy.nvim, give the spec `opts = {}`",
+    })
+  end
+  local cfg = claude.config()
+  health.info(
+    string.format("log file: %s (level %s); :ClaudeLog opens it", require("claude.host").log_file(), cfg.log.level)
+  )
+end
+
+local function go_advice()
+  local line = vim.fn.executable("go") == 1 and first_line({ "go", "version" })
+  if line then
+    return "Go found: " .. line .. " (claude.nvim needs Go 1.24 or newer to build)"
+  end
+  return "Go is not on $PATH: install Go 1.24 or newer (https://go.dev/dl/) first"
+end
+
+local function check_binary()
+  health.start("Go binary")
+  local host = require("claude.host")
+  local bin = host.binary()
+  local from = vim.g.claude_nvim_binary and " (from vim.g.claude_nvim_binary)" or ""
+  local rebuild = string.format("run `make` in %s", host.root())
+  local stat = vim.uv.fs_stat(bin)
+  if not stat then
+    health.error("binary not found: " .. bin .. from, {
+      rebuild,
+      "with lazy.nvim: `:Lazy build claude.nvim`",
+      go_advice(),
+    })
+    return
+  end
+  if stat.type ~= "file" or vim.fn.executable(bin) ~= 1 then
+    health.error("not an executable file: " .. bin .. from, { "run `chmod +x " .. bin .. "`, or " .. rebuild })
+    return
+  end
+  local want = require("claude").version
+  local version, err = first_line({ bin, "-version" })
+  if not version then
+    health.error(string.format("`%s -version` failed: %s", bin, err), { rebuild, go_advice() })
+    return
+  end
+  if version ~= want then
+    health.error(
+      string.format("%s is version %s but the plugin is %s (built from another checkout)", bin, version, want),
+      { "rebuild it: " .. rebuild, "with lazy.nvim: `:Lazy build claude.nvim`" }
+    )
+    return
+  end
+  health.ok(string.format("%s%s, version %s (matches the plugin)", bin, from, version))
+  if vim.fn.filereadable(host.manifest()) ~= 1 then
+    health.error(host.manifest() .. " is missing: the checkout is incomplete", "reinstall the plugin (git checkout .)")
+  end
+end
+
+-- The command terminal_cmd names, and the argv that asks it for its version.
+local function cli_command()
+  local cmd = require("claude").config().terminal_cmd
+  if type(cmd) == "table" then
+    return cmd[1], vim.list_extend(vim.deepcopy(cmd), { "--version" })
+  end
+  -- A string is a shell command line (as in the terminal); a single word
+  -- needs no shell.
+  local words = vim.split(vim.trim(cmd), "%s+")
+  if #words == 1 then
+    return words[1], { words[1], "--version" }
+  end
+  local shell = vim.split(vim.trim(vim.o.shell), "%s+")
+  return words[1], vim.list_extend(shell, { vim.o.shellcmdflag, cmd .. " --version" })
+end
+
+local function check_cli()
+  health.start("Claude CLI")
+  local cfg = require("claude").config()
+  local name, argv = cli_command()
+  local path = vim.fn.exepath(name)
+  if path == "" then
+    health.error(string.format("`%s` (terminal_cmd) is not an executable on $PATH", name), {
+      "install Claude Code: `npm install -g @anthropic-ai/claude-code` (or see https://docs.anthropic.com/en/docs/claude-code)",
+      "or point terminal_cmd at it: `require('claude').setup({ terminal_cmd = '/path/to/claude' })`",
+    })
+    return
+  end
+  local env = next(cfg.env) and vim.tbl_map(tostring, cfg.env) or nil
+  local line, err = first_line(argv, env)
+  if not line then
+    health.error(string.format("`%s --version` failed: %s", name, err), "run it in a shell to see why")
+    return
+  end
+  health.ok(string.format("%s: %s", path, line))
+  local version = line:match("^(%d+%.%d+%.%d+)")
+  if version and version ~= TESTED_CLI then
+    health.info(string.format("claude.nvim was tested with Claude Code %s", TESTED_CLI))
+  end
+  for _, source in ipairs({ cfg.env, vim.env }) do
+    local auto = source.CLAUDE_CODE_AUTO_CONNECT_IDE
+    if auto == "0" or auto == "false" then
+      health.warn(
+        "CLAUDE_CODE_AUTO_CONNECT_IDE=" .. auto .. " stops the CLI from connecting to Neovim",
+        "unset it (or remove it from the env option); inside claude, /ide still connects by hand"
+      )
+      break
+    end
+  end
+end
+
+local function lock_dir()
+  local d = vim.env.CLAUDE_CONFIG_DIR
+  if d and d ~= "" then
+    return d .. "/ide"
+  end
+  return (vim.uv.os_homedir() or vim.env.HOME or "~") .. "/.claude/ide"
+end
+
+-- Lock files: <port>.lock holding JSON; returns { path, port, info, stat }.
+local function lock_files(dir)
+  local out = {}
+  for name, kind in vim.fs.dir(dir) do
+    local port = name:match("^(%d+)%.lock$")
+    if port and (kind == "file" or kind == "link") then
+      local path = dir .. "/" .. name
+      local ok, info = pcall(function()
+        return vim.json.decode(table.concat(vim.fn.readfile(path), "\n"))
+      end)
+      table.insert(out, {
+        path = path,
+        port = tonumber(port),
+        info = ok and type(info) == "table" and info or {},
+        stat = vim.uv.fs_lstat(path),
+      })
+    end
+  end
+  return out
+end
+
+local function alive(pid)
+  return type(pid) == "number" and pid > 0 and vim.uv.kill(pid, 0) == 0
+end
+
+local function inside(dir, folders)
+  for _, f in ipairs(type(folders) == "table" and folders or {}) do
+    if type(f) == "string" and (dir == f or vim.startswith(dir, f:gsub("/$", "") .. "/")) then
+      return true
+    end
+  end
+  return false
+end
+
+local function check_lock_dir()
+  health.start("Lock directory")
+  local dir = lock_dir()
+  local stat = vim.uv.fs_stat(dir)
+  local uid = vim.uv.getuid()
+  if not stat then
+    health.ok(dir .. " does not exist yet; the server creates it with mode 0700")
+  elseif stat.type ~= "directory" then
+    health.error(dir .. " is not a directory", "move that file away: `mv " .. dir .. " " .. dir .. ".bak`")
+    return
+  elseif stat.uid ~= uid then
+    health.error(
+      string.format("%s is owned by uid %d, not by you (uid %d)", dir, stat.uid, uid),
+      "remove it or fix its owner: `sudo chown $USER " .. dir .. "`"
+    )
+    return
+  elseif stat.mode % 512 ~= 448 then -- 0700
+    local open = stat.mode % 64 ~= 0
+    health.error(
+      string.format(
+        "%s has mode %s, want 700 (%s)",
+        dir,
+        octal(stat.mode),
+        open and "other users could plant lock files or read tokens" or "the owner needs rwx to write lock files"
+      ),
+      "run `chmod 700 " .. dir .. "`"
+    )
+  elseif not vim.uv.fs_access(dir, "W") then
+    health.error(dir .. " is not writable", "check the file system and its mount options")
+  else
+    health.ok(dir .. " has mode 700 and is writable")
+  end
+
+  local cfg_dir = require("claude").config().env.CLAUDE_CONFIG_DIR
+  if cfg_dir and vim.env.CLAUDE_CONFIG_DIR and vim.env.CLAUDE_CONFIG_DIR ~= "" and cfg_dir ~= vim.env.CLAUDE_CONFIG_DIR then
+    health.warn(
+      string.format(
+        "the env option sets CLAUDE_CONFIG_DIR=%s but Neovim has %s: the CLI will not find the lock file",
+        cfg_dir,
+        vim.env.CLAUDE_CONFIG_DIR
+      ),
+      "set CLAUDE_CONFIG_DIR in the shell that starts Neovim instead of in the env option"
+    )
+  end
+  if not stat or stat.type ~= "directory" then
+    return
+  end
+
+  local mine, others = nil, {}
+  local pid, cwd = vim.fn.getpid(), vim.fn.getcwd()
+  local listed, locks = pcall(lock_files, dir)
+  if not listed then
+    health.error("cannot list " .. dir .. ": " .. tostring(locks), "run `chmod 700 " .. dir .. "`")
+    return
+  end
+  for _, lock in ipairs(locks) do
+    local st = lock.stat
+    if st and st.type ~= "file" then
+      health.error("lock file " .. lock.path .. " is not a regular file", "remove it: `rm " .. lock.path .. "`")
+    elseif st and st.uid == uid and st.mode % 512 ~= 384 then -- 0600
+      health.error(
+        string.format("lock file %s has mode %s, want 600 (others could read its token)", lock.path, octal(st.mode)),
+        "run `chmod 600 " .. lock.path .. "`"
+      )
+    end
+    if lock.info.pid == pid then
+      mine = lock
+    elseif alive(lock.info.pid) and inside(cwd, lock.info.workspaceFolders) then
+      table.insert(others, lock)
+    end
+  end
+  if mine then
+    health.ok("this Neovim's lock file: " .. mine.path)
+  end
+  if #others > 0 then
+    local names = {}
+    for _, l in ipairs(others) do
+      table.insert(names, string.format("%s (pid %d, port %d)", l.info.ideName or "?", l.info.pid, l.port))
+    end
+    local say = mine and health.warn or health.info
+    say("other editors also serve this directory: " .. table.concat(names, ", "), {
+      "a `claude --ide` started here connects to none of them when more than one is valid",
+      "inside claude, type /ide and pick this Neovim; or start Claude with :ClaudeOpen (it always connects here)",
+    })
+  end
+end
+
+local function check_server()
+  health.start("Server")
+  if not require("claude.host").running() then
+    local cfg = require("claude").config()
+    health.info(
+      "not running: :ClaudeOpen or :ClaudeStart starts it"
+        .. (cfg.auto_start and " (auto_start starts it on VimEnter)" or " (auto_start is off)")
+    )
+    return
+  end
+  local s = require("claude").status()
+  if not s.running then
+    health.info("the Go host runs but the server is stopped: :ClaudeStart starts it")
+    return
+  end
+  health.ok(string.format("listening on 127.0.0.1:%d, lock file %s", s.port, s.lockfile))
+  if vim.fn.filereadable(s.lockfile) ~= 1 then
+    health.error("the lock file " .. s.lockfile .. " is gone: the CLI cannot find this Neovim", "run :ClaudeStop then :ClaudeStart")
+  end
+  if #s.clients == 0 then
+    health.info("no Claude CLI connected: :ClaudeOpen starts one; or run `claude` in this directory and type /ide")
+  end
+  for _, c in ipairs(s.clients) do
+    health.ok(
+      string.format(
+        "connected: %s %s, pid %s%s",
+        c.name ~= "" and c.name or "?",
+        c.version,
+        c.pid ~= 0 and c.pid or "?",
+        c.ready and "" or " (still connecting)"
+      )
+    )
+  end
+  local terminal = require("claude.terminal")
+  if terminal.is_running() then
+    health.info("the Claude terminal (:ClaudeOpen) is running")
+  elseif terminal.buf() then
+    health.warn(
+      "the CLI in the Claude terminal has exited",
+      ":ClaudeFocus shows its last output (why it stopped); :ClaudeOpen starts a new one"
+    )
+  end
+end
+
+-- Whether a NO_PROXY-style list keeps 127.0.0.1 away from the proxy.
+local function bypasses_loopback(list)
+  for item in (list or ""):gmatch("[^,%s]+") do
+    if item == "*" or item == "127.0.0.1" or item:match("^127%.") then
+      return true
+    end
+  end
+  return false
+end
+
+local function check_proxy()
+  health.start("Proxy")
+  local set = {}
+  for _, name in ipairs(PROXY_VARS) do
+    local v = vim.env[name]
+    if v and v ~= "" then
+      table.insert(set, name)
+    end
+  end
+  if #set == 0 then
+    health.ok("no proxy variables set")
+    return
+  end
+  -- Programs read one or the other; every one that is set must list
+  -- loopback, and at least one must be set.
+  local lacking, listed = {}, {}
+  for _, name in ipairs({ "NO_PROXY", "no_proxy" }) do
+    local v = vim.env[name]
+    if v and v ~= "" then
+      table.insert(bypasses_loopback(v) and listed or lacking, name)
+    end
+  end
+  if #lacking == 0 and #listed > 0 then
+    health.ok(table.concat(set, ", ") .. " set; " .. table.concat(listed, " and ") .. " list 127.0.0.1")
+    return
+  end
+  if #lacking == 0 then
+    lacking = { "NO_PROXY", "no_proxy" }
+  end
+  health.warn(
+    string.format(
+      "%s set, but 127.0.0.1 is not in %s. :ClaudeOpen adds loopback for the CLI it starts; a `claude` you start yourself (/ide, --ide) would send its connection to Neovim through the proxy",
+      table.concat(set, ", "),
+      table.concat(lacking, " and ")
+    ),
+    'add to your shell profile: `export NO_PROXY="${NO_PROXY:+$NO_PROXY,}127.0.0.1,localhost,::1" no_proxy="${no_proxy:+$no_proxy,}127.0.0.1,localhost,::1"`'
+  )
+end
+
+function M.check()
+  check_neovim()
+  if vim.fn.has("nvim-0.10") ~= 1 then
+    return -- the checks below use 0.10's APIs (vim.system, vim.uv)
+  end
+  check_setup()
+  check_binary()
+  check_cli()
+  check_lock_dir()
+  check_server()
+  check_proxy()
+end
+
+return M

@@ -1,0 +1,214 @@
+package claude_test
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
+)
+
+// lazyInit does at startup what lazy.nvim does for the README's spec
+// (`cmd = {…}`, `opts = {…}`): the plugin directory is NOT on 'runtimepath';
+// only stub commands exist. Running a stub deletes the stubs, puts the
+// plugin on 'runtimepath', sources its plugin/ files, calls
+// require("claude").setup(opts), and runs the command again with its range,
+// bang, modifiers and arguments.
+const lazyInit = `
+local root = vim.env.CLAUDE_TEST_ROOT
+vim.opt.runtimepath:remove(root)
+local opts = { terminal_cmd = { vim.env.CLAUDE_TEST_CLI } }
+local commands = {
+  "ClaudeOpen", "ClaudeToggle", "ClaudeFocus", "ClaudeClose", "ClaudeSend", "ClaudeAdd",
+  "ClaudeStart", "ClaudeStop", "ClaudeStatus", "ClaudeDiffAccept", "ClaudeDiffDeny", "ClaudeLog",
+}
+_G.lazy_loads = 0
+
+local function load()
+  for _, name in ipairs(commands) do
+    pcall(vim.api.nvim_del_user_command, name)
+  end
+  vim.opt.runtimepath:prepend(root)
+  for _, file in ipairs(vim.fn.glob(root .. "/plugin/**/*.{lua,vim}", false, true)) do
+    vim.cmd.source(vim.fn.fnameescape(file))
+  end
+  require("claude").setup(opts)
+  _G.lazy_loads = _G.lazy_loads + 1
+end
+
+for _, name in ipairs(commands) do
+  vim.api.nvim_create_user_command(name, function(ev)
+    load()
+    local cmd = { cmd = name, bang = ev.bang or nil, mods = ev.smods, args = ev.fargs }
+    if ev.range == 1 then
+      cmd.range = { ev.line1 }
+    elseif ev.range == 2 then
+      cmd.range = { ev.line1, ev.line2 }
+    end
+    vim.cmd(cmd)
+  end, { bang = true, range = true, nargs = "*", desc = "lazy-load claude.nvim" })
+end
+`
+
+// newLazyNvim starts a child Neovim configured like lazy.nvim with the
+// README's spec, and a stand-in CLI as terminal_cmd.
+func newLazyNvim(t *testing.T) (nv *nvimtest.Nvim, record string) {
+	t.Helper()
+	dir := t.TempDir()
+	cli, record := standInCLI(t, dir)
+	init := filepath.Join(dir, "lazy-init.lua")
+	if err := os.WriteFile(init, []byte(lazyInit), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	nv = newNvim(t,
+		nvimtest.WithEnv("CLAUDE_TEST_ROOT="+nvimtest.RepoRoot(), "CLAUDE_TEST_CLI="+cli),
+		nvimtest.WithArgs("--cmd", "luafile "+init))
+	return nv, record
+}
+
+type loadState struct {
+	Modules   []string `msgpack:"modules"`
+	OnRTP     bool     `msgpack:"on_rtp"`
+	Loaded    bool     `msgpack:"loaded"`
+	Commands  []string `msgpack:"commands"`
+	Plugs     int      `msgpack:"plugs"`
+	Autocmds  int      `msgpack:"autocmds"`
+	LazyLoads int      `msgpack:"lazy_loads"`
+}
+
+func loaded(t *testing.T, nv *nvimtest.Nvim) loadState {
+	t.Helper()
+	var s loadState
+	nv.Lua(&s, `
+		local s = { modules = {}, commands = {}, plugs = 0, lazy_loads = _G.lazy_loads or 0 }
+		for name in pairs(package.loaded) do
+			if name == "claude" or name:match("^claude%.") then table.insert(s.modules, name) end
+		end
+		table.sort(s.modules)
+		for _, dir in ipairs(vim.api.nvim_list_runtime_paths()) do
+			if dir == ... then s.on_rtp = true end
+		end
+		s.loaded = vim.g.loaded_claude == true
+		for name in pairs(vim.api.nvim_get_commands({ builtin = false })) do
+			if name:match("^Claude") then table.insert(s.commands, name) end
+		end
+		table.sort(s.commands)
+		for _, m in ipairs(vim.api.nvim_get_keymap("n")) do
+			if m.lhs:match("^<Plug>%(Claude") then s.plugs = s.plugs + 1 end
+		end
+		-- The Go host's manifest defines these; it must not be loaded yet.
+		s.autocmds = 0
+		for _, au in ipairs(vim.api.nvim_get_autocmds({ event = "CursorMoved" })) do
+			local text = ((au.command or "") .. (au.group_name or "") .. (au.desc or "")):lower()
+			if text:find("claude", 1, true) then s.autocmds = s.autocmds + 1 end
+		end
+		return s`, nvimtest.RepoRoot())
+	return s
+}
+
+func TestLazyLoadingLoadsNothingUntilTheFirstCommandAndThatCommandWorks(t *testing.T) {
+	nv, record := newLazyNvim(t)
+
+	before := loaded(t, nv)
+	if before.OnRTP || before.Loaded || len(before.Modules) > 0 || before.Plugs > 0 || before.Autocmds > 0 {
+		t.Fatalf("at startup: on 'runtimepath' %v, plugin/ sourced %v, modules %q, <Plug> maps %d, CursorMoved autocmds %d; want nothing of ours",
+			before.OnRTP, before.Loaded, before.Modules, before.Plugs, before.Autocmds)
+	}
+	if len(before.Commands) != 12 {
+		t.Fatalf("at startup the stubs are %q, want the 12 of the spec", before.Commands)
+	}
+
+	nv.Cmd("ClaudeOpen --resume")
+	got := readRecord(t, record)
+	s := status(t, nv)
+	for _, want := range []string{
+		"args [--resume]",
+		"lock present",
+		"env CLAUDE_CODE_SSE_PORT=" + strconv.Itoa(s.Port),
+	} {
+		if !strings.Contains(got, want+"\n") {
+			t.Errorf("the first :ClaudeOpen (through the stub) started a CLI whose record lacks %q:\n%s", want, got)
+		}
+	}
+	var focused bool
+	nv.Lua(&focused, `return vim.b.claude_terminal == true`)
+	if !focused {
+		t.Errorf("after the first :ClaudeOpen the Claude terminal is not the current buffer; messages:\n%s", nv.Messages())
+	}
+
+	after := loaded(t, nv)
+	if !after.OnRTP || !after.Loaded || after.LazyLoads != 1 || after.Plugs == 0 || after.Autocmds == 0 {
+		t.Errorf("after the first command: on 'runtimepath' %v, plugin/ sourced %v, loads %d, <Plug> maps %d, host autocmds %d; want loaded once, host running",
+			after.OnRTP, after.Loaded, after.LazyLoads, after.Plugs, after.Autocmds)
+	}
+	var setupCalled bool
+	nv.Lua(&setupCalled, `return require('claude').setup_called()`)
+	if !setupCalled {
+		t.Errorf("opts did not reach setup()")
+	}
+
+	// The real commands replaced the stubs: running one again does not reload.
+	nv.Cmd("ClaudeToggle")
+	nv.Cmd("ClaudeToggle")
+	if again := loaded(t, nv); again.LazyLoads != 1 {
+		t.Errorf("later commands reloaded the plugin (%d loads)", again.LazyLoads)
+	}
+}
+
+// A range given to the stub reaches the real command.
+func TestALazyLoadedClaudeSendKeepsItsRange(t *testing.T) {
+	nv, _ := newLazyNvim(t)
+	path := nv.WriteFile("notes.txt", "one\ntwo\nthree\nfour\n")
+	nv.Cmd("edit " + path)
+	nv.Cmd("2,3ClaudeSend")
+	c := connect(t, nv)
+	m := waitNote[mention](t, c, "at_mentioned")
+	if m.FilePath != path || m.LineStart == nil || m.LineEnd == nil || *m.LineStart != 1 || *m.LineEnd != 2 {
+		t.Errorf(":2,3ClaudeSend through the stub sent %v, want %s 1..2 (0-based)", m, path)
+	}
+}
+
+// With the plugin on 'runtimepath' from the start (packages, manual
+// install), plugin/claude.lua defines commands and maps and nothing else.
+func TestPluginFileRequiresNoModuleAtStartup(t *testing.T) {
+	nv := newNvim(t)
+	s := loaded(t, nv)
+	if !s.Loaded || len(s.Commands) != 12 || s.Plugs == 0 {
+		t.Errorf("plugin/claude.lua: loaded %v, commands %q, <Plug> maps %d; want the 12 commands and the maps", s.Loaded, s.Commands, s.Plugs)
+	}
+	if len(s.Modules) > 0 {
+		t.Errorf("at startup these modules were required: %q; plugin/claude.lua must require nothing", s.Modules)
+	}
+	if s.Autocmds > 0 {
+		t.Errorf("at startup %d CursorMoved autocmds exist; the host must not be set up before a command runs", s.Autocmds)
+	}
+}
+
+// An optional package (pack/*/opt) is loaded by :packadd, then set up.
+func TestPackaddLoadsThePlugin(t *testing.T) {
+	pack := filepath.Join(t.TempDir(), "site")
+	opt := filepath.Join(pack, "pack", "claude", "opt")
+	if err := os.MkdirAll(opt, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(nvimtest.RepoRoot(), filepath.Join(opt, "claude.nvim")); err != nil {
+		t.Fatal(err)
+	}
+	nv := newNvim(t,
+		nvimtest.WithEnv("CLAUDE_TEST_ROOT="+nvimtest.RepoRoot(), "CLAUDE_TEST_PACK="+pack),
+		nvimtest.WithArgs("--cmd", "lua vim.opt.runtimepath:remove(vim.env.CLAUDE_TEST_ROOT); vim.opt.packpath:prepend(vim.env.CLAUDE_TEST_PACK)"))
+	if s := loaded(t, nv); s.Loaded || len(s.Commands) > 0 {
+		t.Fatalf("before :packadd: plugin/ sourced %v, commands %q; want nothing", s.Loaded, s.Commands)
+	}
+	nv.Cmd("packadd claude.nvim")
+	nv.Lua(nil, `require('claude').setup({})`)
+	if s := loaded(t, nv); !s.Loaded || len(s.Commands) != 12 {
+		t.Fatalf("after :packadd: plugin/ sourced %v, commands %q; want the 12 commands", s.Loaded, s.Commands)
+	}
+	nv.Cmd("ClaudeStart")
+	if s := status(t, nv); !s.Running {
+		t.Errorf(":ClaudeStart after :packadd did not start the server; messages:\n%s", nv.Messages())
+	}
+}
