@@ -53,13 +53,24 @@ bench: deps build ## Benchmarks: protocol on loopback, then a real Neovim 0.12.
 	$(BENCH) -bench 'Startup' -benchtime 30x ./host/
 	$(BENCH) -bench 'OpenDiff' -benchtime 10x ./host/
 
-e2e: deps build claude-cli ## End-to-end tests with the real Claude Code CLI (no network).
-	NVIM=$(NVIM_012) CLAUDE_BIN=$(DEPS)/claude-code/bin/claude $(GO) test -count=1 -v ./e2e/...
+# The e2e scenarios build the plugin binary themselves. They run two at a time, one per
+# core of CI's 2-core machine (four at a time is no faster there). Each Neovim version gets
+# one PASS/FAIL line per scenario and a summary line; any failure fails the target.
+E2E_PARALLEL ?= 2
+e2e: deps claude-cli ## End-to-end tests: the real Claude Code CLI in Neovim 0.10 and 0.12 (no network).
+	@$(GO) build -o bin/e2e-summary ./e2e/cmd/summary
+	@set -o pipefail; status=0; for nvim in $(TEST_NVIMS); do \
+		version=$$($$nvim --version | head -n 1); \
+		echo "== e2e with $$version"; \
+		NVIM=$$nvim CLAUDE_BIN=$(DEPS)/claude-code/bin/claude $(GO) test -json -count=1 -timeout 20m \
+			-parallel $(E2E_PARALLEL) ./e2e/ | bin/e2e-summary -label "e2e ($$version)" || status=1; \
+	done; exit $$status
 
 manifest: ## Regenerate rplugin/claude-nvim.vim from the Go handlers.
 	$(GO) test ./host -run Manifest -update >/dev/null
 
-demo: deps build ## Start a throwaway Neovim with the plugin loaded and Claude open.
+# scripts/demo provisions what it lacks itself (one Neovim, the CLI).
+demo: build ## Start a throwaway Neovim with the plugin loaded and Claude open.
 	scripts/demo
 
 clean: ## Remove build output (keeps .deps/).

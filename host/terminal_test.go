@@ -1,6 +1,7 @@
 package host
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -144,4 +145,28 @@ func TestReopeningAfterTheCLIExitsStartsANewOne(t *testing.T) {
 		t.Errorf("after the CLI exited, :ClaudeOpen ran job %d; want a new one (old %d)", chan2, chan1)
 	}
 	_ = time.Second
+}
+
+func TestTheClaudeTerminalKeepsFollowingOutputAfterTheUserLeaves(t *testing.T) {
+	e := newEnv(t)
+	e.nv.Lua(nil, `require('claude').setup({ terminal_cmd = { 'cat' }, terminal = { position = 'below', size = 5 } })`)
+	e.nv.Cmd("ClaudeOpen")
+	e.nv.Keys(`<C-\><C-n>gg`) // the user scrolled up, then goes back to work
+	e.nv.Cmd("wincmd p")
+	var job int
+	e.nv.Lua(&job, `return vim.b[require('claude.terminal').buf()].terminal_job_id`)
+	var lines strings.Builder
+	for i := 1; i <= 60; i++ {
+		fmt.Fprintf(&lines, "answer line %d\n", i)
+	}
+	e.nv.Lua(nil, `vim.fn.chansend(...)`, job, lines.String())
+	nvimtest.Wait(t, "the terminal to show the end of the output", waitTimeout, func() bool {
+		var shown string
+		e.nv.Lua(&shown, `
+			local buf = require('claude.terminal').buf()
+			local win = vim.fn.win_findbuf(buf)[1]
+			local last = vim.fn.line('w$', win)
+			return table.concat(vim.api.nvim_buf_get_lines(buf, math.max(last - 5, 0), last, false), '|')`)
+		return strings.Contains(shown, "answer line 60")
+	})
 }

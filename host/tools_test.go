@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
 func decodeJSON[T any](t *testing.T, text string) T {
@@ -96,7 +98,12 @@ func TestOpenFileShowsAndSelects(t *testing.T) {
 	path := e.nv.WriteFile("o.txt", "one\nfunc main() {\n\tbody\n}\nend\n")
 	c := e.connect()
 	e.nv.Lua(nil, idleCLI)
-	e.nv.Cmd("ClaudeOpen") // tools are called while the user is in Claude's terminal
+	e.nv.Cmd("ClaudeOpen") // tools are called while the user types in Claude's terminal
+	nvimtest.Wait(t, "terminal mode", waitTimeout, func() bool {
+		var mode map[string]any
+		_ = e.nv.Call("nvim_get_mode", &mode)
+		return mode["mode"] == "t"
+	})
 
 	got := callTool(t, c, "openFile", map[string]any{"filePath": path, "startText": "func main", "endText": "}"})
 	if got[0] != `Opened file and selected text from "func main" to "}"` {
@@ -108,8 +115,13 @@ func TestOpenFileShowsAndSelects(t *testing.T) {
 		Start []int  `msgpack:"start"`
 		End   []int  `msgpack:"end"`
 	}
-	e.nv.Lua(&st, `return { name = vim.api.nvim_buf_get_name(0), mode = vim.fn.mode(),
-		start = vim.fn.getpos('v'), ['end'] = vim.fn.getpos('.') }`)
+	// Neovim leaves terminal mode on its next loop iteration after the
+	// window changed, which can come after openFile answered.
+	nvimtest.Wait(t, "terminal mode to end", waitTimeout, func() bool {
+		e.nv.Lua(&st, `return { name = vim.api.nvim_buf_get_name(0), mode = vim.fn.mode(),
+			start = vim.fn.getpos('v'), ['end'] = vim.fn.getpos('.') }`)
+		return st.Mode != "t"
+	})
 	if st.Name != path || st.Mode != "v" || st.Start[1] != 2 || st.Start[2] != 1 || st.End[1] != 4 || st.End[2] != 1 {
 		t.Errorf("after openFile: %+v, want %s in visual mode from 2:1 to 4:1", st, path)
 	}

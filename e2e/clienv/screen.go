@@ -25,6 +25,10 @@ const (
 	inputPrompt = "❯\u00a0"
 )
 
+// EditQuestion is the permission dialog's question for an Edit of the file called name
+// (its base name), which the CLI asks in its terminal while the IDE shows the diff.
+func EditQuestion(name string) string { return PermissionMarker + " make this edit to " + name + "?" }
+
 // InputLine returns the text in the CLI's input box (the first line of it), e.g.
 // "@greet.txt#L2-3" after an at_mentioned notification, and whether the box was found.
 func InputLine(screen string) (string, bool) {

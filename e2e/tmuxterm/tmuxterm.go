@@ -149,6 +149,10 @@ func (tm *Term) waitScreen(ctx context.Context, what string, ok func(string) boo
 			return s, nil
 		}
 		if dead, status := tm.Exited(); dead {
+			// It may have printed what we wait for between the capture above and its exit.
+			if s, err := tm.Screen(); err == nil && ok(s) {
+				return s, nil
+			}
 			return s, fmt.Errorf("tmuxterm: waiting for %s: the program exited (status %d); screen:\n%s", what, status, s)
 		}
 		select {
@@ -176,15 +180,60 @@ func (tm *Term) Send(keys ...string) error {
 	return nil
 }
 
-// Exited reports whether the program has ended, and its exit status.
+// Exited reports whether the program has ended, and its exit status (128+n for a program
+// killed by signal n).
 func (tm *Term) Exited() (bool, int) {
-	out, err := tm.tmux("display-message", "-p", "-t", tm.target, "#{pane_dead} #{pane_dead_status}")
+	// tmux marks the pane dead when the terminal closes and records the status only when it
+	// has reaped the process, a moment later: until then the pane does not count as dead.
+	out, err := tm.tmux("display-message", "-p", "-t", tm.target, "#{pane_dead} s#{pane_dead_status} g#{pane_dead_signal}")
 	if err != nil {
 		return false, 0
 	}
-	var dead, status int
-	fmt.Sscan(out, &dead, &status)
-	return dead == 1, status
+	f := strings.Fields(out)
+	if len(f) != 3 || f[0] != "1" {
+		return false, 0
+	}
+	var status, signal int
+	if _, err := fmt.Sscan(strings.TrimPrefix(f[1], "s"), &status); err == nil {
+		return true, status
+	}
+	if _, err := fmt.Sscan(strings.TrimPrefix(f[2], "g"), &signal); err == nil {
+		return true, 128 + signal
+	}
+	// tmux 3.3 sometimes misses the SIGCHLD of a program that exits right away and never
+	// records its status; the unreaped zombie still holds it.
+	if pid, err := tm.PID(); err == nil {
+		if status, ok := zombieStatus(pid); ok {
+			return true, status
+		}
+	}
+	return false, 0
+}
+
+// zombieStatus reads the exit status of an exited, unreaped process from /proc (the
+// exit_code field, in wait(2) form).
+func zombieStatus(pid int) (int, bool) {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, false
+	}
+	i := strings.LastIndexByte(string(stat), ')')
+	if i < 0 {
+		return 0, false
+	}
+	f := strings.Fields(string(stat[i+1:]))
+	// After "pid (comm)" come state (field 3) … exit_code (field 52).
+	if len(f) < 50 || f[0] != "Z" {
+		return 0, false
+	}
+	var code int
+	if _, err := fmt.Sscan(f[len(f)-1], &code); err != nil {
+		return 0, false
+	}
+	if sig := code & 0x7f; sig != 0 {
+		return 128 + sig, true
+	}
+	return code >> 8 & 0xff, true
 }
 
 // PID is the process id of the program (the env wrapper execs it, so it is the program's).

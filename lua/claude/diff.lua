@@ -157,13 +157,22 @@ function M.open(id, spec)
   local from_win = vim.api.nvim_get_current_win()
   local from_term = vim.bo[vim.api.nvim_win_get_buf(from_win)].buftype == "terminal"
 
-  local orig = original_buffer(view, spec.old_path)
-  view.orig_buf = orig
-  local filetype = vim.bo[orig].filetype
-  if filetype == "" then
-    filetype = vim.filetype.match({ filename = spec.new_path }) or ""
+  local function prepare()
+    local buf = original_buffer(view, spec.old_path)
+    local filetype = vim.bo[buf].filetype
+    if filetype == "" then
+      filetype = vim.filetype.match({ filename = spec.new_path }) or ""
+    end
+    return { buf, proposal_buffer(view, spec, filetype) }
   end
-  view.prop_buf = proposal_buffer(view, spec, filetype)
+  -- Setting up buffers no window shows borrows Neovim's autocommand
+  -- window, and while a terminal is the current window that resizes the
+  -- terminal to the full editor width: Claude would draw lines wider than
+  -- its split. Set them up from a file window instead.
+  local file_win = from_term and require("claude.tools").editor_win() or nil
+  local bufs = file_win and vim.api.nvim_win_call(file_win, prepare) or prepare()
+  local orig = bufs[1]
+  view.orig_buf, view.prop_buf = orig, bufs[2]
   view.orig_win = target_window(view, orig)
   view.tab = vim.api.nvim_win_get_tabpage(view.orig_win)
   view.prop_win = vim.api.nvim_open_win(view.prop_buf, false, {
@@ -175,7 +184,9 @@ function M.open(id, spec)
       vim.cmd("diffthis")
     end)
   end
-  vim.wo[view.prop_win].winbar = "%#DiffAdd# Claude proposal %* " .. keymap_hint():gsub("%%", "%%%%")
+  -- "%<" at the end: a narrow window cuts the hint's tail, never the label
+  -- and the accept key (the default cuts from the start).
+  vim.wo[view.prop_win].winbar = "%#DiffAdd# Claude proposal %* " .. keymap_hint():gsub("%%", "%%%%") .. "%<"
   vim.wo[view.orig_win].winbar = "%#DiffDelete# current %* " .. vim.fn.fnamemodify(spec.old_path, ":~:."):gsub("%%", "%%%%")
 
   set_keymaps(view, view.prop_buf, true)

@@ -174,11 +174,23 @@ local function start(args)
   vim.bo[buf].bufhidden = "hide"
   vim.bo[buf].buflisted = false
   vim.b[buf].claude_terminal = true
+  local group = vim.api.nvim_create_augroup("ClaudeTerminal", { clear = true })
   vim.api.nvim_create_autocmd("BufEnter", {
-    group = vim.api.nvim_create_augroup("ClaudeTerminal", { clear = true }),
+    group = group,
     buffer = buf,
     desc = "claude.nvim: type straight into Claude",
     callback = enter_insert,
+  })
+  -- A terminal window scrolls with new output only while its cursor is on
+  -- the last line: put it there when the user leaves, so Claude's answer
+  -- stays in view while they read a diff or edit.
+  vim.api.nvim_create_autocmd("WinLeave", {
+    group = group,
+    buffer = buf,
+    desc = "claude.nvim: keep following Claude's output",
+    callback = function()
+      pcall(vim.api.nvim_win_set_cursor, 0, { vim.api.nvim_buf_line_count(buf), 0 })
+    end,
   })
   enter_insert()
   return true

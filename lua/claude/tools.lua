@@ -170,7 +170,8 @@ function M.diagnostics(path)
   end
   local out = {}
   for _, buf in ipairs(bufs) do
-    local items, lines = {}, {}
+    -- An empty Lua table goes over msgpack as an array; lines must stay a map.
+    local items, lines = {}, vim.empty_dict()
     for _, d in ipairs(vim.diagnostic.get(buf)) do
       local e = diag_entry(d)
       table.insert(items, e)
@@ -202,14 +203,23 @@ function M.refresh()
     end
   end
   require("claude.reload").check()
-  local out = {}
+  local changed = {}
   for buf, tick in pairs(ticks) do
     if vim.api.nvim_buf_is_valid(buf) and vim.b[buf].changedtick ~= tick then
-      table.insert(out, {
-        path = vim.api.nvim_buf_get_name(buf),
-        lsp = #vim.lsp.get_clients({ bufnr = buf }) > 0,
-      })
+      changed[buf] = true
     end
+  end
+  -- After an accepted diff the file watcher usually reloads the buffer
+  -- before the CLI asks: its diagnostics are just as much on their way.
+  for _, buf in ipairs(require("claude.reload").take_fresh()) do
+    changed[buf] = true
+  end
+  local out = {}
+  for buf in pairs(changed) do
+    table.insert(out, {
+      path = vim.api.nvim_buf_get_name(buf),
+      lsp = #vim.lsp.get_clients({ bufnr = buf }) > 0,
+    })
   end
   return out
 end

@@ -1,0 +1,38 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
+)
+
+// pluginBinary is bin/claude-nvim built from this checkout for this run, so the suite never
+// tests a stale build. Empty when CLAUDE_BIN is unset: every test here skips then.
+var pluginBinary string
+
+func TestMain(m *testing.M) {
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	if os.Getenv("CLAUDE_BIN") != "" {
+		dir, err := os.MkdirTemp("", "claude-nvim-e2e")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "e2e:", err)
+			return 1
+		}
+		defer os.RemoveAll(dir)
+		pluginBinary = filepath.Join(dir, "claude-nvim")
+		cmd := exec.Command("go", "build", "-trimpath", "-o", pluginBinary, ".")
+		cmd.Dir = nvimtest.RepoRoot()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "e2e: go build of the plugin binary: %v\n%s", err, out)
+			return 1
+		}
+	}
+	return m.Run()
+}
