@@ -140,3 +140,22 @@ func TestTheTerminalOpensWhereConfigured(t *testing.T) {
 		t.Errorf("terminal window height %d at row %d, want 7 lines at the bottom", st.Height, st.Row)
 	}
 }
+
+// Accepting in the CLI's own prompt: the CLI sends close_tab, then writes
+// the file; the user's buffer must follow even if they stay in Claude's
+// terminal (nothing else would trigger a check).
+func TestADiffDecidedInTheCLIPromptReloadsTheFileWhenWritten(t *testing.T) {
+	d := newDiffEnv(t, "")
+	p := d.openDiff(d.path, proposed, tab)
+	callTool(t, d.c, "close_tab", map[string]string{"tab_name": tab})
+	answer(t, p)
+	if err := os.WriteFile(d.path, []byte(proposed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bumpMtime(t, d.path)
+	nvimtest.Wait(t, "the buffer to show the CLI's write", waitTimeout, func() bool {
+		var line string
+		d.nv.Lua(&line, `return vim.fn.getbufline(vim.fn.bufnr(...), 2)[1]`, d.path)
+		return line == "TWO"
+	})
+}

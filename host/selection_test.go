@@ -154,3 +154,19 @@ func TestTheSameSelectionIsNotSentTwice(t *testing.T) {
 		t.Errorf("frame after repeated events = %+v, want the move to line 3 (no duplicates of line 2)", next)
 	}
 }
+
+// A CLI that connects is told which file the user is in, without waiting
+// for the cursor to move (the user is usually in Claude's terminal by then).
+func TestAFreshClientLearnsTheCurrentFile(t *testing.T) {
+	e := newEnv(t)
+	e.nv.Lua(nil, idleCLI)
+	path := e.nv.WriteFile("here.txt", "a\nb\nc\n")
+	e.nv.Cmd("edit " + path)
+	e.nv.Keys("3G")
+	e.nv.Cmd("ClaudeOpen") // starts the server from the terminal's point of view
+	c := e.connect()
+	got := nextSelection(t, c)
+	if got.FilePath != path || got.Text != "" || got.Selection.Start != (pos{2, 0}) {
+		t.Errorf("first selection_changed = %+v, want the cursor in %s at 2:0", got, path)
+	}
+}

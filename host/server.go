@@ -8,6 +8,7 @@ import (
 
 	"github.com/claude-nvim/claude.nvim/lockfile"
 	"github.com/claude-nvim/claude.nvim/mcp"
+	"github.com/claude-nvim/claude.nvim/selection"
 )
 
 // shutdownTimeout bounds closing client connections on stop; a stuck
@@ -128,6 +129,7 @@ func (h *Host) start(args []startOptions) (*serverInfo, error) {
 	h.tracker.Reset()
 	go h.tracker.Run(ctx)
 	go h.diags.Run(ctx)
+	go h.seedSelection(ctx)
 	h.log.Info("server started", "port", port, "lockfile", lock.Path())
 	return h.info(), nil
 }
@@ -150,6 +152,20 @@ func (h *Host) startAsync(args []startOptions) {
 			h.log.Warn("report asynchronous start", "err", err)
 		}
 	}()
+}
+
+// seedSelection tells the tracker where the user is now, so the first CLI
+// to connect learns the current file without waiting for a cursor move
+// (as VS Code sends the active editor).
+func (h *Host) seedSelection(ctx context.Context) {
+	var ev *selection.Event
+	if err := h.nv.ExecLua(`return require('claude.selection').editor_state()`, &ev); err != nil {
+		h.log.Debug("read the editor state", "err", err)
+		return
+	}
+	if ev != nil && ctx.Err() == nil {
+		h.tracker.Observe(ev)
+	}
 }
 
 // stop serves ClaudeHostStop.

@@ -353,6 +353,11 @@ function M.close(id, result)
       pcall(vim.api.nvim_buf_delete, orig, {})
     end
   end
+  if not result then
+    -- Closed by the CLI (close_tab): the user may have accepted in its own
+    -- prompt, and then the CLI writes the file a moment from now.
+    require("claude.reload").watch(view.path)
+  end
   fire("ClaudeDiffClosed", view, { result = result or "closed" })
   return true
 end

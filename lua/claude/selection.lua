@@ -51,4 +51,29 @@ function M.current()
   }
 end
 
+--- The state of the window the user last edited files in, in the same
+--- shape, or nil: what a freshly connected CLI should be told about (the
+--- Claude terminal is usually the current window then).
+function M.editor_state()
+  local win = require("claude.tools").editor_win()
+  if not win then
+    return vim.NIL
+  end
+  if win == vim.api.nvim_get_current_win() then
+    return M.current()
+  end
+  local buf = vim.api.nvim_win_get_buf(win)
+  local row, col = unpack(vim.api.nvim_win_get_cursor(win))
+  local pos = { buf, row, col + 1, 0 }
+  return {
+    buf = buf,
+    path = vim.api.nvim_buf_get_name(buf),
+    buftype = vim.bo[buf].buftype,
+    mode = "n",
+    cursor = pos,
+    visual = pos,
+    tick = vim.b[buf].changedtick,
+  }
+end
+
 return M
