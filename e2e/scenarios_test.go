@@ -10,6 +10,7 @@ import (
 
 	"github.com/claude-nvim/claude.nvim/e2e/clienv"
 	"github.com/claude-nvim/claude.nvim/e2e/fakeapi"
+	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
 // The scenarios: each runs the real CLI in a fresh Neovim through :ClaudeOpen (session_test.go)
@@ -29,7 +30,7 @@ func TestClaudeOpenConnectsTheCLIToNeovim(t *testing.T) {
 	s.edit(path)
 	ev := s.open()
 
-	if ev["name"] != "claude-code" || ev["version"] != cliVersion || toInt(ev["pid"]) != s.cliPID {
+	if ev["name"] != "claude-code" || ev["version"] != cliVersion || nvimtest.Int(ev["pid"]) != s.cliPID {
 		t.Errorf("ClaudeConnected data = %v, want name claude-code, version %s, pid %d (the CLI's)", ev, cliVersion, s.cliPID)
 	}
 	out, err := s.nv.Exec("ClaudeStatus", true)
@@ -343,18 +344,4 @@ func tail(s string) string {
 		return s
 	}
 	return "…" + s[len(s)-max:]
-}
-
-func toInt(v any) int {
-	switch n := v.(type) {
-	case int64:
-		return int(n)
-	case uint64:
-		return int(n)
-	case int:
-		return n
-	case float64:
-		return int(n)
-	}
-	return -1
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/claude-nvim/claude.nvim/e2e/clienv"
 	"github.com/claude-nvim/claude.nvim/e2e/fakeapi"
+	"github.com/claude-nvim/claude.nvim/e2e/tmuxterm"
 	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
@@ -253,7 +254,7 @@ func (s *session) waitExited() {
 			continue
 		}
 		deadline := time.Now().Add(exitTimeout)
-		for alive(pid) {
+		for tmuxterm.Alive(pid) {
 			if time.Now().After(deadline) {
 				s.t.Logf("process %d did not exit after Neovim quit; killing it", pid)
 				syscall.Kill(pid, syscall.SIGKILL)
@@ -262,17 +263,4 @@ func (s *session) waitExited() {
 			time.Sleep(20 * time.Millisecond)
 		}
 	}
-}
-
-// alive reports whether pid runs; a zombie counts as gone (in a container PID 1 may never
-// reap an orphan).
-func alive(pid int) bool {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return syscall.Kill(pid, 0) == nil
-	}
-	if i := strings.LastIndexByte(string(stat), ')'); i >= 0 && i+2 < len(stat) {
-		return stat[i+2] != 'Z' && stat[i+2] != 'X'
-	}
-	return true
 }

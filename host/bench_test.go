@@ -3,6 +3,7 @@ package host
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/claude-nvim/claude.nvim/mcp/mcptest"
 	"math"
 	"os"
 	"os/exec"
@@ -51,7 +52,7 @@ func BenchmarkSelectionLatency(b *testing.B) {
 	e.nv.Cmd("edit " + path)
 	waitLine := func(line int) {
 		for {
-			s := waitNote[selectionChanged](b, c, "selection_changed")
+			s := mcptest.Next[selectionChanged](b, c, "selection_changed")
 			if s.Selection.Start.Line == line {
 				return
 			}

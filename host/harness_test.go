@@ -1,7 +1,6 @@
 package host
 
 import (
-	"encoding/json"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -98,20 +97,6 @@ func (e *env) dial() *mcptest.Client {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
-
-// waitNote waits for the next notification of method and decodes it.
-func waitNote[T any](t testing.TB, c *mcptest.Client, method string) T {
-	t.Helper()
-	raw, err := c.WaitNotification(method, waitTimeout)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var v T
-	if err := json.Unmarshal(raw, &v); err != nil {
-		t.Fatalf("decode %s %s: %v", method, raw, err)
-	}
-	return v
-}
 
 // callTool calls a tool and returns its text blocks.
 func callTool(t testing.TB, c *mcptest.Client, name string, args any) []string {

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"github.com/claude-nvim/claude.nvim/mcp/mcptest"
 	"strings"
 	"testing"
 )
@@ -37,7 +38,7 @@ func TestAMentionMadeBeforeTheCLIConnectsIsDeliveredWhenItDoes(t *testing.T) {
 	}
 
 	c := e.connect()
-	got := waitNote[atMentioned](t, c, "at_mentioned")
+	got := mcptest.Next[atMentioned](t, c, "at_mentioned")
 	if got.FilePath != path || lines(got) != "1-2" {
 		t.Errorf("at_mentioned = %s %s, want %s 1-2 (0-based)", got.FilePath, lines(got), path)
 	}
@@ -52,23 +53,23 @@ func TestMentionsOfRangesFilesAndDirectories(t *testing.T) {
 	e.nv.Cmd("edit " + path)
 	e.nv.Keys("2GVj<Esc>")
 	e.nv.Cmd("'<,'>ClaudeSend")
-	if got := waitNote[atMentioned](t, c, "at_mentioned"); got.FilePath != path || lines(got) != "1-2" {
+	if got := mcptest.Next[atMentioned](t, c, "at_mentioned"); got.FilePath != path || lines(got) != "1-2" {
 		t.Errorf("visual :ClaudeSend sent %s %s, want %s 1-2", got.FilePath, lines(got), path)
 	}
 
 	e.nv.Cmd("wincmd p")
 	e.nv.Cmd("ClaudeSend")
-	if got := waitNote[atMentioned](t, c, "at_mentioned"); got.FilePath != path || lines(got) != "whole" {
+	if got := mcptest.Next[atMentioned](t, c, "at_mentioned"); got.FilePath != path || lines(got) != "whole" {
 		t.Errorf(":ClaudeSend without a range sent %s %s, want the whole file", got.FilePath, lines(got))
 	}
 
 	e.nv.Cmd("ClaudeAdd dir/m.txt 4 3")
-	if got := waitNote[atMentioned](t, c, "at_mentioned"); got.FilePath != path || lines(got) != "2-3" {
+	if got := mcptest.Next[atMentioned](t, c, "at_mentioned"); got.FilePath != path || lines(got) != "2-3" {
 		t.Errorf(":ClaudeAdd dir/m.txt 4 3 sent %s %s, want %s 2-3", got.FilePath, lines(got), path)
 	}
 
 	e.nv.Cmd("ClaudeAdd dir")
-	got := waitNote[atMentioned](t, c, "at_mentioned")
+	got := mcptest.Next[atMentioned](t, c, "at_mentioned")
 	if !strings.HasSuffix(got.FilePath, "/dir/") || lines(got) != "whole" {
 		t.Errorf(":ClaudeAdd dir sent %s %s, want the directory path ending in /", got.FilePath, lines(got))
 	}

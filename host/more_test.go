@@ -1,6 +1,7 @@
 package host
 
 import (
+	"github.com/claude-nvim/claude.nvim/mcp/mcptest"
 	"os"
 	"strings"
 	"testing"
@@ -15,7 +16,7 @@ func TestDiagnosticsChangedIsSentForTheFile(t *testing.T) {
 	e.nv.Cmd("edit " + path)
 	e.nv.Lua(nil, `vim.diagnostic.set(vim.api.nvim_create_namespace('t'), 0,
 		{ { lnum = 0, col = 0, message = 'bad x', severity = vim.diagnostic.severity.WARN } })`)
-	got := waitNote[wireFileDiags](t, c, "diagnostics_changed")
+	got := mcptest.Next[wireFileDiags](t, c, "diagnostics_changed")
 	if got.URI != "file://"+path || len(got.Diagnostics) != 1 || got.Diagnostics[0].Message != "bad x" || got.Diagnostics[0].Severity != "Warning" {
 		t.Errorf("diagnostics_changed = %+v", got)
 	}

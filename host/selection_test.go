@@ -27,7 +27,7 @@ type selectionChanged struct {
 // nextSelection returns the next selection_changed frame.
 func nextSelection(t *testing.T, c *mcptest.Client) selectionChanged {
 	t.Helper()
-	return waitNote[selectionChanged](t, c, "selection_changed")
+	return mcptest.Next[selectionChanged](t, c, "selection_changed")
 }
 
 // selectionWhere skips frames until one satisfies ok (an editor may send

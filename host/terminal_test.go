@@ -2,8 +2,6 @@ package host
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -12,44 +10,12 @@ import (
 	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
-// recordingCLI writes a stand-in `claude` that records its arguments,
-// environment and working directory, notes whether the lock file existed
-// when it started, and then waits like the real CLI would.
-func recordingCLI(t *testing.T, dir string) (script, record string) {
-	t.Helper()
-	record = filepath.Join(dir, "record")
-	script = filepath.Join(dir, "fake-claude")
-	body := `#!/bin/sh
-{
-  printf 'args'; for a in "$@"; do printf ' [%s]' "$a"; done; echo
-  echo "cwd $(pwd)"
-  if [ -f "$CLAUDE_CONFIG_DIR/ide/$CLAUDE_CODE_SSE_PORT.lock" ]; then echo "lock present"; fi
-  env | sed 's/^/env /'
-} > "` + record + `.tmp"
-mv "` + record + `.tmp" "` + record + `"
-exec cat
-`
-	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return script, record
-}
-
-func waitRecord(t *testing.T, record string) []string {
-	t.Helper()
-	nvimtest.Wait(t, "the stand-in CLI to start", waitTimeout, func() bool {
-		_, err := os.Stat(record)
-		return err == nil
-	})
-	return strings.Split(readFile(t, record), "\n")
-}
-
 func TestClaudeOpenStartsTheCLIWithTheIDEEnvironment(t *testing.T) {
 	e := newEnv(t, nvimtest.WithEnv("NO_PROXY=corp.example", "no_proxy=", "http_proxy=http://proxy.invalid:3128"))
-	script, record := recordingCLI(t, e.nv.Dir)
+	script, record := nvimtest.StandInCLI(t, t.TempDir())
 	e.nv.Lua(nil, `require('claude').setup({ terminal_cmd = { ... } })`, script)
 	e.nv.Cmd("ClaudeOpen --resume 'a b'")
-	got := waitRecord(t, record)
+	got := nvimtest.ReadRecord(t, record)
 
 	var port int
 	e.nv.Lua(&port, `return require('claude').status().port`)

@@ -260,7 +260,7 @@ func (tm *Term) Close() {
 		return
 	}
 	deadline := time.Now().Add(closeTimeout)
-	for alive(pid) {
+	for Alive(pid) {
 		if time.Now().After(deadline) {
 			syscall.Kill(pid, syscall.SIGKILL)
 			deadline = time.Now().Add(closeTimeout)
@@ -269,9 +269,9 @@ func (tm *Term) Close() {
 	}
 }
 
-// alive reports whether pid runs; a zombie counts as gone (in a container PID 1 may never
+// Alive reports whether pid runs; a zombie counts as gone (in a container PID 1 may never
 // reap the orphan).
-func alive(pid int) bool {
+func Alive(pid int) bool {
 	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
 		return syscall.Kill(pid, 0) == nil

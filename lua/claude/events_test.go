@@ -1,6 +1,7 @@
 package claude_test
 
 import (
+	"github.com/claude-nvim/claude.nvim/mcp/mcptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,18 +15,6 @@ func statusline(t *testing.T, nv *nvimtest.Nvim) string {
 	var s string
 	nv.Lua(&s, `return require('claude').statusline()`)
 	return s
-}
-
-func num(v any) int {
-	switch n := v.(type) {
-	case int64:
-		return int(n)
-	case uint64:
-		return int(n)
-	case int:
-		return n
-	}
-	return -1
 }
 
 // The documented User events fire with their data, and the statusline
@@ -45,7 +34,7 @@ func TestServerAndClientEventsAndTheStatusline(t *testing.T) {
 	nv.Cmd("ClaudeStart")
 	s := status(t, nv)
 	ev := nvimtest.Next(t, started, "User ClaudeServerStarted", waitTimeout)
-	if ev["running"] != true || num(ev["port"]) != s.Port || ev["lockfile"] != s.Lockfile {
+	if ev["running"] != true || nvimtest.Int(ev["port"]) != s.Port || ev["lockfile"] != s.Lockfile {
 		t.Errorf("ClaudeServerStarted data = %v, want running, port %d, lockfile %s", ev, s.Port, s.Lockfile)
 	}
 	if got := statusline(t, nv); got != "Claude ○" {
@@ -54,7 +43,7 @@ func TestServerAndClientEventsAndTheStatusline(t *testing.T) {
 
 	c := connect(t, nv)
 	ev = nvimtest.Next(t, connected, "User ClaudeConnected", waitTimeout)
-	if ev["connected"] != true || num(ev["clients"]) != 1 || num(ev["pid"]) != os.Getpid() || ev["name"] != "mcptest" || ev["version"] != "1" {
+	if ev["connected"] != true || nvimtest.Int(ev["clients"]) != 1 || nvimtest.Int(ev["pid"]) != os.Getpid() || ev["name"] != "mcptest" || ev["version"] != "1" {
 		t.Errorf("ClaudeConnected data = %v, want connected, 1 client, pid %d, name mcptest, version 1", ev, os.Getpid())
 	}
 	if got := statusline(t, nv); got != "Claude ●" {
@@ -63,7 +52,7 @@ func TestServerAndClientEventsAndTheStatusline(t *testing.T) {
 
 	c.Close()
 	ev = nvimtest.Next(t, disconnected, "User ClaudeDisconnected", waitTimeout)
-	if ev["connected"] != false || num(ev["clients"]) != 0 || ev["name"] != "mcptest" {
+	if ev["connected"] != false || nvimtest.Int(ev["clients"]) != 0 || ev["name"] != "mcptest" {
 		t.Errorf("ClaudeDisconnected data = %v, want connected false, 0 clients, name mcptest", ev)
 	}
 	if got := statusline(t, nv); got != "Claude ○" {
@@ -86,7 +75,7 @@ func TestClaudeTerminalExitedCarriesTheExitCode(t *testing.T) {
 	exited := nv.UserEvents("ClaudeTerminalExited")
 	nv.Cmd("ClaudeOpen")
 	ev := nvimtest.Next(t, exited, "User ClaudeTerminalExited", waitTimeout)
-	if num(ev["code"]) != 3 {
+	if nvimtest.Int(ev["code"]) != 3 {
 		t.Errorf("ClaudeTerminalExited data = %v, want code 3", ev)
 	}
 }
@@ -104,13 +93,13 @@ func TestPlugClaudeSendMentionsTheSelectionOrTheFile(t *testing.T) {
 	c := connect(t, nv)
 
 	nv.Keys("2GVj<Space>s")
-	m := waitNote[mention](t, c, "at_mentioned")
+	m := mcptest.Next[mention](t, c, "at_mentioned")
 	if m.FilePath != path || m.LineStart == nil || m.LineEnd == nil || *m.LineStart != 1 || *m.LineEnd != 2 {
 		t.Errorf("<Plug>(ClaudeSend) on lines 2-3 sent %v, want %s 1..2 (0-based)", m, path)
 	}
 
 	nv.Keys("<Esc>gg<Space>s")
-	m = waitNote[mention](t, c, "at_mentioned")
+	m = mcptest.Next[mention](t, c, "at_mentioned")
 	if m.FilePath != path || m.LineStart != nil || m.LineEnd != nil {
 		t.Errorf("<Plug>(ClaudeSend) in Normal mode sent %v, want the whole file %s", m, path)
 	}

@@ -59,7 +59,7 @@ func expect(t *testing.T, reports []report, text, level string, fragments ...str
 
 func TestCheckhealthOnAHealthySetupReportsOnlyOK(t *testing.T) {
 	nv := newNvim(t)
-	cli, _ := standInCLI(t, t.TempDir())
+	cli, _ := nvimtest.StandInCLI(t, t.TempDir())
 	nv.Lua(nil, `require('claude').setup({ terminal_cmd = { ... } })`, cli)
 	nv.Cmd("ClaudeStart")
 	c := connect(t, nv)

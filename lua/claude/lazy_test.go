@@ -1,6 +1,7 @@
 package claude_test
 
 import (
+	"github.com/claude-nvim/claude.nvim/mcp/mcptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -57,7 +58,7 @@ end
 func newLazyNvim(t *testing.T) (nv *nvimtest.Nvim, record string) {
 	t.Helper()
 	dir := t.TempDir()
-	cli, record := standInCLI(t, dir)
+	cli, record := nvimtest.StandInCLI(t, dir)
 	init := filepath.Join(dir, "lazy-init.lua")
 	if err := os.WriteFile(init, []byte(lazyInit), 0o644); err != nil {
 		t.Fatal(err)
@@ -121,7 +122,7 @@ func TestLazyLoadingLoadsNothingUntilTheFirstCommandAndThatCommandWorks(t *testi
 	}
 
 	nv.Cmd("ClaudeOpen --resume")
-	got := readRecord(t, record)
+	got := strings.Join(nvimtest.ReadRecord(t, record), "\n")
 	s := status(t, nv)
 	for _, want := range []string{
 		"args [--resume]",
@@ -164,7 +165,7 @@ func TestALazyLoadedClaudeSendKeepsItsRange(t *testing.T) {
 	nv.Cmd("edit " + path)
 	nv.Cmd("2,3ClaudeSend")
 	c := connect(t, nv)
-	m := waitNote[mention](t, c, "at_mentioned")
+	m := mcptest.Next[mention](t, c, "at_mentioned")
 	if m.FilePath != path || m.LineStart == nil || m.LineEnd == nil || *m.LineStart != 1 || *m.LineEnd != 2 {
 		t.Errorf(":2,3ClaudeSend through the stub sent %v, want %s 1..2 (0-based)", m, path)
 	}

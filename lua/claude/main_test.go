@@ -4,7 +4,6 @@
 package claude_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -53,41 +52,6 @@ func newNvim(t *testing.T, opts ...nvimtest.Option) *nvimtest.Nvim {
 	return nv
 }
 
-// standInCLI writes a `claude` that answers --version like the real one and
-// otherwise records its arguments and environment, then waits for input.
-func standInCLI(t *testing.T, dir string) (script, record string) {
-	t.Helper()
-	record = filepath.Join(dir, "cli-record")
-	script = filepath.Join(dir, "claude")
-	body := `#!/bin/sh
-if [ "$1" = --version ]; then echo "2.1.197 (Claude Code)"; exit 0; fi
-{
-  printf 'args'; for a in "$@"; do printf ' [%s]' "$a"; done; echo
-  if [ -f "$CLAUDE_CONFIG_DIR/ide/$CLAUDE_CODE_SSE_PORT.lock" ]; then echo "lock present"; fi
-  env | sed 's/^/env /'
-} > "` + record + `.tmp"
-mv "` + record + `.tmp" "` + record + `"
-exec cat
-`
-	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return script, record
-}
-
-func readRecord(t *testing.T, record string) string {
-	t.Helper()
-	nvimtest.Wait(t, "the stand-in CLI to start", waitTimeout, func() bool {
-		_, err := os.Stat(record)
-		return err == nil
-	})
-	b, err := os.ReadFile(record)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
 type serverStatus struct {
 	Running  bool   `msgpack:"running"`
 	Port     int    `msgpack:"port"`
@@ -116,20 +80,6 @@ func connect(t *testing.T, nv *nvimtest.Nvim) *mcptest.Client {
 	c := mcptest.Dial(t, "ws://127.0.0.1:"+strconv.Itoa(s.Port), info.AuthToken)
 	c.Initialize()
 	return c
-}
-
-// waitNote waits for the next notification of method and decodes it.
-func waitNote[T any](t *testing.T, c *mcptest.Client, method string) T {
-	t.Helper()
-	raw, err := c.WaitNotification(method, waitTimeout)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var v T
-	if err := json.Unmarshal(raw, &v); err != nil {
-		t.Fatalf("decode %s %s: %v", method, raw, err)
-	}
-	return v
 }
 
 // mention is the at_mentioned notification.

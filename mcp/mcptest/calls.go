@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"testing"
 	"time"
 
 	"github.com/claude-nvim/claude.nvim/mcp"
@@ -204,4 +205,19 @@ func (c *Client) wait(timeout time.Duration, take func() (any, bool)) (any, erro
 			return nil, fmt.Errorf("nothing within %v", timeout)
 		}
 	}
+}
+
+// Next waits for the next notification of method and decodes its params
+// into a T, failing the test on timeout or a params shape that does not fit.
+func Next[T any](t testing.TB, c *Client, method string) T {
+	t.Helper()
+	raw, err := c.WaitNotification(method, c.timeout())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v T
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatalf("mcptest: decode %s %s: %v", method, raw, err)
+	}
+	return v
 }

@@ -258,3 +258,60 @@ func Next[T any](t testing.TB, ch <-chan T, what string, timeout time.Duration) 
 		return zero
 	}
 }
+
+// StandInCLI writes, in dir, an executable `claude` for tests that must not
+// run the real CLI: it answers --version like the real one, and otherwise
+// records its arguments, working directory, whether the lock file of
+// $CLAUDE_CODE_SSE_PORT existed when it started, and its environment, then
+// waits on its input as the CLI would. ReadRecord returns what it recorded.
+func StandInCLI(t testing.TB, dir string) (script, record string) {
+	t.Helper()
+	record = filepath.Join(dir, "cli-record")
+	script = filepath.Join(dir, "claude")
+	body := `#!/bin/sh
+if [ "$1" = --version ]; then echo "2.1.197 (Claude Code)"; exit 0; fi
+{
+  printf 'args'; for a in "$@"; do printf ' [%s]' "$a"; done; echo
+  echo "cwd $(pwd)"
+  if [ -f "$CLAUDE_CONFIG_DIR/ide/$CLAUDE_CODE_SSE_PORT.lock" ]; then echo "lock present"; fi
+  env | sed 's/^/env /'
+} > "` + record + `.tmp"
+mv "` + record + `.tmp" "` + record + `"
+exec cat
+`
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return script, record
+}
+
+// ReadRecord waits for a StandInCLI to have started and returns its record,
+// one line per entry ("args [a] [b]", "cwd …", "lock present", "env K=V").
+func ReadRecord(t testing.TB, record string) []string {
+	t.Helper()
+	Wait(t, "the stand-in CLI to start", 30*time.Second, func() bool {
+		_, err := os.Stat(record)
+		return err == nil
+	})
+	data, err := os.ReadFile(record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(string(data), "\n")
+}
+
+// Int converts a number decoded from msgpack into an `any` (int64, uint64
+// or float64, depending on its value) to an int.
+func Int(v any) int {
+	switch n := v.(type) {
+	case int64:
+		return int(n)
+	case uint64:
+		return int(n)
+	case int:
+		return n
+	case float64:
+		return int(n)
+	}
+	return 0
+}
