@@ -60,7 +60,7 @@ func TestAnAcceptedDiffReloadsTheFileWhenTheCLIWritesIt(t *testing.T) {
 	bumpMtime(t, d.path)
 	nvimtest.Wait(t, "the buffer to show the new text", waitTimeout, func() bool {
 		var line string
-		d.nv.Lua(&line, `return vim.fn.getbufline(vim.fn.bufnr(...), 2)[1]`, d.path)
+		d.nv.Lua(&line, `return vim.fn.getbufline(vim.fn.bufnr(...), 2)[1] or ''`, d.path)
 		return line == "TWO"
 	})
 }
@@ -156,7 +156,7 @@ func TestADiffDecidedInTheCLIPromptReloadsTheFileWhenWritten(t *testing.T) {
 	bumpMtime(t, d.path)
 	nvimtest.Wait(t, "the buffer to show the CLI's write", waitTimeout, func() bool {
 		var line string
-		d.nv.Lua(&line, `return vim.fn.getbufline(vim.fn.bufnr(...), 2)[1]`, d.path)
+		d.nv.Lua(&line, `return vim.fn.getbufline(vim.fn.bufnr(...), 2)[1] or ''`, d.path)
 		return line == "TWO"
 	})
 }

@@ -115,6 +115,8 @@ end
 
 -- How long to wait for the CLI to write a file after the user accepted.
 local WATCH_MS = 30000
+-- How long a file must be quiet before it counts as written.
+local SETTLE_MS = 50
 
 --- After an accepted diff the CLI writes the file itself, a moment later:
 --- watch its directory and reload the buffer as soon as the write lands.
@@ -126,33 +128,38 @@ function M.watch(path)
   local dir, name = vim.fs.dirname(path), vim.fs.basename(path)
   local watcher = vim.uv.new_fs_event()
   local timer = vim.uv.new_timer()
-  if not watcher or not timer then
+  local settle = vim.uv.new_timer()
+  if not watcher or not timer or not settle then
     return
   end
   local function stop()
-    if not watcher:is_closing() then
-      watcher:stop()
-      watcher:close()
+    for _, handle in ipairs({ watcher, timer, settle }) do
+      if not handle:is_closing() then
+        handle:stop()
+        handle:close()
+      end
     end
-    if not timer:is_closing() then
-      timer:stop()
-      timer:close()
+  end
+  local function reload()
+    local buf = require("claude.tools").find_buf(path)
+    if buf and vim.api.nvim_buf_is_loaded(buf) then
+      local tick = vim.b[buf].changedtick
+      M.check(buf)
+      if vim.api.nvim_buf_is_valid(buf) and vim.b[buf].changedtick ~= tick then
+        fresh[buf] = vim.uv.now()
+      end
     end
   end
   local ok = watcher:start(dir, {}, function(err, fname)
-    if err or fname ~= name then
+    if err or fname ~= name or settle:is_closing() then
       return
     end
-    stop()
-    vim.schedule(function()
-      local buf = require("claude.tools").find_buf(path)
-      if buf and vim.api.nvim_buf_is_loaded(buf) then
-        local tick = vim.b[buf].changedtick
-        M.check(buf)
-        if vim.api.nvim_buf_is_valid(buf) and vim.b[buf].changedtick ~= tick then
-          fresh[buf] = vim.uv.now()
-        end
-      end
+    -- One write is several events (truncate, write, rename); reading at
+    -- the first could load a half-written file.
+    settle:stop()
+    settle:start(SETTLE_MS, 0, function()
+      stop()
+      vim.schedule(reload)
     end)
   end)
   if not ok then
