@@ -38,10 +38,12 @@ test: deps build lint ## Run every test, on Neovim 0.10 and on 0.12.
 		NVIM=$$nvim $(GO) test -count=1 ./...; \
 	done
 
-lint: ## gofmt and go vet must be clean.
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.6.1
+lint: ## gofmt, go vet and staticcheck must be clean.
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 		if [ -n "$$out" ]; then echo "gofmt needed: $$out"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
 
 # Each benchmark reports per-operation medians and tails (p50/p99/max) as
 # custom metrics; the Neovim ones run a fixed number of times (see -benchtime).

@@ -105,16 +105,3 @@ func (h *Host) running() *mcp.Server {
 	defer h.mu.Unlock()
 	return h.server
 }
-
-// luaAsync runs Lua in Neovim from a goroutine of its own: handlers and
-// server callbacks must never wait on the editor.
-func (h *Host) luaAsync(code string, args ...any) {
-	if h.nv == nil {
-		return
-	}
-	go func() {
-		if err := h.nv.ExecLua(code, nil, args...); err != nil {
-			h.log.Debug("lua call failed", "code", code, "err", err)
-		}
-	}()
-}
