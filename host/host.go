@@ -17,7 +17,7 @@ import (
 	"github.com/neovim/go-client/nvim/plugin"
 )
 
-// Version of the plugin. lua/claude/host.lua holds the same string and
+// Version of the plugin. lua/claude/init.lua holds the same string and
 // refuses a binary that answers anything else (built from another checkout).
 const Version = "0.1.0"
 
@@ -41,7 +41,6 @@ type Host struct {
 	lock    *lockfile.Lock
 	port    int
 	stopRun context.CancelFunc // stops the goroutines of the running server
-	nvimPID int
 }
 
 // Options configure a Host.

@@ -44,6 +44,9 @@ type clientInfo struct {
 type editorState struct {
 	PID     int      `msgpack:"pid"`
 	Folders []string `msgpack:"folders"`
+	// Where the user is: the first CLI to connect learns the current file
+	// without waiting for a cursor move (VS Code sends the active editor).
+	Where *selection.Event `msgpack:"where"`
 }
 
 // start serves ClaudeHostStart: listen on loopback, write the lock file,
@@ -59,7 +62,8 @@ func (h *Host) start(args []startOptions) (*serverInfo, error) {
 		return info, nil
 	}
 	var st editorState
-	if err := h.nv.ExecLua(`return { pid = vim.fn.getpid(), folders = require('claude.tools').workspace_folders() }`, &st); err != nil {
+	if err := h.nv.ExecLua(`return { pid = vim.fn.getpid(), folders = require('claude.tools').workspace_folders(),
+		where = require('claude.selection').editor_state() }`, &st); err != nil {
 		return nil, fmt.Errorf("read editor state: %w", err)
 	}
 
@@ -124,12 +128,14 @@ func (h *Host) start(args []startOptions) (*serverInfo, error) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	h.mu.Lock()
-	h.server, h.lock, h.port, h.stopRun, h.nvimPID = srv, lock, port, cancel, st.PID
+	h.server, h.lock, h.port, h.stopRun = srv, lock, port, cancel
 	h.mu.Unlock()
 	h.tracker.Reset()
+	if st.Where != nil {
+		h.tracker.Observe(st.Where)
+	}
 	go h.tracker.Run(ctx)
 	go h.diags.Run(ctx)
-	go h.seedSelection(ctx)
 	h.log.Info("server started", "port", port, "lockfile", lock.Path())
 	return h.info(), nil
 }
@@ -152,20 +158,6 @@ func (h *Host) startAsync(args []startOptions) {
 			h.log.Warn("report asynchronous start", "err", err)
 		}
 	}()
-}
-
-// seedSelection tells the tracker where the user is now, so the first CLI
-// to connect learns the current file without waiting for a cursor move
-// (as VS Code sends the active editor).
-func (h *Host) seedSelection(ctx context.Context) {
-	var ev *selection.Event
-	if err := h.nv.ExecLua(`return require('claude.selection').editor_state()`, &ev); err != nil {
-		h.log.Debug("read the editor state", "err", err)
-		return
-	}
-	if ev != nil && ctx.Err() == nil {
-		h.tracker.Observe(ev)
-	}
 }
 
 // stop serves ClaudeHostStop.

@@ -83,13 +83,9 @@ type reloadedBuffer struct {
 	LSP  bool   `msgpack:"lsp"`
 }
 
-// settle reloads buffers Claude changed and waits for their diagnostics.
-func (e *Editor) settle(ctx context.Context) {
-	snap := e.diagEvents.snapshot()
-	var reloaded []reloadedBuffer
-	if err := e.lua(ctx, &reloaded, `return require('claude.tools').refresh()`); err != nil || len(reloaded) == 0 {
-		return
-	}
+// awaitReloaded waits for the diagnostics of buffers just reloaded (events
+// counted from snap on).
+func (e *Editor) awaitReloaded(ctx context.Context, snap map[string]uint64, reloaded []reloadedBuffer) {
 	timeout := otherSettleTimeout
 	paths := make([]string, 0, len(reloaded))
 	for _, b := range reloaded {

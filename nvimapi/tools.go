@@ -51,9 +51,22 @@ type luaFileDiagnostics struct {
 }
 
 // Diagnostics reads vim.diagnostic for one file or for every file buffer,
-// after reloading files Claude changed (see settle).
+// after reloading files Claude changed. One round trip, unless that
+// reloaded something: then it waits for the new diagnostics (see
+// settle.go) and reads again.
 func (e *Editor) Diagnostics(ctx context.Context, path string) ([]mcp.FileDiagnostics, error) {
-	e.settle(ctx)
+	snap := e.diagEvents.snapshot()
+	var r struct {
+		Reloaded []reloadedBuffer     `msgpack:"reloaded"`
+		Files    []luaFileDiagnostics `msgpack:"files"`
+	}
+	if err := e.lua(ctx, &r, `return require('claude.tools').refresh_and_diagnose(...)`, pathArg(path)...); err != nil {
+		return nil, fmt.Errorf("diagnostics: %w", luaError(err))
+	}
+	if len(r.Reloaded) == 0 {
+		return convertFiles(r.Files, path), nil
+	}
+	e.awaitReloaded(ctx, snap, r.Reloaded)
 	return e.ReadDiagnostics(ctx, path)
 }
 
@@ -61,13 +74,24 @@ func (e *Editor) Diagnostics(ctx context.Context, path string) ([]mcp.FileDiagno
 // every file buffer.
 func (e *Editor) ReadDiagnostics(ctx context.Context, path string) ([]mcp.FileDiagnostics, error) {
 	var files []luaFileDiagnostics
-	var args []any // no argument at all for every file: a Go nil arrives as vim.NIL
-	if path != "" {
-		args = append(args, path)
-	}
-	if err := e.lua(ctx, &files, `return require('claude.tools').diagnostics(...)`, args...); err != nil {
+	if err := e.lua(ctx, &files, `return require('claude.tools').diagnostics(...)`, pathArg(path)...); err != nil {
 		return nil, fmt.Errorf("diagnostics: %w", luaError(err))
 	}
+	return convertFiles(files, path), nil
+}
+
+// pathArg passes path to Lua, or no argument at all for every file: a Go
+// nil would arrive as vim.NIL.
+func pathArg(path string) []any {
+	if path == "" {
+		return nil
+	}
+	return []any{path}
+}
+
+// convertFiles turns Lua's answer into the tool's; for one file there is
+// always exactly one entry.
+func convertFiles(files []luaFileDiagnostics, path string) []mcp.FileDiagnostics {
 	out := make([]mcp.FileDiagnostics, 0, len(files))
 	for _, f := range files {
 		out = append(out, convertDiagnostics(f))
@@ -75,7 +99,7 @@ func (e *Editor) ReadDiagnostics(ctx context.Context, path string) ([]mcp.FileDi
 	if path != "" && len(out) == 0 {
 		out = append(out, mcp.FileDiagnostics{Path: path, Diagnostics: []mcp.Diagnostic{}})
 	}
-	return out, nil
+	return out
 }
 
 func convertDiagnostics(f luaFileDiagnostics) mcp.FileDiagnostics {

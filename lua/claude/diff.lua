@@ -268,9 +268,6 @@ function M.decide(id, decision)
     vim.notify("claude.nvim: could not answer Claude: " .. tostring(err), vim.log.levels.ERROR)
   end
   M.close(id, decision == "accept" and "accepted" or "rejected")
-  if decision == "accept" then
-    require("claude.reload").watch(view.path)
-  end
 end
 
 --- The diff shown in the current window, else the only one open.
@@ -353,9 +350,9 @@ function M.close(id, result)
       pcall(vim.api.nvim_buf_delete, orig, {})
     end
   end
-  if not result then
-    -- Closed by the CLI (close_tab): the user may have accepted in its own
-    -- prompt, and then the CLI writes the file a moment from now.
+  if result ~= "rejected" then
+    -- Accepted here, or closed by the CLI (close_tab) after the user
+    -- answered in its own prompt: the CLI may write the file any moment.
     require("claude.reload").watch(view.path)
   end
   fire("ClaudeDiffClosed", view, { result = result or "closed" })

@@ -63,6 +63,12 @@ end
 --- Starts the WebSocket server (and the Go host) if it is not running.
 ---@return table|nil info { port, lockfile } or nil after reporting an error
 function M.start()
+  -- :ClaudeSend and :ClaudeOpen start the server each time; once it runs,
+  -- the state the host pushed answers without a round trip.
+  local state = require("claude.state")
+  if state.server_running and require("claude.host").running() then
+    return { running = true, port = state.port, lockfile = state.lockfile }
+  end
   local info = require("claude.host").call("ClaudeHostStart", start_options(M.config()))
   if type(info) ~= "table" or not info.port then
     return nil
@@ -132,17 +138,13 @@ end
 --- A short state string for statuslines: "" when stopped, "Claude ○" while
 --- waiting for the CLI, "Claude ●" when connected.
 function M.statusline()
-  local ok, host = pcall(require, "claude.host")
-  if not ok or not host.running() then
-    return ""
-  end
   local s = require("claude.state")
-  if s.clients > 0 then
+  if not s.server_running then
+    return ""
+  elseif s.clients > 0 then
     return "Claude ●"
-  elseif s.server_running then
-    return "Claude ○"
   end
-  return ""
+  return "Claude ○"
 end
 
 return M

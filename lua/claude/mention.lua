@@ -41,12 +41,11 @@ end
 ---@param line2 integer|nil 1-based
 function M.send_buffer(buf, line1, line2)
   buf = buf == 0 and vim.api.nvim_get_current_buf() or buf
-  local name = vim.api.nvim_buf_get_name(buf)
-  if vim.bo[buf].buftype ~= "" or name == "" or name:find("://", 1, true) then
+  if not require("claude.tools").is_file_buf(buf) then
     notify_error("this buffer is not a file; :ClaudeSend works in file buffers (use :ClaudeAdd {path} for others)")
     return false
   end
-  return mention(vim.fn.fnamemodify(name, ":p"), line1, line2)
+  return mention(vim.fn.fnamemodify(vim.api.nvim_buf_get_name(buf), ":p"), line1, line2)
 end
 
 --- Mentions a file or directory by path.

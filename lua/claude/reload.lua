@@ -65,7 +65,10 @@ local function ensure_hooks()
   })
 end
 
-local function checktime(buf)
+--- Reloads changed, unmodified buffers (all, or only buf); warns about
+--- changed buffers with unsaved edits.
+---@param buf integer|nil
+function M.check(buf)
   if checking or vim.fn.getcmdwintype() ~= "" then
     return
   end
@@ -75,9 +78,10 @@ local function checktime(buf)
   -- autocmd is postponed by Neovim to a moment when our handler is no
   -- longer active.
   local bufs = buf and { buf } or vim.api.nvim_list_bufs()
+  local is_file_buf = require("claude.tools").is_file_buf
   local ok, err = pcall(function()
     for _, b in ipairs(bufs) do
-      if vim.api.nvim_buf_is_loaded(b) and vim.bo[b].buftype == "" and vim.api.nvim_buf_get_name(b) ~= "" then
+      if vim.api.nvim_buf_is_loaded(b) and is_file_buf(b) then
         vim.cmd.checktime(b)
       end
     end
@@ -96,19 +100,12 @@ local function checktime(buf)
   kept = {}
 end
 
---- Reloads changed, unmodified buffers (all, or only buf); warns about
---- changed buffers with unsaved edits.
----@param buf integer|nil
-function M.check(buf)
-  checktime(buf)
-end
-
 --- Whether buf's file changed on disk while it has unsaved edits (checks
 --- now, silently; reloads the buffer if it has none).
 ---@param buf integer
 function M.changed_on_disk(buf)
   quiet = true
-  checktime(buf)
+  M.check(buf)
   quiet = false
   return conflicts[buf] == true
 end

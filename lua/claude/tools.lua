@@ -17,10 +17,13 @@ function M.find_buf(path)
   return nil
 end
 
-local function is_file_buf(buf)
+--- Whether buf holds a file on disk: a normal buffer with a name that is
+--- not a URL (fugitive://, oil://). Terminals, help, scratch: no.
+function M.is_file_buf(buf)
   local name = vim.api.nvim_buf_get_name(buf)
   return vim.bo[buf].buftype == "" and name ~= "" and not name:find("://", 1, true)
 end
+local is_file_buf = M.is_file_buf
 
 -- A window that shows files: not Claude's terminal, not floating, not a
 -- diff, not a side panel (file trees are 'nofile' or 'acwrite' buffers).
@@ -222,6 +225,12 @@ function M.refresh()
     })
   end
   return out
+end
+
+--- getDiagnostics in one round trip: reload what Claude changed, then read.
+--- When something was reloaded the Go side waits and reads again.
+function M.refresh_and_diagnose(path)
+  return { reloaded = M.refresh(), files = M.diagnostics(path) }
 end
 
 --- getOpenEditors: the listed, loaded file buffers.
