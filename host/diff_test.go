@@ -217,11 +217,10 @@ func TestCloseAllDiffTabsClosesOnlyOurs(t *testing.T) {
 		t.Errorf("closeAllDiffTabs with only the user's :diffsplit = %q, want CLOSED_0_DIFF_TABS", got)
 	}
 	var pending []*mcptest.Pending
-	for i, name := range []string{"a.txt", "b.txt", "c.txt"} {
+	for _, name := range []string{"a.txt", "b.txt", "c.txt"} {
 		path := d.nv.WriteFile(name, original)
 		pending = append(pending, d.openDiff(path, proposed, "tab "+name))
 		d.nv.Cmd("wincmd t")
-		_ = i
 	}
 	if got := callTool(t, d.c, "closeAllDiffTabs", nil); got[0] != "CLOSED_3_DIFF_TABS" {
 		t.Errorf("closeAllDiffTabs with 3 of ours = %q, want CLOSED_3_DIFF_TABS", got)

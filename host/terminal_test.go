@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
@@ -110,7 +109,6 @@ func TestReopeningAfterTheCLIExitsStartsANewOne(t *testing.T) {
 	if chan2 == 0 || chan2 == chan1 {
 		t.Errorf("after the CLI exited, :ClaudeOpen ran job %d; want a new one (old %d)", chan2, chan1)
 	}
-	_ = time.Second
 }
 
 func TestTheClaudeTerminalKeepsFollowingOutputAfterTheUserLeaves(t *testing.T) {
