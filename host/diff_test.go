@@ -118,6 +118,10 @@ func TestAcceptingADiff(t *testing.T) {
 		result string
 	}{
 		{"with :w in the proposal", "", func(d *diffEnv) { d.nv.Cmd("write") }, proposed},
+		// Save-and-quit accepts too, and quits only the proposal.
+		{"with :wq in the proposal", "", func(d *diffEnv) { d.nv.Cmd("wq") }, proposed},
+		{"with :x typed in the untouched proposal", "", func(d *diffEnv) { d.nv.Keys(":x\r") }, proposed},
+		{"with ZZ in the untouched proposal", "", func(d *diffEnv) { d.nv.Keys("ZZ") }, proposed},
 		{"with the accept keymap", "", func(d *diffEnv) { d.nv.Keys(`\aa`) }, proposed},
 		{"with a remapped accept key", `require('claude').setup({ diff = { keymaps = { accept = 'ga' } } })`,
 			func(d *diffEnv) { d.nv.Keys("ga") }, proposed},
@@ -149,6 +153,11 @@ func TestAcceptingADiff(t *testing.T) {
 			}
 			d.assertClosed("after accepting")
 			d.assertUntouched(d.path, original)
+			var fileWins int
+			d.nv.Lua(&fileWins, `return #vim.fn.win_findbuf(vim.fn.bufnr(...))`, d.path)
+			if fileWins != 1 {
+				t.Errorf("after accepting, %d windows show the file, want its window kept", fileWins)
+			}
 		})
 	}
 }

@@ -87,6 +87,27 @@ local function original_buffer(view, path)
   return buf
 end
 
+-- ZZ and :x write a buffer only when it is modified, and an untouched
+-- proposal is not: without this they would close it, a rejection, where
+-- the user asked to save. In the proposal they accept, like :wq.
+local function save_and_quit_accepts(view)
+  vim.keymap.set("n", "ZZ", function()
+    M.decide(view.id, "accept")
+  end, { buffer = view.prop_buf, desc = "Claude: accept the proposal" })
+  vim.api.nvim_buf_call(view.prop_buf, function()
+    for _, cmd in ipairs({ "x", "xi", "xit", "exi", "exit" }) do
+      vim.cmd(
+        string.format(
+          "cnoreabbrev <buffer> <expr> %s getcmdtype() ==# ':' && getcmdline() ==# '%s' ? 'wq' : '%s'",
+          cmd,
+          cmd,
+          cmd
+        )
+      )
+    end
+  end)
+end
+
 local function proposal_buffer(view, spec, filetype)
   local buf = vim.api.nvim_create_buf(false, false)
   local bo = vim.bo[buf]
@@ -199,9 +220,12 @@ function M.open(id, spec)
     buffer = view.prop_buf,
     desc = "claude.nvim: :w accepts the proposal",
     callback = function()
-      M.decide(id, "accept")
+      -- Close later: in ":wq" the quit comes next and must close the
+      -- proposal's window, not whichever window closing now would leave.
+      M.decide(id, "accept", { close_later = true })
     end,
   })
+  save_and_quit_accepts(view)
   vim.api.nvim_create_autocmd({ "BufWipeout", "BufUnload" }, {
     group = group,
     buffer = view.prop_buf,
@@ -249,7 +273,8 @@ end
 --- Records the user's decision on a diff and closes it.
 ---@param id integer
 ---@param decision "accept"|"reject"
-function M.decide(id, decision)
+---@param opts? { close_later: boolean } close on the next loop (from :w)
+function M.decide(id, decision, opts)
   local view = views[id]
   if not view or view.decided then
     return
@@ -267,7 +292,15 @@ function M.decide(id, decision)
   if not ok then
     vim.notify("claude.nvim: could not answer Claude: " .. tostring(err), vim.log.levels.ERROR)
   end
-  M.close(id, decision == "accept" and "accepted" or "rejected")
+  local result = decision == "accept" and "accepted" or "rejected"
+  if opts and opts.close_later then
+    vim.bo[view.prop_buf].modified = false
+    vim.schedule(function()
+      M.close(id, result)
+    end)
+  else
+    M.close(id, result)
+  end
 end
 
 --- The diff shown in the current window, else the only one open.
