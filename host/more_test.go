@@ -160,3 +160,34 @@ func TestADiffDecidedInTheCLIPromptReloadsTheFileWhenWritten(t *testing.T) {
 		return line == "TWO"
 	})
 }
+
+func TestADiffOpensInAFileWindowNotAPanelOrAPinnedWindow(t *testing.T) {
+	for _, panel := range []string{
+		"topleft vnew | setlocal buftype=nofile filetype=NvimTree",
+		"topleft vsplit | enew | setlocal winfixbuf",
+	} {
+		t.Run(panel, func(t *testing.T) {
+			d := newDiffEnv(t, "")
+			d.nv.Cmd(panel)
+			var panelWin, panelBuf int
+			d.nv.Lua(&panelWin, `return vim.api.nvim_get_current_win()`)
+			d.nv.Lua(&panelBuf, `return vim.api.nvim_get_current_buf()`)
+			p := d.openDiff(d.path, proposed, tab)
+			var shown int
+			var diff bool
+			d.nv.Lua(&shown, `return vim.api.nvim_win_get_buf(...)`, panelWin)
+			d.nv.Lua(&diff, `return vim.wo[...].diff`, panelWin)
+			if shown != panelBuf || diff {
+				t.Errorf("the panel window now shows buffer %d (diff %v), want its own buffer %d untouched", shown, diff, panelBuf)
+			}
+			if msgs := d.nv.Messages(); strings.Contains(msgs, "E1513") || strings.Contains(msgs, "rror") {
+				t.Errorf("opening the diff reported: %s", msgs)
+			}
+			d.nv.Cmd("ClaudeDiffAccept")
+			if got := answer(t, p); got[0] != "FILE_SAVED" {
+				t.Errorf("answer %q", got)
+			}
+			d.assertClosed("after accepting")
+		})
+	}
+}

@@ -26,9 +26,10 @@ end
 local is_file_buf = M.is_file_buf
 
 -- A window that shows files: not Claude's terminal, not floating, not a
--- diff, not a side panel (file trees are 'nofile' or 'acwrite' buffers).
+-- diff, not a side panel (file trees are 'nofile' or 'acwrite' buffers),
+-- not one pinned to its buffer ('winfixbuf' refuses another).
 local function is_editor_win(win)
-  if vim.api.nvim_win_get_config(win).relative ~= "" then
+  if vim.api.nvim_win_get_config(win).relative ~= "" or vim.wo[win].winfixbuf then
     return false
   end
   local buf = vim.api.nvim_win_get_buf(win)
