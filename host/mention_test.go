@@ -63,6 +63,20 @@ func TestMentionsOfRangesFilesAndDirectories(t *testing.T) {
 		t.Errorf(":ClaudeSend without a range sent %s %s, want the whole file", got.FilePath, lines(got))
 	}
 
+	// lazy.nvim key specs map visual mode to "<Cmd>ClaudeSend<CR>": no
+	// range, the selection still up.
+	e.nv.Cmd("wincmd p")
+	e.nv.Cmd("xnoremap <buffer> gs <Cmd>ClaudeSend<CR>")
+	e.nv.Keys("4GVkgs")
+	if got := mcptest.Next[atMentioned](t, c, "at_mentioned"); got.FilePath != path || lines(got) != "2-3" {
+		t.Errorf("<Cmd>ClaudeSend from visual mode sent %s %s, want %s 2-3", got.FilePath, lines(got), path)
+	}
+	var mode string
+	e.nv.Lua(&mode, `return vim.api.nvim_get_mode().mode`)
+	if mode == "v" || mode == "V" {
+		t.Errorf("still in visual mode %q after sending the selection", mode)
+	}
+
 	e.nv.Cmd("ClaudeAdd dir/m.txt 4 3")
 	if got := mcptest.Next[atMentioned](t, c, "at_mentioned"); got.FilePath != path || lines(got) != "2-3" {
 		t.Errorf(":ClaudeAdd dir/m.txt 4 3 sent %s %s, want %s 2-3", got.FilePath, lines(got), path)

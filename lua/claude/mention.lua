@@ -41,6 +41,15 @@ end
 ---@param line2 integer|nil 1-based
 function M.send_buffer(buf, line1, line2)
   buf = buf == 0 and vim.api.nvim_get_current_buf() or buf
+  if not line1 then
+    -- A <Cmd> mapping in visual mode runs the command with no range while
+    -- the selection is still up: send the selected lines, as ":" would.
+    local mode = vim.api.nvim_get_mode().mode
+    if mode == "v" or mode == "V" or mode == "\22" then
+      line1, line2 = vim.fn.line("v"), vim.fn.line(".")
+      vim.api.nvim_feedkeys(vim.keycode("<Esc>"), "nx", false)
+    end
+  end
   if not require("claude.tools").is_file_buf(buf) then
     notify_error("this buffer is not a file; :ClaudeSend works in file buffers (use :ClaudeAdd {path} for others)")
     return false
