@@ -191,3 +191,23 @@ func TestADiffOpensInAFileWindowNotAPanelOrAPinnedWindow(t *testing.T) {
 		})
 	}
 }
+
+func TestADiffComparesWithTheFileAsItIsOnDiskNow(t *testing.T) {
+	// Focus stays in Claude's terminal: no BufEnter of a file buffer does it.
+	d := newDiffEnv(t, `require('claude').setup({ terminal_cmd = { 'cat' }, diff = { keep_terminal_focus = true } })`)
+	d.nv.Cmd("ClaudeOpen")
+	// Claude wrote the file without asking (an allowed edit); the buffer
+	// has not looked since.
+	if err := os.WriteFile(d.path, []byte("one\ntwo, by Claude\nthree\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bumpMtime(t, d.path)
+	p := d.openDiff(d.path, proposed, tab)
+	var left []string
+	d.nv.Lua(&left, `return vim.fn.getbufline(vim.fn.bufnr(...), 1, '$')`, d.path)
+	if strings.Join(left, "\n") != "one\ntwo, by Claude\nthree" {
+		t.Errorf("the diff's left side shows %q, want the file as it is on disk", left)
+	}
+	d.nv.Cmd("ClaudeDiffDeny")
+	answer(t, p)
+}

@@ -72,6 +72,11 @@ end
 local function original_buffer(view, path)
   local buf = require("claude.tools").find_buf(path)
   if buf and vim.api.nvim_buf_is_loaded(buf) then
+    -- Claude may have written the file since (an edit it was allowed to
+    -- make without asking): compare against the file as it is now.
+    if require("claude").config().auto_reload then
+      require("claude.reload").check(buf)
+    end
     return buf
   end
   if vim.uv.fs_stat(path) then
