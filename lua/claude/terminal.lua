@@ -61,6 +61,18 @@ local function command(args)
   return table.concat(parts, " ")
 end
 
+-- The program terminal_cmd runs, where that can be told without a shell:
+-- a list's first item, or a string's first word unless it is shell syntax
+-- (an assignment, a quote, a substitution).
+local function program()
+  local cmd = cfg().terminal_cmd
+  local first = type(cmd) == "table" and cmd[1] or cmd:match("^%s*(%S+)")
+  if not first or first:find("[=$`'\"();|&<>\\]") then
+    return nil
+  end
+  return first
+end
+
 function M.is_running()
   return term.job ~= nil and term.buf ~= nil and vim.api.nvim_buf_is_valid(term.buf)
 end
@@ -141,6 +153,17 @@ local function on_exit(job, code)
 end
 
 local function start(args)
+  local prog = program()
+  if prog and vim.fn.executable(prog) ~= 1 then
+    vim.notify(
+      string.format(
+        "claude.nvim: %s is not an executable on PATH. Install the Claude Code CLI (npm install -g @anthropic-ai/claude-code) or point terminal_cmd in setup() at it.",
+        prog
+      ),
+      vim.log.levels.ERROR
+    )
+    return false
+  end
   local info = require("claude").start()
   if not info then
     return false
