@@ -153,6 +153,10 @@ local function on_exit(job, code)
 end
 
 local function start(args)
+  local info = require("claude").start()
+  if not info then
+    return false
+  end
   local prog = program()
   if prog and vim.fn.executable(prog) ~= 1 then
     vim.notify(
@@ -162,10 +166,6 @@ local function start(args)
       ),
       vim.log.levels.ERROR
     )
-    return false
-  end
-  local info = require("claude").start()
-  if not info then
     return false
   end
   local buf = vim.api.nvim_create_buf(false, false)
