@@ -117,27 +117,28 @@ local function check_binary()
   end
 end
 
--- The command terminal_cmd names, and the argv that asks it for its version.
+-- The program terminal_cmd runs (nil when only a shell can tell), and the
+-- argv that asks it for its version.
 local function cli_command()
   local cmd = require("claude").config().terminal_cmd
+  local name = require("claude.terminal").program()
   if type(cmd) == "table" then
-    return cmd[1], vim.list_extend(vim.deepcopy(cmd), { "--version" })
+    return name, vim.list_extend(vim.deepcopy(cmd), { "--version" })
   end
   -- A string is a shell command line (as in the terminal); a single word
   -- needs no shell.
-  local words = vim.split(vim.trim(cmd), "%s+")
-  if #words == 1 then
-    return words[1], { words[1], "--version" }
+  if name and vim.trim(cmd) == name then
+    return name, { name, "--version" }
   end
   local shell = vim.split(vim.trim(vim.o.shell), "%s+")
-  return words[1], vim.list_extend(shell, { vim.o.shellcmdflag, cmd .. " --version" })
+  return name, vim.list_extend(shell, { vim.o.shellcmdflag, cmd .. " --version" })
 end
 
 local function check_cli()
   health.start("Claude CLI")
   local cfg = require("claude").config()
   local name, argv = cli_command()
-  local path = vim.fn.exepath(name)
+  local path = name and vim.fn.exepath(name) or vim.inspect(cfg.terminal_cmd)
   if path == "" then
     health.error(string.format("`%s` (terminal_cmd) is not an executable on $PATH", name), {
       "install Claude Code: `npm install -g @anthropic-ai/claude-code` (or see https://docs.anthropic.com/en/docs/claude-code)",
@@ -148,7 +149,8 @@ local function check_cli()
   local env = next(cfg.env) and vim.tbl_map(tostring, cfg.env) or nil
   local line, err = first_line(argv, env)
   if not line then
-    health.error(string.format("`%s --version` failed: %s", name, err), "run it in a shell to see why")
+    local shown = name or vim.inspect(cfg.terminal_cmd)
+    health.error(string.format("`%s --version` failed: %s", shown, err), "run it in a shell to see why")
     return
   end
   health.ok(string.format("%s: %s", path, line))

@@ -64,7 +64,7 @@ end
 -- The program terminal_cmd runs, where that can be told without a shell:
 -- a list's first item, or a string's first word unless it is shell syntax
 -- (an assignment, a quote, a substitution).
-local function program()
+function M.program()
   local cmd = cfg().terminal_cmd
   local first = type(cmd) == "table" and cmd[1] or cmd:match("^%s*(%S+)")
   if not first or first:find("[=$`'\"();|&<>\\]") then
@@ -157,7 +157,7 @@ local function start(args)
   if not info then
     return false
   end
-  local prog = program()
+  local prog = M.program()
   if prog and vim.fn.executable(prog) ~= 1 then
     vim.notify(
       string.format(
