@@ -78,6 +78,13 @@ func (ds *diffs) remove(d *pendingDiff) bool {
 	return true
 }
 
+// registered reports whether d is still waiting for a decision.
+func (ds *diffs) registered(d *pendingDiff) bool {
+	ds.mu.Lock()
+	defer ds.mu.Unlock()
+	return ds.byID[d.id] == d
+}
+
 func (ds *diffs) byIDTake(id int) *pendingDiff {
 	ds.mu.Lock()
 	d := ds.byID[id]
@@ -182,6 +189,11 @@ func (e *Editor) OpenDiff(ctx context.Context, req mcp.DiffRequest) (mcp.DiffRes
 		e.diffs.remove(d)
 		e.closeView(context.Background(), d.id)
 		return mcp.DiffResult{}, fmt.Errorf("open diff %s: %w", target, luaError(err))
+	}
+	if !e.diffs.registered(d) {
+		// close_tab, closeAllDiffTabs or a newer diff of the same tab came
+		// while the view was being opened, and found nothing to close yet.
+		e.closeView(ctx, d.id)
 	}
 	select {
 	case r := <-d.result:
