@@ -20,11 +20,23 @@ local command = vim.api.nvim_create_user_command
 -- :ClaudeOpen "explain this repository"
 command("ClaudeOpen", function(o)
   claude().open(require("claude.commands").split_args(o.args))
-end, { nargs = "*", desc = "Open the Claude terminal (args go to the CLI, e.g. --resume)" })
+end, {
+  nargs = "*",
+  complete = function(lead)
+    return require("claude.commands").complete_cli_flags(lead)
+  end,
+  desc = "Open the Claude terminal (args go to the CLI, e.g. --resume)",
+})
 
 command("ClaudeToggle", function(o)
   claude().toggle(require("claude.commands").split_args(o.args))
-end, { nargs = "*", desc = "Hide or show the Claude terminal" })
+end, {
+  nargs = "*",
+  complete = function(lead)
+    return require("claude.commands").complete_cli_flags(lead)
+  end,
+  desc = "Hide or show the Claude terminal",
+})
 
 command("ClaudeFocus", function()
   claude().focus()

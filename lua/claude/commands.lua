@@ -68,6 +68,27 @@ function M.split_args(line)
   return words
 end
 
+-- The CLI flags people pass when starting Claude from the editor.
+local CLI_FLAGS = {
+  "--add-dir",
+  "--allowedTools",
+  "--continue",
+  "--disallowedTools",
+  "--model",
+  "--permission-mode",
+  "--resume",
+  "--verbose",
+}
+
+--- Completion for :ClaudeOpen and :ClaudeToggle.
+---@param lead string
+---@return string[]
+function M.complete_cli_flags(lead)
+  return vim.tbl_filter(function(flag)
+    return vim.startswith(flag, lead)
+  end, CLI_FLAGS)
+end
+
 function M.log()
   local path = require("claude.host").log_file()
   if vim.fn.filereadable(path) ~= 1 then
