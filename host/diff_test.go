@@ -174,6 +174,8 @@ func TestRejectingADiff(t *testing.T) {
 		{"by wiping the proposal buffer", "", func(d *diffEnv) { d.nv.Cmd("bwipeout!") }},
 		{"by closing its tab page", `require('claude').setup({ diff = { open_in_new_tab = true } })`,
 			func(d *diffEnv) { d.nv.Cmd("tabclose") }},
+		{"by quitting the proposal in its own tab page", `require('claude').setup({ diff = { open_in_new_tab = true } })`,
+			func(d *diffEnv) { d.nv.Cmd("quit") }},
 		{"by closing the tab page it opened in", "", nil},
 	}
 	for _, tt := range tests {
@@ -192,6 +194,11 @@ func TestRejectingADiff(t *testing.T) {
 			}
 			d.assertClosed("after rejecting")
 			d.assertUntouched(d.path, original)
+			var tabs int
+			d.nv.Lua(&tabs, `return #vim.api.nvim_list_tabpages()`)
+			if tabs != 1 {
+				t.Errorf("%d tab pages after rejecting, want 1: a tab page the diff opened must go", tabs)
+			}
 		})
 	}
 }
