@@ -16,15 +16,17 @@ end
 
 local command = vim.api.nvim_create_user_command
 
+local function complete_cli_flags(lead)
+  return require("claude.commands").complete_cli_flags(lead)
+end
+
 -- Arguments are split like a shell would, so a quoted prompt stays whole:
 -- :ClaudeOpen "explain this repository"
 command("ClaudeOpen", function(o)
   claude().open(require("claude.commands").split_args(o.args))
 end, {
   nargs = "*",
-  complete = function(lead)
-    return require("claude.commands").complete_cli_flags(lead)
-  end,
+  complete = complete_cli_flags,
   desc = "Open the Claude terminal (args go to the CLI, e.g. --resume)",
 })
 
@@ -32,9 +34,7 @@ command("ClaudeToggle", function(o)
   claude().toggle(require("claude.commands").split_args(o.args))
 end, {
   nargs = "*",
-  complete = function(lead)
-    return require("claude.commands").complete_cli_flags(lead)
-  end,
+  complete = complete_cli_flags,
   desc = "Hide or show the Claude terminal",
 })
 
