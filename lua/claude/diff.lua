@@ -298,8 +298,8 @@ function M.decide(id, decision, opts)
     vim.notify("claude.nvim: could not answer Claude: " .. tostring(err), vim.log.levels.ERROR)
   end
   local result = decision == "accept" and "accepted" or "rejected"
-  if opts and opts.close_later then
-    vim.bo[view.prop_buf].modified = false
+  if opts and opts.close_later and valid_buf(view.prop_buf) then
+    vim.bo[view.prop_buf].modified = false -- the write "succeeded"
     vim.schedule(function()
       M.close(id, result)
     end)
