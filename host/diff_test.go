@@ -365,3 +365,23 @@ func TestAFiveMebibyteProposal(t *testing.T) {
 	}
 	d.assertClosed("after the big diff")
 }
+
+func TestTheProposalsWinbarShowsTheKeysAsTyped(t *testing.T) {
+	for _, tt := range []struct{ setup, want string }{
+		{"", `\aa accept · \ad reject · :w accept · :q reject`},
+		{`vim.g.mapleader = ' '`, `<Space>aa accept · <Space>ad reject · :w accept · :q reject`},
+		{`require('claude').setup({ diff = { keymaps = { accept = 'ga', reject = false } } })`, `ga accept · :w accept · :q reject`},
+	} {
+		t.Run(tt.want, func(t *testing.T) {
+			d := newDiffEnv(t, tt.setup)
+			p := d.openDiff(d.path, proposed, tab)
+			var bar string
+			d.nv.Lua(&bar, `return vim.wo.winbar`)
+			if !strings.Contains(bar, " Claude proposal ") || !strings.Contains(bar, tt.want) {
+				t.Errorf("the proposal's winbar is %q, want the label and %q", bar, tt.want)
+			}
+			d.nv.Cmd("ClaudeDiffDeny")
+			answer(t, p)
+		})
+	}
+}

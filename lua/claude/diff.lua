@@ -19,14 +19,23 @@ local function valid_buf(buf)
   return buf and vim.api.nvim_buf_is_valid(buf)
 end
 
+-- A key as the user types it: <leader> spelled out as their leader.
+local function shown_key(lhs)
+  local leader = vim.g.mapleader or "\\"
+  leader = leader == " " and "<Space>" or leader
+  return (lhs:gsub("<[Ll]eader>", function()
+    return leader
+  end))
+end
+
 local function keymap_hint()
   local keys = cfg().keymaps
   local parts = {}
   if cfg().use_default_keymaps and keys.accept then
-    table.insert(parts, keys.accept .. " accept")
+    table.insert(parts, shown_key(keys.accept) .. " accept")
   end
   if cfg().use_default_keymaps and keys.reject then
-    table.insert(parts, keys.reject .. " reject")
+    table.insert(parts, shown_key(keys.reject) .. " reject")
   end
   table.insert(parts, ":w accept")
   table.insert(parts, ":q reject")
