@@ -385,3 +385,62 @@ func TestTheProposalsWinbarShowsTheKeysAsTyped(t *testing.T) {
 		})
 	}
 }
+
+// Nothing outside the command-line window (q:) can change while it is
+// open: the diff waits for the user to leave it.
+func TestADiffArrivingInTheCommandLineWindowOpensWhenTheUserLeavesIt(t *testing.T) {
+	for _, closeFirst := range []bool{false, true} {
+		t.Run(map[bool]string{false: "then accepted", true: "closed by the CLI meanwhile"}[closeFirst], func(t *testing.T) {
+			d := newDiffEnv(t, "")
+			d.nv.Keys("q:")
+			p, err := d.c.Start("tools/call", map[string]any{"name": "openDiff", "arguments": map[string]any{
+				"old_file_path": d.path, "new_file_path": d.path, "new_file_contents": proposed, "tab_name": tab,
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			nvimtest.Wait(t, "the diff to be registered", waitTimeout, func() bool {
+				v, _, _ := d.viewState()
+				return v == 1
+			})
+			if _, wins, props := d.viewState(); wins != 0 || props != 0 {
+				t.Errorf("in the command-line window: %d diff windows, %d proposal buffers; want none yet", wins, props)
+			}
+			if closeFirst {
+				callTool(t, d.c, "close_tab", map[string]string{"tab_name": tab})
+				if got := answer(t, p); got[0] != "DIFF_REJECTED" {
+					t.Errorf("answer %q", got)
+				}
+				d.nv.Keys("<C-c><C-c>")
+				d.assertClosed("after close_tab and leaving the command-line window")
+				return
+			}
+			d.nv.Keys("<C-c><C-c>")
+			nvimtest.Next(t, d.opened, "the diff to open once the command-line window closed", waitTimeout)
+			d.nv.Cmd("write")
+			if got := answer(t, p); got[0] != "FILE_SAVED" || got[1] != proposed {
+				t.Errorf("answer %q", got)
+			}
+			d.assertClosed("after accepting")
+			if msgs := d.nv.Messages(); strings.Contains(msgs, "E11") {
+				t.Errorf("messages: %s", msgs)
+			}
+		})
+	}
+}
+
+func TestADiffClosedWhileTheCommandLineWindowIsOpenGoesWhenTheUserLeavesIt(t *testing.T) {
+	d := newDiffEnv(t, "")
+	p := d.openDiff(d.path, proposed, tab)
+	d.nv.Keys("q:")
+	if got := callTool(t, d.c, "closeAllDiffTabs", nil); got[0] != "CLOSED_1_DIFF_TABS" {
+		t.Errorf("closeAllDiffTabs = %q", got)
+	}
+	if got := answer(t, p); got[0] != "DIFF_REJECTED" {
+		t.Errorf("answer %q", got)
+	}
+	d.nv.Keys("<C-c><C-c>")
+	nvimtest.Next(t, d.closed, "the view to close", waitTimeout)
+	d.assertClosed("after leaving the command-line window")
+	d.assertUntouched(d.path, original)
+}

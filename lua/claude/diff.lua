@@ -183,12 +183,9 @@ local function fire(name, view, extra)
   )
 end
 
---- Opens a diff view. Called by the Go host (nvimapi.Editor.OpenDiff).
----@param id integer
----@param spec table { old_path, new_path, tab_name, lines, eol, dos }
-function M.open(id, spec)
-  local view = { id = id, tab_name = spec.tab_name, path = spec.new_path, maps = {} }
-  views[id] = view
+-- Sets up the view's buffers and windows.
+local function show(view, spec)
+  local id = view.id
   local from_win = vim.api.nvim_get_current_win()
   local from_term = vim.bo[vim.api.nvim_win_get_buf(from_win)].buftype == "terminal"
 
@@ -269,6 +266,36 @@ function M.open(id, spec)
     vim.cmd.stopinsert()
   end
   fire("ClaudeDiffOpened", view)
+end
+
+--- Opens a diff view. Called by the Go host (nvimapi.Editor.OpenDiff).
+---@param id integer
+---@param spec table { old_path, new_path, tab_name, lines, eol, dos }
+function M.open(id, spec)
+  local view = { id = id, tab_name = spec.tab_name, path = spec.new_path, maps = {} }
+  views[id] = view
+  if vim.fn.getcmdwintype() ~= "" then
+    -- No other window can change while the command-line window is open:
+    -- show the diff when the user leaves it.
+    view.waiting = vim.api.nvim_create_autocmd("CmdwinLeave", {
+      once = true,
+      desc = "claude.nvim: show the diff that came in meanwhile",
+      callback = function()
+        vim.schedule(function()
+          if views[id] == view then
+            view.waiting = nil
+            local ok, err = pcall(show, view, spec)
+            if not ok then
+              M.close(id)
+              vim.notify("claude.nvim: could not show Claude's proposal: " .. tostring(err), vim.log.levels.ERROR)
+            end
+          end
+        end)
+      end,
+    })
+    return true
+  end
+  show(view, spec)
   return true
 end
 
@@ -341,17 +368,8 @@ function M.decide_current(decision)
   M.decide(view.id, decision)
 end
 
---- Closes a diff view without deciding (the CLI decided, or gave up).
----@param id integer
----@param result string|nil for the ClaudeDiffClosed event; "closed" by default
----@return boolean closed whether there was such a view
-function M.close(id, result)
-  local view = views[id]
-  if not view then
-    return false
-  end
-  views[id] = nil
-  view.decided = true
+-- Removes a closed view's windows, buffers, maps and autocmds.
+local function tear_down(view, result)
   pcall(vim.api.nvim_del_augroup_by_id, view.group)
   clear_keymaps(view)
 
@@ -403,8 +421,41 @@ function M.close(id, result)
     require("claude.reload").watch(view.path)
   end
   fire("ClaudeDiffClosed", view, { result = result or "closed" })
+end
+
+--- Closes a diff view without deciding (the CLI decided, or gave up).
+---@param id integer
+---@param result string|nil for the ClaudeDiffClosed event; "closed" by default
+---@return boolean closed whether there was such a view
+function M.close(id, result)
+  local view = views[id]
+  if not view then
+    return false
+  end
+  views[id] = nil
+  view.decided = true
+  if view.waiting then -- never shown
+    pcall(vim.api.nvim_del_autocmd, view.waiting)
+    fire("ClaudeDiffClosed", view, { result = result or "closed" })
+    return true
+  end
+  if vim.fn.getcmdwintype() ~= "" then
+    -- Windows cannot close while the command-line window is open.
+    vim.api.nvim_create_autocmd("CmdwinLeave", {
+      once = true,
+      desc = "claude.nvim: close the diff that was closed meanwhile",
+      callback = function()
+        vim.schedule(function()
+          tear_down(view, result)
+        end)
+      end,
+    })
+    return true
+  end
+  tear_down(view, result)
   return true
 end
+
 
 --- Closes every diff view of ours; returns how many.
 function M.close_all()
