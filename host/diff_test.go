@@ -444,3 +444,14 @@ func TestADiffClosedWhileTheCommandLineWindowIsOpenGoesWhenTheUserLeavesIt(t *te
 	d.assertClosed("after leaving the command-line window")
 	d.assertUntouched(d.path, original)
 }
+
+func TestAnOperatorPendingWhenADiffOpensDoesNotEditTheProposal(t *testing.T) {
+	d := newDiffEnv(t, "")
+	d.nv.Keys("d") // the first half of dd
+	p := d.openDiff(d.path, proposed, tab)
+	d.nv.Keys("d")
+	d.nv.Cmd("ClaudeDiffAccept")
+	if got := answer(t, p); got[0] != "FILE_SAVED" || got[1] != proposed {
+		t.Errorf("answer %q, want the proposal untouched by the pending operator", got)
+	}
+}

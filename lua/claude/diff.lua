@@ -186,6 +186,11 @@ end
 -- Sets up the view's buffers and windows.
 local function show(view, spec)
   local id = view.id
+  if vim.api.nvim_get_mode().mode:sub(1, 2) == "no" then
+    -- An operator the user had started (say the first d of dd) would
+    -- apply to the proposal once focus moves there: cancel it.
+    vim.api.nvim_feedkeys(vim.keycode("<Esc>"), "n", false)
+  end
   local from_win = vim.api.nvim_get_current_win()
   local from_term = vim.bo[vim.api.nvim_win_get_buf(from_win)].buftype == "terminal"
 
