@@ -183,6 +183,16 @@ local function fire(name, view, extra)
   )
 end
 
+-- What the user is in the middle of typing, or nil: text in a buffer (not
+-- Claude's terminal), a command line, or the command-line window.
+local function typing_in()
+  if vim.fn.getcmdwintype() ~= "" then
+    return "the command-line window"
+  end
+  local mode = vim.api.nvim_get_mode().mode:sub(1, 1)
+  return ({ i = "Insert mode", R = "Replace mode", c = "the command line" })[mode]
+end
+
 -- Sets up the view's buffers and windows.
 local function show(view, spec)
   local id = view.id
@@ -279,28 +289,42 @@ end
 function M.open(id, spec)
   local view = { id = id, tab_name = spec.tab_name, path = spec.new_path, maps = {} }
   views[id] = view
-  if vim.fn.getcmdwintype() ~= "" then
-    -- No other window can change while the command-line window is open:
-    -- show the diff when the user leaves it.
-    view.waiting = vim.api.nvim_create_autocmd("CmdwinLeave", {
-      once = true,
-      desc = "claude.nvim: show the diff that came in meanwhile",
-      callback = function()
-        vim.schedule(function()
-          if views[id] == view then
-            view.waiting = nil
-            local ok, err = pcall(show, view, spec)
-            if not ok then
-              M.close(id)
-              vim.notify("claude.nvim: could not show Claude's proposal: " .. tostring(err), vim.log.levels.ERROR)
-            end
-          end
-        end)
-      end,
-    })
+  local busy = typing_in()
+  if not busy then
+    show(view, spec)
     return true
   end
-  show(view, spec)
+  -- The user is typing (text, a command, or in q:, where no other window
+  -- may even change): a diff taking the window and the focus now would
+  -- catch their next keys. Show it once they are done.
+  local group = vim.api.nvim_create_augroup("ClaudeDiffWait" .. id, { clear = true })
+  view.waiting = group
+  vim.api.nvim_create_autocmd({ "ModeChanged", "CmdwinLeave" }, {
+    group = group,
+    desc = "claude.nvim: show the diff that came in while the user typed",
+    callback = function()
+      vim.schedule(function()
+        if views[id] ~= view or not view.waiting or typing_in() then
+          return
+        end
+        view.waiting = nil
+        pcall(vim.api.nvim_del_augroup_by_id, group)
+        local ok, err = pcall(show, view, spec)
+        if not ok then
+          M.close(id)
+          vim.notify("claude.nvim: could not show Claude's proposal: " .. tostring(err), vim.log.levels.ERROR)
+        end
+      end)
+    end,
+  })
+  vim.notify(
+    string.format(
+      "claude.nvim: Claude proposes a change to %s; the diff opens when you leave %s",
+      vim.fn.fnamemodify(spec.new_path, ":~:."),
+      busy
+    ),
+    vim.log.levels.INFO
+  )
   return true
 end
 
@@ -440,7 +464,7 @@ function M.close(id, result)
   views[id] = nil
   view.decided = true
   if view.waiting then -- never shown
-    pcall(vim.api.nvim_del_autocmd, view.waiting)
+    pcall(vim.api.nvim_del_augroup_by_id, view.waiting)
     fire("ClaudeDiffClosed", view, { result = result or "closed" })
     return true
   end
