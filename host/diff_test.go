@@ -133,6 +133,11 @@ func TestAcceptingADiff(t *testing.T) {
 			d.nv.Cmd("call setline(3, 'THREE, by the user') | call append('$', 'added')")
 			d.nv.Cmd("write")
 		}, "one\nTWO\nTHREE, by the user\nadded\n"},
+		{"after :e! dropped the user's edits to it", "", func(d *diffEnv) {
+			d.nv.Cmd("call setline(1, 'scribble')")
+			d.nv.Cmd("edit!")
+			d.nv.Cmd("write")
+		}, proposed},
 		{"with hunks put back with do", "", func(d *diffEnv) {
 			d.nv.Keys("gg]cdo")
 			d.nv.Cmd("ClaudeDiffAccept")

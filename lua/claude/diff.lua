@@ -251,6 +251,17 @@ local function show(view, spec)
       M.decide(id, "accept", { close_later = true })
     end,
   })
+  vim.api.nvim_create_autocmd("BufReadCmd", {
+    group = group,
+    buffer = view.prop_buf,
+    desc = "claude.nvim: :e! brings Claude's proposal back",
+    callback = function()
+      -- There is no file to read: without this, :e! would empty the
+      -- proposal, and accepting it then would empty the file.
+      vim.api.nvim_buf_set_lines(view.prop_buf, 0, -1, false, spec.lines)
+      vim.bo[view.prop_buf].modified = false
+    end,
+  })
   save_and_quit_accepts(view)
   vim.api.nvim_create_autocmd({ "BufWipeout", "BufUnload" }, {
     group = group,
@@ -258,7 +269,10 @@ local function show(view, spec)
     desc = "claude.nvim: closing the proposal rejects it",
     callback = function()
       vim.schedule(function()
-        M.decide(id, "reject")
+        -- Still there and loaded: it was reloaded (:e!), not closed.
+        if not (valid_buf(view.prop_buf) and vim.api.nvim_buf_is_loaded(view.prop_buf)) then
+          M.decide(id, "reject")
+        end
       end)
     end,
   })
