@@ -370,6 +370,8 @@ function M.decide(id, decision, opts)
       decision = "reject"
     else
       text = buffer_text(view.prop_buf)
+      -- Before answering: the CLI writes the file as soon as it has it.
+      require("claude.reload").watch(view.path)
     end
   end
   local ok, err = pcall(vim.fn.ClaudeHostDiffDone, id, decision, text)
@@ -458,9 +460,9 @@ local function tear_down(view, result)
       pcall(vim.api.nvim_buf_delete, orig, {})
     end
   end
-  if result ~= "rejected" then
-    -- Accepted here, or closed by the CLI (close_tab) after the user
-    -- answered in its own prompt: the CLI may write the file any moment.
+  if not result then
+    -- Closed by the CLI (close_tab) after the user answered in its own
+    -- prompt: the CLI may write the file any moment.
     require("claude.reload").watch(view.path)
   end
   fire("ClaudeDiffClosed", view, { result = result or "closed" })
