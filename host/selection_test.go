@@ -78,6 +78,8 @@ func TestSelectionChangedReportsWhatIsSelected(t *testing.T) {
 		{"a backwards charwise selection is ordered", "gg$vb<Esc>", "beta", pos{0, 6}, pos{0, 10}},
 		{"a linewise selection spans whole lines", "2GVj<Esc>", "héllo wörld 😀 end\nthird line", pos{1, 0}, pos{2, 10}},
 		{"a blockwise selection takes the columns of each line", "1G0<C-v>j3l<Esc>", "alph\nhéll", pos{0, 0}, pos{1, 4}},
+		{"a blockwise selection extended with $ takes each line to its end", "1G0l<C-v>jj$<Esc>",
+			"lpha beta\néllo wörld 😀 end\nhird line", pos{0, 1}, pos{2, 10}},
 		{"characters are counted in UTF-16 units", "2G0fwvf😀<Esc>", "wörld 😀", pos{1, 6}, pos{1, 14}},
 		{"a one-line selection made and left at once is still sent", "3GV<Esc>", "third line", pos{2, 0}, pos{2, 10}},
 	}

@@ -22,7 +22,7 @@ func (e *Editor) ReadSelection(ctx context.Context, q selection.Query) (*mcp.Sel
 	err := e.lua(ctx, &r, `return require('claude.selection').read(...)`,
 		q.Buf, string(rune(q.Kind)),
 		[]int{first.Line, first.Col}, []int{last.Line, last.Col},
-		[]int{q.Start.Line, q.Start.Col}, []int{q.End.Line, q.End.Col})
+		[]int{q.Start.Line, q.Start.Col}, []int{q.End.Line, q.End.Col}, q.ToEOL)
 	if err != nil {
 		return nil, fmt.Errorf("read selection in %s: %w", q.Path, err)
 	}
@@ -51,6 +51,9 @@ func selectionRange(q selection.Query, r *regionText) mcp.Range {
 		}
 		start.Character = utf16Col(r.First, left-1)
 		end.Character = utf16Col(r.Last, charEnd(r.Last, right-1))
+		if q.ToEOL {
+			end.Character = utf16Len(r.Last)
+		}
 	default: // charwise: inclusive of the character under the last end
 		start.Character = utf16Col(r.First, first.Col-1)
 		end.Character = utf16Col(r.Last, charEnd(r.Last, last.Col-1))

@@ -15,7 +15,7 @@ type Event struct {
 	Path    string `msgpack:"path" eval:"expand('%:p')"`
 	Buftype string `msgpack:"buftype" eval:"&buftype"`
 	Mode    string `msgpack:"mode" eval:"mode()"`
-	Cursor  []int  `msgpack:"cursor" eval:"getpos('.')"` // [bufnum, lnum, col, off], 1-based bytes
+	Cursor  []int  `msgpack:"cursor" eval:"getcurpos()"` // [0, lnum, col, off, curswant], 1-based bytes
 	Visual  []int  `msgpack:"visual" eval:"getpos('v')"` // the other end of a visual selection
 	Tick    int    `msgpack:"tick" eval:"b:changedtick"`
 }
@@ -82,13 +82,18 @@ type Query struct {
 	Buf   int
 	Path  string
 	Kind  Kind
-	Start Pos // for a selection: the visual start (not necessarily first)
-	End   Pos // the cursor end
-	Tick  int // b:changedtick: same query and tick means same answer
+	Start Pos  // for a selection: the visual start (not necessarily first)
+	End   Pos  // the cursor end
+	ToEOL bool // a blockwise selection extended with $: each line to its end
+	Tick  int  // b:changedtick: same query and tick means same answer
 }
+
+// maxCol is v:maxcol, the curswant of a cursor moved with $.
+const maxCol = 1<<31 - 1
 
 func queryOf(e *Event) Query {
 	q := Query{Buf: e.Buf, Path: e.Path, Kind: kindOf(e.Mode), End: posOf(e.Cursor), Tick: e.Tick}
+	q.ToEOL = q.Kind == Blockwise && len(e.Cursor) >= 5 && e.Cursor[4] >= maxCol
 	if q.Kind == Cursor {
 		q.Start = q.End
 	} else {

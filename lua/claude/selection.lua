@@ -6,6 +6,28 @@ local function line(buf, lnum)
   return vim.api.nvim_buf_get_lines(buf, lnum - 1, lnum, false)[1] or ""
 end
 
+-- The lines of a blockwise selection extended with $ (getregion cuts
+-- each line at the cursor's column instead): from the block's left
+-- display column to the end of each line.
+local function block_to_eol(buf, lnum1, lnum2, start, finish)
+  return vim.api.nvim_buf_call(buf, function()
+    local left = math.min(vim.fn.virtcol(start), vim.fn.virtcol(finish))
+    local out = {}
+    for lnum = lnum1, lnum2 do
+      local text = line(buf, lnum)
+      if vim.fn.strdisplaywidth(text) < left then
+        table.insert(out, "")
+      else
+        -- From the character at that column (whole, when a tab or a wide
+        -- character starts left of it).
+        local col = vim.fn.virtcol2col(0, lnum, left)
+        table.insert(out, text:sub(col))
+      end
+    end
+    return out
+  end)
+end
+
 --- Text of a selection and the lines its ends are on.
 ---@param buf integer
 ---@param kind string "n" (cursor only), "v", "V" or "\22"
@@ -13,7 +35,8 @@ end
 ---@param last integer[] { lnum, col }
 ---@param start integer[] visual start { lnum, col } (for blockwise columns)
 ---@param finish integer[] cursor end { lnum, col }
-function M.read(buf, kind, first, last, start, finish)
+---@param to_eol boolean blockwise extended with $: each line to its end
+function M.read(buf, kind, first, last, start, finish, to_eol)
   if not vim.api.nvim_buf_is_valid(buf) or not vim.api.nvim_buf_is_loaded(buf) then
     return vim.NIL
   end
@@ -22,7 +45,9 @@ function M.read(buf, kind, first, last, start, finish)
     return vim.NIL
   end
   local result = { first = line(buf, first[1]), last = line(buf, math.min(last[1], count)), text = "" }
-  if kind ~= "n" then
+  if to_eol then
+    result.text = table.concat(block_to_eol(buf, first[1], last[1], start, finish), "\n")
+  elseif kind ~= "n" then
     local ok, region = pcall(
       vim.fn.getregion,
       { buf, start[1], start[2], 0 },
@@ -45,7 +70,7 @@ function M.current()
     path = vim.api.nvim_buf_get_name(buf),
     buftype = vim.bo[buf].buftype,
     mode = vim.fn.mode(),
-    cursor = vim.fn.getpos("."),
+    cursor = vim.fn.getcurpos(),
     visual = vim.fn.getpos("v"),
     tick = vim.b[buf].changedtick,
   }
