@@ -15,9 +15,11 @@ type Event struct {
 	Path    string `msgpack:"path" eval:"expand('%:p')"`
 	Buftype string `msgpack:"buftype" eval:"&buftype"`
 	Mode    string `msgpack:"mode" eval:"mode()"`
-	Cursor  []int  `msgpack:"cursor" eval:"getcurpos()"` // [0, lnum, col, off, curswant], 1-based bytes
-	Visual  []int  `msgpack:"visual" eval:"getpos('v')"` // the other end of a visual selection
-	Tick    int    `msgpack:"tick" eval:"b:changedtick"`
+	// [0, lnum, col, off, curswant], 1-based bytes; curswant tells a
+	// blockwise selection extended with $.
+	Cursor []int `msgpack:"cursor" eval:"getcurpos()"`
+	Visual []int `msgpack:"visual" eval:"getpos('v')"` // the other end of a visual selection
+	Tick   int   `msgpack:"tick" eval:"b:changedtick"`
 }
 
 // isFile reports whether the event happened in a buffer that holds a file
