@@ -211,3 +211,53 @@ func TestADiffComparesWithTheFileAsItIsOnDiskNow(t *testing.T) {
 	d.nv.Cmd("ClaudeDiffDeny")
 	answer(t, p)
 }
+
+func TestAFloatingTerminalStepsAsideForADiff(t *testing.T) {
+	d := newDiffEnv(t, `require('claude').setup({ terminal_cmd = { 'cat' }, terminal = { position = 'float', float = { width = 0.5, height = 10 } } })`)
+	floating := func() (shown bool, width, height int, focused bool) {
+		var st struct {
+			Shown   bool `msgpack:"shown"`
+			Width   int  `msgpack:"width"`
+			Height  int  `msgpack:"height"`
+			Focused bool `msgpack:"focused"`
+		}
+		d.nv.Lua(&st, `
+			local buf = require('claude.terminal').buf()
+			for _, w in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+				if vim.api.nvim_win_get_buf(w) == buf and vim.api.nvim_win_get_config(w).relative ~= '' then
+					return { shown = true, width = vim.api.nvim_win_get_width(w), height = vim.api.nvim_win_get_height(w),
+						focused = w == vim.api.nvim_get_current_win() }
+				end
+			end
+			return { shown = false, width = 0, height = 0, focused = false }`)
+		return st.Shown, st.Width, st.Height, st.Focused
+	}
+	var columns int
+	d.nv.Lua(&columns, `return vim.o.columns`)
+
+	d.nv.Cmd("ClaudeOpen")
+	if shown, w, h, focused := floating(); !shown || w != columns/2 || h != 10 || !focused {
+		t.Fatalf("after :ClaudeOpen: float shown %v, %dx%d, focused %v; want a focused %dx10 float", shown, w, h, focused, columns/2)
+	}
+	d.nv.Cmd("ClaudeToggle")
+	if shown, _, _, _ := floating(); shown {
+		t.Errorf(":ClaudeToggle left the float shown")
+	}
+	d.nv.Cmd("ClaudeToggle")
+
+	p := d.openDiff(d.path, proposed, tab)
+	if shown, _, _, _ := floating(); shown {
+		t.Errorf("the float still covers the diff")
+	}
+	var cur string
+	d.nv.Lua(&cur, `return vim.bo.buftype`)
+	if cur != "acwrite" {
+		t.Errorf("focus is in a %q buffer, want the proposal", cur)
+	}
+	d.nv.Cmd("write")
+	answer(t, p)
+	nvimtest.Next(t, d.closed, "the diff to close", waitTimeout)
+	if shown, _, _, focused := floating(); !shown || !focused {
+		t.Errorf("after the diff: float shown %v, focused %v; want it back with focus", shown, focused)
+	}
+}

@@ -12,11 +12,19 @@ M.defaults = {
   -- Extra environment for the CLI, merged over ours.
   env = {},
   terminal = {
-    -- Where the split opens: "right", "left", "above", "below" or "tab".
+    -- Where the split opens: "right", "left", "above", "below", "tab" or
+    -- "float" (a window over the editor; see float below).
     position = "right",
     -- Width (or height for above/below): a fraction of the editor (< 1)
     -- or a number of columns/lines (>= 1).
     size = 0.4,
+    -- The floating window of position = "float": width and height as
+    -- fractions (< 1) or columns/lines (>= 1), and its 'border'.
+    float = {
+      width = 0.8,
+      height = 0.8,
+      border = "rounded",
+    },
     -- Enter insert (terminal) mode when the terminal gets focus.
     auto_insert = true,
   },
@@ -58,6 +66,10 @@ local kinds = {
   ["terminal.position"] = "string",
   ["terminal.size"] = "number",
   ["terminal.auto_insert"] = "boolean",
+  ["terminal.float"] = "table",
+  ["terminal.float.width"] = "number",
+  ["terminal.float.height"] = "number",
+  ["terminal.float.border"] = { "string", "table" },
   port_range = { "table", "nil" },
   ide_name = "string",
   diff = "table",
@@ -75,7 +87,7 @@ local kinds = {
 }
 
 local choices = {
-  ["terminal.position"] = { "right", "left", "above", "below", "tab" },
+  ["terminal.position"] = { "right", "left", "above", "below", "tab", "float" },
   ["diff.layout"] = { "vertical", "horizontal" },
   ["log.level"] = { "error", "warn", "info", "debug" },
 }
@@ -122,9 +134,14 @@ local function check(user, defaults, prefix, unknown)
 end
 
 local function check_values(cfg)
-  local size = cfg.terminal.size
-  if size <= 0 then
-    error("claude.nvim: option terminal.size must be > 0 (a fraction < 1 or a number of columns)", 0)
+  for name, size in pairs({
+    ["terminal.size"] = cfg.terminal.size,
+    ["terminal.float.width"] = cfg.terminal.float.width,
+    ["terminal.float.height"] = cfg.terminal.float.height,
+  }) do
+    if size <= 0 then
+      error("claude.nvim: option " .. name .. " must be > 0 (a fraction < 1 or a number of columns/lines)", 0)
+    end
   end
   local range = cfg.port_range
   if range ~= nil then

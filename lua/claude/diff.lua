@@ -156,7 +156,7 @@ local function target_window(view, buf)
     local term = require("claude.terminal").buf()
     if term then
       local pos = require("claude").config().terminal.position
-      if pos == "tab" then
+      if pos == "tab" or pos == "float" then
         pos = "right"
       end
       vim.api.nvim_open_win(term, false, { split = pos, win = -1 })
@@ -201,6 +201,9 @@ local function show(view, spec)
     -- apply to the proposal once focus moves there: cancel it.
     vim.api.nvim_feedkeys(vim.keycode("<Esc>"), "n", false)
   end
+  -- A floating Claude terminal would cover the diff: it comes back when
+  -- the diff closes.
+  view.hid_float = require("claude.terminal").hide_float()
   local from_win = vim.api.nvim_get_current_win()
   local from_term = vim.bo[vim.api.nvim_win_get_buf(from_win)].buftype == "terminal"
 
@@ -464,6 +467,9 @@ local function tear_down(view, result)
     -- Closed by the CLI (close_tab) after the user answered in its own
     -- prompt: the CLI may write the file any moment.
     require("claude.reload").watch(view.path)
+  end
+  if view.hid_float then
+    require("claude.terminal").show_float()
   end
   fire("ClaudeDiffClosed", view, { result = result or "closed" })
 end

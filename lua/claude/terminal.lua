@@ -99,12 +99,33 @@ local function window()
   return nil
 end
 
-local function size(total)
-  local s = cfg().terminal.size
+-- A size option in cells: a fraction (< 1) of total, or a count (>= 1),
+-- never more than total.
+local function cells(s, total)
   if s < 1 then
     return math.max(1, math.floor(total * s))
   end
-  return math.floor(s)
+  return math.min(math.floor(s), total)
+end
+
+local function open_float(buf)
+  local f = cfg().terminal.float
+  local lines = vim.o.lines - vim.o.cmdheight
+  local width, height = cells(f.width, vim.o.columns), cells(f.height, lines)
+  local bordered = f.border ~= "none" and f.border ~= ""
+  -- The border takes a cell on each side.
+  width = math.max(1, math.min(width, vim.o.columns - (bordered and 2 or 0)))
+  height = math.max(1, math.min(height, lines - (bordered and 2 or 0)))
+  return vim.api.nvim_open_win(buf, true, {
+    relative = "editor",
+    width = width,
+    height = height,
+    row = math.floor((lines - height) / 2) - (bordered and 1 or 0),
+    col = math.floor((vim.o.columns - width) / 2) - (bordered and 1 or 0),
+    border = f.border,
+    title = bordered and " Claude " or nil,
+    title_pos = bordered and "center" or nil,
+  })
 end
 
 -- Opens a window for buf where the user configured it; returns the window.
@@ -113,9 +134,11 @@ local function split(buf)
   if pos == "tab" then
     vim.cmd("tab sbuffer " .. buf)
     return vim.api.nvim_get_current_win()
+  elseif pos == "float" then
+    return open_float(buf)
   end
   local vertical = pos == "right" or pos == "left"
-  local n = size(vertical and vim.o.columns or vim.o.lines)
+  local n = cells(cfg().terminal.size, vertical and vim.o.columns or vim.o.lines)
   local win = vim.api.nvim_open_win(buf, true, {
     split = pos,
     win = -1, -- relative to the whole editor: a full-height/width split
@@ -227,6 +250,25 @@ local function show()
     split(term.buf)
   end
   enter_insert()
+end
+
+--- Hides the terminal if it floats in this tab page, where it would cover
+--- a diff; reports whether it did.
+function M.hide_float()
+  local win = window()
+  if win and vim.api.nvim_win_get_config(win).relative ~= "" then
+    vim.api.nvim_win_hide(win)
+    return true
+  end
+  return false
+end
+
+--- Shows the floating terminal again after hide_float (unless the CLI has
+--- exited or the user brought it back already).
+function M.show_float()
+  if M.is_running() and not window() then
+    show()
+  end
 end
 
 --- Shows the Claude terminal and focuses it, starting the CLI if none runs.
