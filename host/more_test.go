@@ -239,6 +239,10 @@ func TestAFloatingTerminalStepsAsideForADiff(t *testing.T) {
 	if shown, w, h, focused := floating(); !shown || w != columns/2 || h != 10 || !focused {
 		t.Fatalf("after :ClaudeOpen: float shown %v, %dx%d, focused %v; want a focused %dx10 float", shown, w, h, focused, columns/2)
 	}
+	d.nv.Cmd("set columns=100 | doautocmd VimResized")
+	if shown, w, _, _ := floating(); !shown || w != 50 {
+		t.Errorf("after the editor shrank to 100 columns the float is %d wide (shown %v), want 50", w, shown)
+	}
 	d.nv.Cmd("ClaudeToggle")
 	if shown, _, _, _ := floating(); shown {
 		t.Errorf(":ClaudeToggle left the float shown")

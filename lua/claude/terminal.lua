@@ -108,7 +108,8 @@ local function cells(s, total)
   return math.min(math.floor(s), total)
 end
 
-local function open_float(buf)
+-- Where the floating terminal goes: centred, sized by terminal.float.
+local function float_config()
   local f = cfg().terminal.float
   local lines = vim.o.lines - vim.o.cmdheight
   local width, height = cells(f.width, vim.o.columns), cells(f.height, lines)
@@ -116,7 +117,7 @@ local function open_float(buf)
   -- The border takes a cell on each side.
   width = math.max(1, math.min(width, vim.o.columns - (bordered and 2 or 0)))
   height = math.max(1, math.min(height, lines - (bordered and 2 or 0)))
-  return vim.api.nvim_open_win(buf, true, {
+  return {
     relative = "editor",
     width = width,
     height = height,
@@ -125,7 +126,7 @@ local function open_float(buf)
     border = f.border,
     title = bordered and " Claude " or nil,
     title_pos = bordered and "center" or nil,
-  })
+  }
 end
 
 -- Opens a window for buf where the user configured it; returns the window.
@@ -135,7 +136,7 @@ local function split(buf)
     vim.cmd("tab sbuffer " .. buf)
     return vim.api.nvim_get_current_win()
   elseif pos == "float" then
-    return open_float(buf)
+    return vim.api.nvim_open_win(buf, true, float_config())
   end
   local vertical = pos == "right" or pos == "left"
   local n = cells(cfg().terminal.size, vertical and vim.o.columns or vim.o.lines)
@@ -230,6 +231,16 @@ local function start(args)
   -- A terminal window scrolls with new output only while its cursor is on
   -- the last line: put it there when the user leaves, so Claude's answer
   -- stays in view while they read a diff or edit.
+  vim.api.nvim_create_autocmd("VimResized", {
+    group = group,
+    desc = "claude.nvim: keep the floating terminal centred",
+    callback = function()
+      local win = window()
+      if win and vim.api.nvim_win_get_config(win).relative ~= "" then
+        vim.api.nvim_win_set_config(win, float_config())
+      end
+    end,
+  })
   vim.api.nvim_create_autocmd("WinLeave", {
     group = group,
     buffer = buf,
