@@ -38,8 +38,8 @@ func newDiffEnv(t testing.TB, setup string) *diffEnv {
 	return d
 }
 
-// openDiff sends openDiff like the CLI and waits until the view is shown.
-func (d *diffEnv) openDiff(path, contents, tab string) *mcptest.Pending {
+// startDiff sends openDiff like the CLI.
+func (d *diffEnv) startDiff(path, contents, tab string) *mcptest.Pending {
 	d.t.Helper()
 	p, err := d.c.Start("tools/call", map[string]any{"name": "openDiff", "arguments": map[string]any{
 		"old_file_path": path, "new_file_path": path, "new_file_contents": contents, "tab_name": tab,
@@ -47,6 +47,13 @@ func (d *diffEnv) openDiff(path, contents, tab string) *mcptest.Pending {
 	if err != nil {
 		d.t.Fatal(err)
 	}
+	return p
+}
+
+// openDiff sends openDiff like the CLI and waits until the view is shown.
+func (d *diffEnv) openDiff(path, contents, tab string) *mcptest.Pending {
+	d.t.Helper()
+	p := d.startDiff(path, contents, tab)
 	ev := nvimtest.Next(d.t, d.opened, "the diff to open", waitTimeout)
 	if ev["tab_name"] != tab {
 		d.t.Fatalf("opened %v, want tab %q", ev, tab)
@@ -391,6 +398,22 @@ func TestTheProposalsWinbarShowsTheKeysAsTyped(t *testing.T) {
 	}
 }
 
+// diffWhileTyping types keys, then sends openDiff, and checks that the
+// diff is registered but not shown: the user is still typing.
+func (d *diffEnv) diffWhileTyping(keys string) *mcptest.Pending {
+	d.t.Helper()
+	d.nv.Keys(keys)
+	p := d.startDiff(d.path, proposed, tab)
+	nvimtest.Wait(d.t, "the diff to be registered", waitTimeout, func() bool {
+		v, _, _ := d.viewState()
+		return v == 1
+	})
+	if _, wins, props := d.viewState(); wins != 0 || props != 0 {
+		d.t.Errorf("after typing %q: %d diff windows, %d proposal buffers; want none yet", keys, wins, props)
+	}
+	return p
+}
+
 // leaveCmdwin closes q: and then the command line it returns to, as a user
 // pressing CTRL-C twice (one at a time: together they leave the latter open).
 func leaveCmdwin(d *diffEnv) {
@@ -404,20 +427,7 @@ func TestADiffArrivingInTheCommandLineWindowOpensWhenTheUserLeavesIt(t *testing.
 	for _, closeFirst := range []bool{false, true} {
 		t.Run(map[bool]string{false: "then accepted", true: "closed by the CLI meanwhile"}[closeFirst], func(t *testing.T) {
 			d := newDiffEnv(t, "")
-			d.nv.Keys("q:")
-			p, err := d.c.Start("tools/call", map[string]any{"name": "openDiff", "arguments": map[string]any{
-				"old_file_path": d.path, "new_file_path": d.path, "new_file_contents": proposed, "tab_name": tab,
-			}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			nvimtest.Wait(t, "the diff to be registered", waitTimeout, func() bool {
-				v, _, _ := d.viewState()
-				return v == 1
-			})
-			if _, wins, props := d.viewState(); wins != 0 || props != 0 {
-				t.Errorf("in the command-line window: %d diff windows, %d proposal buffers; want none yet", wins, props)
-			}
+			p := d.diffWhileTyping("q:")
 			if closeFirst {
 				callTool(t, d.c, "close_tab", map[string]string{"tab_name": tab})
 				if got := answer(t, p); got[0] != "DIFF_REJECTED" {
@@ -479,20 +489,7 @@ func TestADiffWaitsWhileTheUserTypes(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			d := newDiffEnv(t, "")
-			d.nv.Keys(tt.before)
-			p, err := d.c.Start("tools/call", map[string]any{"name": "openDiff", "arguments": map[string]any{
-				"old_file_path": d.path, "new_file_path": d.path, "new_file_contents": proposed, "tab_name": tab,
-			}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			nvimtest.Wait(t, "the diff to be registered", waitTimeout, func() bool {
-				v, _, _ := d.viewState()
-				return v == 1
-			})
-			if _, wins, props := d.viewState(); wins != 0 || props != 0 {
-				t.Errorf("while typing: %d diff windows, %d proposal buffers; want none yet", wins, props)
-			}
+			p := d.diffWhileTyping(tt.before)
 			// (Neovim 0.10 keeps no message given on the command line.)
 			if msgs := d.nv.Messages(); tt.name == "in Insert mode" && !strings.Contains(msgs, "Claude proposes a change to greet.txt; the diff opens when you leave Insert mode") {
 				t.Errorf("the user was not told a diff waits; messages: %q", msgs)
