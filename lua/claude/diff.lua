@@ -446,7 +446,7 @@ local function tear_down(view, result)
     end
   end
   -- Diff mode may linger on the user's buffer in other windows.
-  for _, win in ipairs(vim.fn.win_findbuf(view.orig_buf)) do
+  for _, win in ipairs(view.orig_buf and vim.fn.win_findbuf(view.orig_buf) or {}) do
     if vim.wo[win].diff then
       vim.api.nvim_win_call(win, function()
         vim.cmd("diffoff")
