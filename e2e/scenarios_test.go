@@ -150,21 +150,29 @@ func (s *session) editResult(n int) string {
 	return strings.Join(texts, "\n")
 }
 
+// assertWrittenAsProposed checks an accepted edit of path: the model was
+// told the file was updated (and nothing of the user modifying it), the
+// CLI wrote the proposal, the buffer shows it, and no diff is left.
+func (s *session) assertWrittenAsProposed(path, when string) {
+	s.t.Helper()
+	result := s.editResult(3)
+	if want := "The file " + path + " has been updated successfully."; !strings.Contains(result, want) || strings.Contains(result, "modified") {
+		s.t.Errorf("%s, the model got the tool result %q, want %q (and no word of the user modifying it)", when, result, want)
+	}
+	if got := s.fileContent(path); got != proposed {
+		s.t.Errorf("%s, %s holds %q, want the proposal %q", when, path, got, proposed)
+	}
+	s.waitBuffer(path, proposed)
+	s.assertNoDiff(when)
+}
+
 func TestAnEditAcceptedWithTheDiffKeymapIsWrittenByTheCLI(t *testing.T) {
 	t.Parallel()
 	s, path := startEdit(t, "The second line is louder now.", nil)
 
 	s.nv.Keys(`\aa`)
 	s.nextDiffClosed("accepted")
-	result := s.editResult(3)
-	if want := "The file " + path + " has been updated successfully."; !strings.Contains(result, want) || strings.Contains(result, "modified") {
-		t.Errorf("the model got the tool result %q, want %q (and no word of the user modifying it)", result, want)
-	}
-	if got := s.fileContent(path); got != proposed {
-		t.Errorf("after accepting, %s holds %q, want the proposal %q", path, got, proposed)
-	}
-	s.waitBuffer(path, proposed)
-	s.assertNoDiff("after accepting")
+	s.assertWrittenAsProposed(path, "after accepting")
 	s.waitText("The second line is louder now.", turnTimeout)
 	s.waitText("Update(greet.txt)", turnTimeout)
 }
@@ -222,15 +230,7 @@ func TestAnEditAnsweredInTheCLIPromptClosesTheDiffView(t *testing.T) {
 	s.focusClaude()
 	s.typeKeys("1")
 	s.nextDiffClosed("closed")
-	result := s.editResult(3)
-	if want := "The file " + path + " has been updated successfully."; !strings.Contains(result, want) || strings.Contains(result, "modified") {
-		t.Errorf("the model got the tool result %q, want %q", result, want)
-	}
-	if got := s.fileContent(path); got != proposed {
-		t.Errorf("after answering Yes in the CLI, %s holds %q, want the proposal %q", path, got, proposed)
-	}
-	s.waitBuffer(path, proposed)
-	s.assertNoDiff("after the CLI decided")
+	s.assertWrittenAsProposed(path, "after answering Yes in the CLI")
 	s.assertTerminalFits("after the CLI decided")
 	st := s.diffState()
 	var after int

@@ -126,10 +126,14 @@ func readFile(t testing.TB, path string) string {
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
 
-// bumpMtime moves a file's modification time a few seconds ahead, so
-// Neovim's timestamp check sees a change however coarse the clock.
-func bumpMtime(t *testing.T, path string) {
+// writeOnDisk writes a file behind Neovim's back, as the CLI does, with
+// its modification time a few seconds ahead so Neovim's timestamp check
+// sees the change however coarse the clock.
+func writeOnDisk(t *testing.T, path, content string) {
 	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	later := time.Now().Add(5 * time.Second)
 	if err := os.Chtimes(path, later, later); err != nil {
 		t.Fatal(err)

@@ -2,7 +2,6 @@ package host
 
 import (
 	"github.com/claude-nvim/claude.nvim/mcp/mcptest"
-	"os"
 	"strings"
 	"testing"
 
@@ -29,10 +28,7 @@ func TestAFileChangedOnDiskIsReloadedUnlessTheBufferHasUnsavedEdits(t *testing.T
 	e.start()
 	e.nv.Cmd("edit " + dirty + " | call setline(1, 'mine') | edit " + clean)
 	for _, p := range []string{clean, dirty} {
-		if err := os.WriteFile(p, []byte("from Claude\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		bumpMtime(t, p)
+		writeOnDisk(t, p, "from Claude\n")
 	}
 	e.nv.Lua(nil, `require('claude.reload').check()`)
 	var lines map[string]string
@@ -54,10 +50,7 @@ func TestAnAcceptedDiffReloadsTheFileWhenTheCLIWritesIt(t *testing.T) {
 	d.nv.Cmd("write")
 	answer(t, p)
 	// The CLI writes the file a moment after FILE_SAVED.
-	if err := os.WriteFile(d.path, []byte(proposed), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	bumpMtime(t, d.path)
+	writeOnDisk(t, d.path, proposed)
 	nvimtest.Wait(t, "the buffer to show the new text", waitTimeout, func() bool {
 		var line string
 		d.nv.Lua(&line, `return vim.fn.getbufline(vim.fn.bufnr(...), 2)[1] or ''`, d.path)
@@ -150,10 +143,7 @@ func TestADiffDecidedInTheCLIPromptReloadsTheFileWhenWritten(t *testing.T) {
 	p := d.openDiff(d.path, proposed, tab)
 	callTool(t, d.c, "close_tab", map[string]string{"tab_name": tab})
 	answer(t, p)
-	if err := os.WriteFile(d.path, []byte(proposed), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	bumpMtime(t, d.path)
+	writeOnDisk(t, d.path, proposed)
 	nvimtest.Wait(t, "the buffer to show the CLI's write", waitTimeout, func() bool {
 		var line string
 		d.nv.Lua(&line, `return vim.fn.getbufline(vim.fn.bufnr(...), 2)[1] or ''`, d.path)
@@ -198,10 +188,7 @@ func TestADiffComparesWithTheFileAsItIsOnDiskNow(t *testing.T) {
 	d.nv.Cmd("ClaudeOpen")
 	// Claude wrote the file without asking (an allowed edit); the buffer
 	// has not looked since.
-	if err := os.WriteFile(d.path, []byte("one\ntwo, by Claude\nthree\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	bumpMtime(t, d.path)
+	writeOnDisk(t, d.path, "one\ntwo, by Claude\nthree\n")
 	p := d.openDiff(d.path, proposed, tab)
 	var left []string
 	d.nv.Lua(&left, `return vim.fn.getbufline(vim.fn.bufnr(...), 1, '$')`, d.path)

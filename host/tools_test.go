@@ -2,7 +2,6 @@ package host
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -194,11 +193,7 @@ func TestSaveDocumentRefusesToOverwriteAChangeOnDisk(t *testing.T) {
 	c := e.connect()
 	e.nv.Cmd("edit " + a)
 	e.nv.Cmd("call setline(1, 'my unsaved edit')")
-	if err := os.WriteFile(a, []byte("disk v2, from Claude\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	// Make sure the mtime differs even on coarse-grained file systems.
-	bumpMtime(t, a)
+	writeOnDisk(t, a, "disk v2, from Claude\n")
 	res := decodeJSON[map[string]any](t, callTool(t, c, "saveDocument", map[string]string{"filePath": a})[0])
 	if res["success"] != false || !strings.Contains(res["message"].(string), "changed on disk") {
 		t.Errorf("saveDocument over a changed file = %v, want a refusal", res)
@@ -255,10 +250,7 @@ func TestGetDiagnosticsRightAfterClaudeWritesWaitsForTheNewDiagnostics(t *testin
 			end, 100)
 		end })`)
 	// Claude's write, as the CLI does it: straight to disk.
-	if err := os.WriteFile(path, []byte("quiet\nSHOUT\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	bumpMtime(t, path)
+	writeOnDisk(t, path, "quiet\nSHOUT\n")
 	all := decodeJSON[[]wireFileDiags](t, callTool(t, c, "getDiagnostics", nil)[0])
 	if len(all) != 1 || len(all[0].Diagnostics) != 1 || all[0].Diagnostics[0].Range.Start.Line != 1 {
 		t.Errorf("getDiagnostics right after the write = %+v, want the new diagnostic on line 2", all)

@@ -81,6 +81,16 @@ func reportPercentiles(b *testing.B, lat []time.Duration) {
 func BenchmarkToolCallRoundTrip(b *testing.B) {
 	ws := benchDial(b, benchServer(b, []mcp.Tool{noopTool}))
 	defer ws.Close()
+	timeRoundTrips(b, ws, func(resp []byte) {
+		if len(resp) < 20 || resp[len(resp)-2] != '}' {
+			b.Fatalf("unexpected answer %s", resp)
+		}
+	})
+}
+
+// timeRoundTrips sends b.N tool calls on ws one at a time, hands each
+// answer to check, and reports the round trips' percentiles.
+func timeRoundTrips(b *testing.B, ws *websocket.Conn, check func(resp []byte)) {
 	lat := make([]time.Duration, b.N)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -88,9 +98,7 @@ func BenchmarkToolCallRoundTrip(b *testing.B) {
 		start := time.Now()
 		resp := roundTrip(b, ws, frame)
 		lat[i] = time.Since(start)
-		if len(resp) < 20 || resp[len(resp)-2] != '}' {
-			b.Fatalf("unexpected answer %s", resp)
-		}
+		check(resp)
 	}
 	b.StopTimer()
 	reportPercentiles(b, lat)
@@ -117,16 +125,7 @@ func BenchmarkWebSocketEchoRoundTrip(b *testing.B) {
 	defer ts.Close()
 	ws := benchDial(b, mcptest.WebSocketURL(ts.URL))
 	defer ws.Close()
-	lat := make([]time.Duration, b.N)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		frame := toolCallFrame(i)
-		start := time.Now()
-		roundTrip(b, ws, frame)
-		lat[i] = time.Since(start)
-	}
-	b.StopTimer()
-	reportPercentiles(b, lat)
+	timeRoundTrips(b, ws, func([]byte) {})
 }
 
 func BenchmarkHandshakeInitializeToolsList(b *testing.B) {
