@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
 // Neovim resizes a terminal to the full editor width when, with that terminal as the current
@@ -49,4 +51,81 @@ func ptyColumns(t *testing.T, pid int) int {
 		t.Fatalf("stty size printed %q", out)
 	}
 	return cols
+}
+
+// waitMode waits until Neovim is in mode: :startinsert takes effect only
+// when Neovim next waits for keys.
+func (d *diffEnv) waitMode(mode string) {
+	d.t.Helper()
+	nvimtest.Wait(d.t, "mode "+mode, waitTimeout, func() bool {
+		var m struct {
+			Mode string `msgpack:"mode"`
+		}
+		if err := d.nv.Call("nvim_get_mode", &m); err != nil {
+			d.t.Fatal(err)
+		}
+		return m.Mode == mode
+	})
+}
+
+// The user submits a prompt in Claude's terminal and keeps typing a
+// follow-up, as the CLI invites, while Claude's edit arrives: every key must
+// reach the terminal, none the proposal.
+func TestKeysTypedIntoClaudesTerminalNeverReachAProposal(t *testing.T) {
+	d := newDiffEnv(t, idleCLI)
+	d.nv.Cmd("ClaudeOpen")
+	d.waitMode("t")
+	if _, err := d.nv.Input("and then "); err != nil {
+		t.Fatal(err)
+	}
+	p := d.startDiff(d.path, proposed, tab)
+	// The keys the issue saw land in the proposal as Normal-mode commands.
+	if _, err := d.nv.Input("#o the README"); err != nil {
+		t.Fatal(err)
+	}
+	nvimtest.Next(t, d.opened, "the diff to open beside the terminal", waitTimeout)
+	if _, err := d.nv.Input(" too<CR>"); err != nil {
+		t.Fatal(err)
+	}
+	d.waitMode("t")
+	var st struct {
+		InTerminal bool   `msgpack:"in_terminal"`
+		Proposal   string `msgpack:"proposal"`
+		Modified   bool   `msgpack:"modified"`
+		Shown      bool   `msgpack:"shown"`
+	}
+	d.nv.Lua(&st, `
+		local out = { in_terminal = vim.b.claude_terminal == true, proposal = "", modified = false, shown = false }
+		for _, b in ipairs(vim.api.nvim_list_bufs()) do
+			if vim.b[b].claude_diff then
+				out.proposal = table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), "\n") .. "\n"
+				out.modified = vim.bo[b].modified
+				out.shown = #vim.fn.win_findbuf(b) > 0
+			end
+		end
+		return out`)
+	if !st.InTerminal {
+		t.Errorf("the diff took the focus from Claude's terminal while the user typed in it")
+	}
+	if st.Proposal != proposed || st.Modified || !st.Shown {
+		t.Errorf("the proposal holds %q (modified %v, shown %v); want %q untouched and on screen", st.Proposal, st.Modified, st.Shown, proposed)
+	}
+	nvimtest.Wait(t, "the typed keys to reach the terminal", waitTimeout, func() bool {
+		var text string
+		d.nv.Lua(&text, `return table.concat(vim.api.nvim_buf_get_lines(require('claude.terminal').buf(), 0, -1, false), "\n")`)
+		return strings.Contains(text, "and then #o the README too")
+	})
+	if msgs := d.nv.Messages(); !strings.Contains(msgs, "Claude proposes a change to greet.txt: the diff is open beside; :ClaudeDiffFocus goes to it") {
+		t.Errorf("the user was not told where the diff is; messages: %q", msgs)
+	}
+	d.nv.Cmd("ClaudeDiffFocus")
+	var inProposal bool
+	d.nv.Lua(&inProposal, `return vim.b.claude_diff ~= nil`)
+	if !inProposal {
+		t.Errorf(":ClaudeDiffFocus did not go to the proposal")
+	}
+	d.nv.Cmd("ClaudeDiffAccept")
+	if got := answer(t, p); got[0] != "FILE_SAVED" || got[1] != proposed {
+		t.Errorf("answer %q, want the proposal as sent", got)
+	}
 }

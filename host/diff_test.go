@@ -2,6 +2,7 @@ package host
 
 import (
 	"encoding/json"
+	"fmt"
 	"errors"
 	"io/fs"
 	"os"
@@ -378,6 +379,20 @@ func TestAFiveMebibyteProposal(t *testing.T) {
 	d.assertClosed("after the big diff")
 }
 
+// renderedWinbar is the proposal window's winbar as drawn at its width.
+func (d *diffEnv) renderedWinbar() string {
+	d.t.Helper()
+	var bar string
+	d.nv.Lua(&bar, `
+		for _, w in ipairs(vim.api.nvim_list_wins()) do
+			if vim.b[vim.api.nvim_win_get_buf(w)].claude_diff then
+				return vim.api.nvim_eval_statusline(vim.wo[w].winbar, { winid = w, use_winbar = true }).str
+			end
+		end
+		return ""`)
+	return bar
+}
+
 func TestTheProposalsWinbarShowsTheKeysAsTyped(t *testing.T) {
 	for _, tt := range []struct{ setup, want string }{
 		{"", `\aa accept · \ad reject · :w accept · :q reject`},
@@ -385,12 +400,39 @@ func TestTheProposalsWinbarShowsTheKeysAsTyped(t *testing.T) {
 		{`require('claude').setup({ diff = { keymaps = { accept = 'ga', reject = false } } })`, `ga accept · :w accept · :q reject`},
 	} {
 		t.Run(tt.want, func(t *testing.T) {
-			d := newDiffEnv(t, tt.setup)
+			d := newDiffEnv(t, `vim.o.columns = 200 `+tt.setup)
 			p := d.openDiff(d.path, proposed, tab)
-			var bar string
-			d.nv.Lua(&bar, `return vim.wo.winbar`)
-			if !strings.Contains(bar, " Claude proposal ") || !strings.Contains(bar, tt.want) {
-				t.Errorf("the proposal's winbar is %q, want the label and %q", bar, tt.want)
+			if bar := d.renderedWinbar(); !strings.Contains(bar, " Claude proposal ") || !strings.Contains(bar, tt.want) {
+				t.Errorf("the proposal's winbar shows %q, want the label and %q", bar, tt.want)
+			}
+			d.nv.Cmd("ClaudeDiffDeny")
+			answer(t, p)
+		})
+	}
+}
+
+// At common widths, beside Claude's terminal, the proposal is about a
+// third of the screen: both keys must still show.
+func TestTheProposalsWinbarKeepsBothKeysAtCommonWidths(t *testing.T) {
+	for _, tt := range []struct {
+		columns int
+		setup   string
+		want    []string
+	}{
+		{120, "", []string{`\aa accept`, `\ad reject`}},
+		{100, "", []string{`\aa accept`, `\ad reject`}},
+		{120, `vim.g.mapleader = ' '`, []string{`<Space>aa accept`, `<Space>ad reject`}},
+	} {
+		t.Run(fmt.Sprintf("%d columns %s", tt.columns, tt.setup), func(t *testing.T) {
+			d := newDiffEnv(t, fmt.Sprintf(`vim.o.columns = %d %s
+				require('claude').setup({ terminal_cmd = { 'cat' } })`, tt.columns, tt.setup))
+			d.nv.Cmd("ClaudeOpen | wincmd p")
+			p := d.openDiff(d.path, proposed, tab)
+			bar := d.renderedWinbar()
+			for _, key := range tt.want {
+				if !strings.Contains(bar, key) {
+					t.Errorf("the proposal's winbar shows %q, want %q in it", bar, key)
+				}
 			}
 			d.nv.Cmd("ClaudeDiffDeny")
 			answer(t, p)

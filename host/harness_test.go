@@ -139,3 +139,16 @@ func writeOnDisk(t *testing.T, path, content string) {
 		t.Fatal(err)
 	}
 }
+
+// commandMessages runs an Ex command that should tell the user something
+// (a user error, a notice) and returns what it added to :messages. Such a
+// command never fails as a Vim error: that would be a stack trace when it
+// runs through lazy.nvim's stub, and a wall of red on Neovim 0.10.
+func commandMessages(t testing.TB, nv *nvimtest.Nvim, cmd string) string {
+	t.Helper()
+	before := nv.Messages()
+	if err := nv.Command(cmd); err != nil {
+		t.Errorf(":%s raised %v; want a message, not an error", cmd, err)
+	}
+	return strings.TrimPrefix(nv.Messages(), before)
+}

@@ -40,6 +40,7 @@ type Host struct {
 	server  *mcp.Server
 	lock    *lockfile.Lock
 	port    int
+	token   string
 	stopRun context.CancelFunc // stops the goroutines of the running server
 }
 

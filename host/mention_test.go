@@ -92,8 +92,7 @@ func TestMentionsOfRangesFilesAndDirectories(t *testing.T) {
 func TestClaudeAddRejectsAMissingPath(t *testing.T) {
 	e := newEnv(t)
 	e.nv.Lua(nil, idleCLI)
-	err := e.nv.Command("ClaudeAdd no/such/file")
-	if err == nil || !strings.Contains(err.Error(), "claude.nvim: no such file or directory: no/such/file") {
-		t.Errorf(":ClaudeAdd no/such/file: error %v, want a clear one naming the path", err)
+	if msg := commandMessages(t, e.nv, "ClaudeAdd no/such/file"); !strings.Contains(msg, "claude.nvim: no such file or directory: no/such/file") {
+		t.Errorf(":ClaudeAdd no/such/file said %q, want a clear error naming the path", msg)
 	}
 }

@@ -236,7 +236,18 @@ func TestAFloatingTerminalStepsAsideForADiff(t *testing.T) {
 	}
 	d.nv.Cmd("ClaudeToggle")
 
-	p := d.openDiff(d.path, proposed, tab)
+	// Typing into the float (terminal mode), the diff waits: it would
+	// take the focus, and the float would cover it.
+	p := d.startDiff(d.path, proposed, tab)
+	nvimtest.Wait(t, "the diff to be registered", waitTimeout, func() bool {
+		v, _, _ := d.viewState()
+		return v == 1
+	})
+	if shown, _, _, focused := floating(); !shown || !focused {
+		t.Errorf("a diff arriving in terminal mode: float shown %v, focused %v; want it left as it is", shown, focused)
+	}
+	d.nv.Keys(`<C-\><C-n>`)
+	nvimtest.Next(t, d.opened, "the diff to open once the user left terminal mode", waitTimeout)
 	if shown, _, _, _ := floating(); shown {
 		t.Errorf("the float still covers the diff")
 	}

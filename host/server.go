@@ -21,6 +21,11 @@ type startOptions struct {
 	PortMin int    `msgpack:"port_min"`
 	PortMax int    `msgpack:"port_max"`
 	Version string `msgpack:"version"` // the Lua side's; set by asynchronous starts
+	// Port and Token of the server this Neovim ran before (:ClaudeStop, or
+	// its process died): a CLI still running holds them and reconnects if
+	// the new server listens on that port and accepts that token.
+	Port  int    `msgpack:"port"`
+	Token string `msgpack:"token"`
 }
 
 // serverInfo answers ClaudeHostStart and ClaudeHostStatus.
@@ -28,6 +33,7 @@ type serverInfo struct {
 	Running  bool         `msgpack:"running"`
 	Port     int          `msgpack:"port,omitempty"`
 	Lockfile string       `msgpack:"lockfile,omitempty"`
+	Token    string       `msgpack:"token,omitempty"` // kept by Lua to resume (startOptions)
 	Clients  []clientInfo `msgpack:"clients"`
 	Diffs    []string     `msgpack:"diffs"`
 }
@@ -36,7 +42,7 @@ type clientInfo struct {
 	PID         int    `msgpack:"pid"`
 	Name        string `msgpack:"name"`
 	Version     string `msgpack:"version"`
-	ConnectedAt string `msgpack:"connected_at"`
+	ConnectedAt int64  `msgpack:"connected_at"` // Unix seconds; Lua shows it in local time
 	Ready       bool   `msgpack:"ready"`
 }
 
@@ -87,26 +93,7 @@ func (h *Host) start(args []startOptions) (*serverInfo, error) {
 	} else if len(removed) > 0 {
 		h.log.Info("removed stale lock files", "files", removed)
 	}
-	token, err := lockfile.NewToken()
-	if err != nil {
-		return nil, fmt.Errorf("start: %w", err)
-	}
-	srv, err := mcp.NewServer(mcp.Config{
-		Token:         token,
-		Tools:         mcp.IDETools(h.editor),
-		Name:          "claude.nvim",
-		Version:       Version,
-		Logger:        h.log,
-		PortMin:       opts.PortMin,
-		PortMax:       opts.PortMax,
-		OnClientReady: h.clientReady,
-		OnClientGone:  h.clientGone,
-		ListenDelay:   h.listenDelay,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("start: %w", err)
-	}
-	port, err := srv.Start()
+	srv, port, token, err := h.listen(opts)
 	if err != nil {
 		return nil, fmt.Errorf("start: %w", err)
 	}
@@ -128,7 +115,7 @@ func (h *Host) start(args []startOptions) (*serverInfo, error) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	h.mu.Lock()
-	h.server, h.lock, h.port, h.stopRun = srv, lock, port, cancel
+	h.server, h.lock, h.port, h.token, h.stopRun = srv, lock, port, token, cancel
 	h.mu.Unlock()
 	h.tracker.Reset()
 	if st.Where != nil {
@@ -138,6 +125,48 @@ func (h *Host) start(args []startOptions) (*serverInfo, error) {
 	go h.diags.Run(ctx)
 	h.log.Info("server started", "port", port, "lockfile", lock.Path())
 	return h.info(), nil
+}
+
+// listen starts an MCP server: on the port and with the token of the one
+// this Neovim ran before when they are given and the port is free (so a
+// running CLI reconnects), else on a new port with a new token.
+func (h *Host) listen(opts startOptions) (srv *mcp.Server, port int, token string, err error) {
+	if opts.Port > 0 && lockfile.IsToken(opts.Token) {
+		srv, port, err = h.serve(opts.Token, opts.Port, opts.Port)
+		if err == nil {
+			h.log.Info("resumed the previous server's port and token", "port", port)
+			return srv, port, opts.Token, nil
+		}
+		h.log.Info("cannot resume the previous port; taking a new one", "port", opts.Port, "err", err)
+	}
+	if token, err = lockfile.NewToken(); err != nil {
+		return nil, 0, "", err
+	}
+	srv, port, err = h.serve(token, opts.PortMin, opts.PortMax)
+	return srv, port, token, err
+}
+
+func (h *Host) serve(token string, portMin, portMax int) (*mcp.Server, int, error) {
+	srv, err := mcp.NewServer(mcp.Config{
+		Token:         token,
+		Tools:         mcp.IDETools(h.editor),
+		Name:          "claude.nvim",
+		Version:       Version,
+		Logger:        h.log,
+		PortMin:       portMin,
+		PortMax:       portMax,
+		OnClientReady: h.clientReady,
+		OnClientGone:  h.clientGone,
+		ListenDelay:   h.listenDelay,
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	port, err := srv.Start()
+	if err != nil {
+		return nil, 0, err
+	}
+	return srv, port, nil
 }
 
 // startAsync serves ClaudeHostStartAsync (auto_start): the same start,
@@ -175,7 +204,7 @@ func (h *Host) Shutdown() error {
 	defer h.lifecycle.Unlock()
 	h.mu.Lock()
 	srv, lock, cancel := h.server, h.lock, h.stopRun
-	h.server, h.lock, h.port, h.stopRun = nil, nil, 0, nil
+	h.server, h.lock, h.port, h.token, h.stopRun = nil, nil, 0, "", nil
 	h.mu.Unlock()
 	if srv == nil {
 		return nil
@@ -198,17 +227,17 @@ func (h *Host) status(args []any) (*serverInfo, error) {
 
 func (h *Host) info() *serverInfo {
 	h.mu.Lock()
-	srv, lock, port := h.server, h.lock, h.port
+	srv, lock, port, token := h.server, h.lock, h.port, h.token
 	h.mu.Unlock()
 	info := &serverInfo{Clients: []clientInfo{}, Diffs: []string{}}
 	if srv == nil {
 		return info
 	}
-	info.Running, info.Port, info.Lockfile = true, port, lock.Path()
+	info.Running, info.Port, info.Lockfile, info.Token = true, port, lock.Path(), token
 	for _, c := range srv.Clients() {
 		info.Clients = append(info.Clients, clientInfo{
 			PID: c.PID, Name: c.Name, Version: c.Version, Ready: c.Ready,
-			ConnectedAt: c.ConnectedAt.Format(time.RFC3339),
+			ConnectedAt: c.ConnectedAt.Unix(),
 		})
 	}
 	if h.editor != nil {

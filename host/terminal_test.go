@@ -140,9 +140,9 @@ func TestClaudeOpenWithoutTheCLISaysHowToGetIt(t *testing.T) {
 		t.Run(cmd, func(t *testing.T) {
 			e := newEnv(t)
 			e.nv.Lua(nil, `require('claude').setup({ terminal_cmd = `+cmd+` })`)
-			err := e.nv.Command("ClaudeOpen")
-			if err == nil || !strings.Contains(err.Error(), "no-such-claude is not an executable on PATH") || !strings.Contains(err.Error(), "npm install -g @anthropic-ai/claude-code") {
-				t.Errorf(":ClaudeOpen: error %v, want what is missing and how to install it", err)
+			msg := commandMessages(t, e.nv, "ClaudeOpen")
+			if !strings.Contains(msg, "no-such-claude is not an executable on PATH") || !strings.Contains(msg, "npm install -g @anthropic-ai/claude-code") {
+				t.Errorf(":ClaudeOpen said %q, want what is missing and how to install it", msg)
 			}
 			var terms int
 			e.nv.Lua(&terms, `local n = 0 for _, b in ipairs(vim.api.nvim_list_bufs()) do if vim.bo[b].buftype == 'terminal' then n = n + 1 end end return n`)

@@ -57,7 +57,7 @@ end, { range = true, desc = "Send the selected lines (or the file) to Claude as 
 command("ClaudeAdd", function(o)
   local path, l1, l2 = o.fargs[1], tonumber(o.fargs[2]), tonumber(o.fargs[3])
   if (o.fargs[2] and not l1) or (o.fargs[3] and not l2) then
-    vim.notify("claude.nvim: usage: :ClaudeAdd {path} [start-line] [end-line]", vim.log.levels.ERROR)
+    require("claude.notify").error("usage: :ClaudeAdd {path} [start-line] [end-line]")
     return
   end
   claude().add(path, l1, l2)
@@ -83,6 +83,10 @@ command("ClaudeDiffDeny", function()
   require("claude.diff").decide_current("reject")
 end, { desc = "Reject the Claude proposal in this tab" })
 
+command("ClaudeDiffFocus", function()
+  require("claude.diff").focus()
+end, { desc = "Go to the Claude proposal waiting for review" })
+
 command("ClaudeLog", function()
   require("claude.commands").log()
 end, { desc = "Open the claude.nvim log file" })
@@ -101,3 +105,4 @@ map({ "n" }, "<Plug>(ClaudeSend)", "<Cmd>ClaudeSend<CR>", "Send the current file
 map({ "x" }, "<Plug>(ClaudeSend)", ":ClaudeSend<CR>", "Send the selected lines to Claude")
 map({ "n" }, "<Plug>(ClaudeDiffAccept)", "<Cmd>ClaudeDiffAccept<CR>", "Accept the Claude proposal")
 map({ "n" }, "<Plug>(ClaudeDiffDeny)", "<Cmd>ClaudeDiffDeny<CR>", "Reject the Claude proposal")
+map({ "n", "t" }, "<Plug>(ClaudeDiffFocus)", "<Cmd>ClaudeDiffFocus<CR>", "Go to the Claude proposal")

@@ -20,7 +20,7 @@ function M.status()
           c.name ~= "" and c.name or "?",
           c.version,
           c.pid ~= 0 and c.pid or "?",
-          c.connected_at,
+          os.date("%Y-%m-%d %H:%M:%S", c.connected_at), -- local time
           c.ready and "" or " (connecting)"
         )
       )
@@ -92,7 +92,7 @@ end
 function M.log()
   local path = require("claude.host").log_file()
   if vim.fn.filereadable(path) ~= 1 then
-    vim.notify("claude.nvim: no log yet at " .. path, vim.log.levels.INFO)
+    require("claude.notify").info("no log yet at " .. path)
     return
   end
   vim.cmd("tabedit " .. vim.fn.fnameescape(path))

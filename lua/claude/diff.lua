@@ -28,7 +28,9 @@ local function shown_key(lhs)
   end))
 end
 
-local function keymap_hint()
+-- The proposal's winbar hints, longest first: the winbar shows the first
+-- that fits the window, so at common widths both keys stay in sight.
+local function winbar_variants()
   local keys = cfg().keymaps
   local parts = {}
   if cfg().use_default_keymaps and keys.accept then
@@ -37,9 +39,36 @@ local function keymap_hint()
   if cfg().use_default_keymaps and keys.reject then
     table.insert(parts, shown_key(keys.reject) .. " reject")
   end
-  table.insert(parts, ":w accept")
-  table.insert(parts, ":q reject")
-  return table.concat(parts, " · ")
+  local keyed = table.concat(parts, " · ")
+  local full = vim.list_extend(vim.deepcopy(parts), { ":w accept", ":q reject" })
+  local variants = {
+    { "Claude proposal", table.concat(full, " · ") },
+    { "Claude proposal", keyed ~= "" and keyed or ":w accept · :q reject" },
+    { "Claude", keyed ~= "" and keyed or ":w accept · :q reject" },
+  }
+  if #parts > 0 then
+    table.insert(variants, { "", table.concat(parts, " ") })
+  end
+  return variants
+end
+
+--- The proposal window's winbar ('winbar' evaluates this with %!, so it
+--- follows the window's width as it changes).
+function M.winbar()
+  local win = vim.g.statusline_winid or vim.api.nvim_get_current_win()
+  local width = vim.api.nvim_win_get_width(win)
+  local variants = winbar_variants()
+  local chosen = variants[#variants]
+  for _, v in ipairs(variants) do
+    local label = v[1] ~= "" and (" " .. v[1] .. " ") or ""
+    if vim.fn.strdisplaywidth(label .. " " .. v[2]) <= width then
+      chosen = v
+      break
+    end
+  end
+  local label = chosen[1] ~= "" and ("%#DiffAdd# " .. chosen[1] .. " %* ") or ""
+  -- "%<" at the end: a window narrower still cuts the hint's tail.
+  return label .. chosen[2]:gsub("%%", "%%%%") .. "%<"
 end
 
 -- Buffer-local maps on a diff buffer. On the user's own file buffer they
@@ -183,18 +212,27 @@ local function fire(name, view, extra)
   )
 end
 
--- What the user is in the middle of typing, or nil: text in a buffer (not
--- Claude's terminal), a command line, or the command-line window.
+-- What the user is in the middle of typing, or nil: text in a buffer, a
+-- command line, the command-line window, or keys to a terminal (Claude's:
+-- a follow-up prompt, an answer to its own question).
 local function typing_in()
   if vim.fn.getcmdwintype() ~= "" then
     return "the command-line window"
   end
   local mode = vim.api.nvim_get_mode().mode:sub(1, 1)
-  return ({ i = "Insert mode", R = "Replace mode", c = "the command line" })[mode]
+  return ({ i = "Insert mode", R = "Replace mode", c = "the command line", t = "the terminal" })[mode]
 end
 
--- Sets up the view's buffers and windows.
-local function show(view, spec)
+-- Whether a diff can open while the user types in a terminal without
+-- taking the focus away: not in a tab page of its own (that one becomes
+-- current), and not while the terminal floats (it would step aside).
+local function can_open_beside_terminal()
+  return not cfg().open_in_new_tab and vim.api.nvim_win_get_config(0).relative == ""
+end
+
+-- Sets up the view's buffers and windows. With keep_focus the current
+-- window stays current (the user is typing in a terminal).
+local function show(view, spec, keep_focus)
   local id = view.id
   if vim.api.nvim_get_mode().mode:sub(1, 2) == "no" then
     -- An operator the user had started (say the first d of dd) would
@@ -234,9 +272,7 @@ local function show(view, spec)
       vim.cmd("diffthis")
     end)
   end
-  -- "%<" at the end: a narrow window cuts the hint's tail, never the label
-  -- and the accept key (the default cuts from the start).
-  vim.wo[view.prop_win].winbar = "%#DiffAdd# Claude proposal %* " .. keymap_hint():gsub("%%", "%%%%") .. "%<"
+  vim.wo[view.prop_win].winbar = "%!v:lua.require'claude.diff'.winbar()"
   vim.wo[view.orig_win].winbar = "%#DiffDelete# current %* " .. vim.fn.fnamemodify(spec.old_path, ":~:."):gsub("%%", "%%%%")
 
   set_keymaps(view, view.prop_buf, true)
@@ -266,6 +302,25 @@ local function show(view, spec)
     end,
   })
   save_and_quit_accepts(view)
+  vim.api.nvim_create_autocmd("QuitPre", {
+    group = group,
+    buffer = view.prop_buf,
+    desc = "claude.nvim: :q rejects the proposal, edited or not",
+    callback = function()
+      -- Without this an edited proposal would refuse :q (E37), where the
+      -- winbar promises a rejection.
+      vim.bo[view.prop_buf].modified = false
+    end,
+  })
+  vim.api.nvim_create_autocmd("ExitPre", {
+    group = group,
+    desc = "claude.nvim: quitting Neovim rejects an open proposal",
+    callback = function()
+      if valid_buf(view.prop_buf) then
+        vim.bo[view.prop_buf].modified = false
+      end
+    end,
+  })
   vim.api.nvim_create_autocmd({ "BufWipeout", "BufUnload" }, {
     group = group,
     buffer = view.prop_buf,
@@ -281,7 +336,7 @@ local function show(view, spec)
   })
 
   if vim.bo[orig].modified then
-    vim.notify(
+    require("claude.notify").notify(
       string.format(
         "claude.nvim: %s has unsaved changes: the diff compares the proposal with them (they show as removed unless you `dp` them across). Accepting lets Claude write the file; your buffer is not reloaded over your edits.",
         vim.fn.fnamemodify(spec.old_path, ":~:.")
@@ -290,7 +345,9 @@ local function show(view, spec)
     )
   end
 
-  if cfg().keep_terminal_focus and from_term and valid_win(from_win) then
+  if keep_focus then
+    -- Never left the window the user types in.
+  elseif cfg().keep_terminal_focus and from_term and valid_win(from_win) then
     vim.api.nvim_set_current_win(from_win)
     vim.cmd.startinsert()
   else
@@ -300,15 +357,41 @@ local function show(view, spec)
   fire("ClaudeDiffOpened", view)
 end
 
+-- Shows a view still waiting for the user to stop typing, now.
+local function show_waiting(view)
+  if not view.waiting then
+    return true
+  end
+  pcall(vim.api.nvim_del_augroup_by_id, view.waiting)
+  view.waiting = nil
+  local ok, err = pcall(show, view, view.spec)
+  if not ok then
+    M.close(view.id)
+    require("claude.notify").error("could not show Claude's proposal: " .. tostring(err))
+  end
+  return ok
+end
+
 --- Opens a diff view. Called by the Go host (nvimapi.Editor.OpenDiff).
 ---@param id integer
 ---@param spec table { old_path, new_path, tab_name, lines, eol, dos }
 function M.open(id, spec)
-  local view = { id = id, tab_name = spec.tab_name, path = spec.new_path, maps = {} }
+  local view = { id = id, tab_name = spec.tab_name, path = spec.new_path, maps = {}, spec = spec }
   views[id] = view
   local busy = typing_in()
   if not busy then
     show(view, spec)
+    return true
+  end
+  local name = vim.fn.fnamemodify(spec.new_path, ":~:.")
+  if busy == "the terminal" and can_open_beside_terminal() then
+    -- Keys the user types into Claude's terminal (a follow-up prompt)
+    -- keep going there: the diff opens beside it, and they go to it when
+    -- they want (or answer in Claude's own prompt).
+    show(view, spec, true)
+    require("claude.notify").info(
+      string.format("Claude proposes a change to %s: the diff is open beside; :ClaudeDiffFocus goes to it", name)
+    )
     return true
   end
   -- The user is typing (text, a command, or in q:, where no other window
@@ -324,24 +407,39 @@ function M.open(id, spec)
         if views[id] ~= view or not view.waiting or typing_in() then
           return
         end
-        view.waiting = nil
-        pcall(vim.api.nvim_del_augroup_by_id, group)
-        local ok, err = pcall(show, view, spec)
-        if not ok then
-          M.close(id)
-          vim.notify("claude.nvim: could not show Claude's proposal: " .. tostring(err), vim.log.levels.ERROR)
-        end
+        show_waiting(view)
       end)
     end,
   })
-  vim.notify(
+  require("claude.notify").info(
     string.format(
-      "claude.nvim: Claude proposes a change to %s; the diff opens when you leave %s",
-      vim.fn.fnamemodify(spec.new_path, ":~:."),
+      "Claude proposes a change to %s; the diff opens when you leave %s (or at once with :ClaudeDiffFocus)",
+      name,
       busy
-    ),
-    vim.log.levels.INFO
+    )
   )
+  return true
+end
+
+--- :ClaudeDiffFocus: goes to the newest proposal (showing it first if it
+--- waited for the user to stop typing).
+function M.focus()
+  local newest
+  for id, view in pairs(views) do
+    if not newest or id > newest.id then
+      newest = view
+    end
+  end
+  if not newest then
+    require("claude.notify").info("no Claude proposal is open")
+    return false
+  end
+  if not show_waiting(newest) or not valid_win(newest.prop_win) then
+    return false
+  end
+  vim.api.nvim_set_current_tabpage(vim.api.nvim_win_get_tabpage(newest.prop_win))
+  vim.api.nvim_set_current_win(newest.prop_win)
+  vim.cmd.stopinsert()
   return true
 end
 
@@ -379,7 +477,7 @@ function M.decide(id, decision, opts)
   end
   local ok, err = pcall(vim.fn.ClaudeHostDiffDone, id, decision, text)
   if not ok then
-    vim.notify("claude.nvim: could not answer Claude: " .. tostring(err), vim.log.levels.ERROR)
+    require("claude.notify").notify("claude.nvim: could not answer Claude: " .. tostring(err), vim.log.levels.ERROR)
   end
   local result = decision == "accept" and "accepted" or "rejected"
   if opts and opts.close_later and valid_buf(view.prop_buf) then
@@ -410,7 +508,7 @@ end
 function M.decide_current(decision)
   local view = current_view()
   if not view then
-    vim.notify("claude.nvim: no Claude diff here (with several open, run this in one of them)", vim.log.levels.WARN)
+    require("claude.notify").notify("claude.nvim: no Claude diff here (with several open, run this in one of them)", vim.log.levels.WARN)
     return
   end
   M.decide(view.id, decision)

@@ -8,7 +8,7 @@ local M = {}
 function M.fire(name, data)
   local ok, err = pcall(vim.api.nvim_exec_autocmds, "User", { pattern = name, data = data or {}, modeline = false })
   if not ok then
-    vim.notify(string.format("claude.nvim: a User %s autocmd failed: %s", name, err), vim.log.levels.WARN)
+    require("claude.notify").notify(string.format("claude.nvim: a User %s autocmd failed: %s", name, err), vim.log.levels.WARN)
   end
 end
 

@@ -62,25 +62,58 @@ local function forget(host_name, chan)
   end
 end
 
+-- How soon after a restart a second crash stops us restarting again: a
+-- binary that dies at once would otherwise restart for ever.
+local RESTART_QUIET_MS = 30000
+
+-- Removes the lock file a dead host left, if it is still ours: the same
+-- port may have been taken since by another editor, whose lock has the
+-- same name but not our token.
+local function remove_own_lock(path, token)
+  local f = path and io.open(path, "r")
+  if not f then
+    return
+  end
+  local ok, info = pcall(vim.json.decode, f:read("*a"))
+  f:close()
+  if ok and type(info) == "table" and token and info.authToken == token then
+    os.remove(path)
+  end
+end
+
 local function on_exit(chan, code)
   if state.channel ~= chan then
     return
   end
   state.ready, state.channel, state.registered = false, nil, false
   forget(state.host_name, chan)
+  local shared = require("claude.state")
+  local was_running = shared.server_running
   -- A host that died without cleaning up leaves a lock naming our (live)
   -- pid and a dead port; the CLI would keep trying it.
-  local shared = require("claude.state")
-  if shared.lockfile then
-    os.remove(shared.lockfile)
-  end
+  remove_own_lock(shared.lockfile, shared.token)
+  -- Nobody can answer Claude for the diffs it showed any more.
+  require("claude.diff").close_all()
   shared._server({ running = false, code = code })
-  if code ~= 0 and vim.v.exiting == vim.NIL then
-    vim.notify(
-      string.format("claude.nvim: the Go host exited with code %d; see :ClaudeLog. The next :Claude command restarts it.", code),
-      vim.log.levels.ERROR
-    )
+  if code == 0 or vim.v.exiting ~= vim.NIL then
+    return
   end
+  local notify = require("claude.notify")
+  local now = vim.uv.now()
+  local again = state.restarted_at and now - state.restarted_at < RESTART_QUIET_MS
+  if not was_running or again then
+    notify.error(
+      string.format(
+        "the Go host exited with code %d%s; see :ClaudeLog. :ClaudeStart starts it again.",
+        code,
+        again and " again, right after a restart" or ""
+      )
+    )
+    return
+  end
+  state.restarted_at = now
+  notify.warn(string.format("the Go host exited with code %d (see :ClaudeLog); restarting it", code))
+  require("claude")._restart()
 end
 
 local function start_job(host_name)
@@ -206,7 +239,7 @@ function M.start_async(opts)
   end
   local ok, err = register()
   if not ok then
-    vim.notify(err, vim.log.levels.ERROR)
+    require("claude.notify").notify(err, vim.log.levels.ERROR)
     return
   end
   state.async_pending = true
@@ -216,7 +249,7 @@ function M.start_async(opts)
     if state.async_pending then
       state.async_pending = false
       unregister()
-      vim.notify(stale_message("not answering (an older version?)"), vim.log.levels.ERROR)
+      require("claude.notify").notify(stale_message("not answering (an older version?)"), vim.log.levels.ERROR)
     end
   end, ASYNC_START_TIMEOUT_MS)
 end
@@ -227,11 +260,11 @@ function M._started(result)
   state.async_pending = false
   if result.version then
     unregister()
-    vim.notify(stale_message("version " .. tostring(result.version)), vim.log.levels.ERROR)
+    require("claude.notify").notify(stale_message("version " .. tostring(result.version)), vim.log.levels.ERROR)
     return
   end
   if result.error then
-    vim.notify("claude.nvim: could not start the server: " .. tostring(result.error), vim.log.levels.ERROR)
+    require("claude.notify").notify("claude.nvim: could not start the server: " .. tostring(result.error), vim.log.levels.ERROR)
     return
   end
   state.ready = true
@@ -245,7 +278,7 @@ end
 function M.call(name, ...)
   local ok, err = M.ensure()
   if not ok then
-    vim.notify(err, vim.log.levels.ERROR)
+    require("claude.notify").notify(err, vim.log.levels.ERROR)
     return nil
   end
   local args = { ... }
@@ -253,7 +286,7 @@ function M.call(name, ...)
     return vim.fn[name](unpack(args))
   end)
   if not called then
-    vim.notify("claude.nvim: " .. tostring(result), vim.log.levels.ERROR)
+    require("claude.notify").notify("claude.nvim: " .. tostring(result), vim.log.levels.ERROR)
     return nil
   end
   return result

@@ -4,13 +4,45 @@ local M = {}
 
 local config_state = { cfg = nil, setup_called = false }
 
--- ClaudeHostStart's options, from the configuration.
+-- ClaudeHostStart's options, from the configuration, and the port and
+-- token of the server this Neovim ran last: a CLI that was connected to it
+-- reconnects by itself when the new one takes them over.
 local function start_options(cfg)
+  local last = require("claude.state").last
   return {
     ide_name = cfg.ide_name,
     port_min = cfg.port_range and cfg.port_range[1] or 0,
     port_max = cfg.port_range and cfg.port_range[2] or 0,
+    port = last.port or 0,
+    token = last.token or "",
   }
+end
+
+-- How long a CLI that was connected gets to reconnect to a restarted
+-- server before we tell the user the one step that reconnects it. The CLI
+-- retries at once and then after about 1, 2, 4 and 8 s.
+local RECONNECT_WAIT_MS = 10000
+
+-- After the server came back while Claude's terminal runs: make sure its
+-- CLI finds it again, or say how to make it.
+local function watch_reconnect(info, previous_port)
+  local terminal = require("claude.terminal")
+  local state = require("claude.state")
+  if not terminal.is_running() or state.clients > 0 then
+    return
+  end
+  local how = "type /ide in Claude's terminal and choose Neovim"
+  if previous_port and info.port ~= previous_port then
+    require("claude.notify").warn(
+      string.format("the server could not take port %d again (now %d): to reconnect Claude, %s", previous_port, info.port, how)
+    )
+    return
+  end
+  vim.defer_fn(function()
+    if terminal.is_running() and state.server_running and state.port == info.port and state.clients == 0 then
+      require("claude.notify").warn("Claude has not reconnected: " .. how)
+    end
+  end, RECONNECT_WAIT_MS)
 end
 
 -- Must equal host.Version in the Go code; a mismatch means bin/claude-nvim
@@ -24,7 +56,7 @@ function M.setup(opts)
   local cfg, unknown = require("claude.config").resolve(opts)
   config_state.cfg, config_state.setup_called = cfg, true
   if #unknown > 0 then
-    vim.notify("claude.nvim: unknown option(s) ignored: " .. table.concat(unknown, ", "), vim.log.levels.WARN)
+    require("claude.notify").notify("claude.nvim: unknown option(s) ignored: " .. table.concat(unknown, ", "), vim.log.levels.WARN)
   end
   if cfg.auto_start then
     -- After startup, and without waiting for the Go host to come up, so
@@ -79,18 +111,32 @@ end
 
 --- Records a started server (from M.start or an asynchronous start).
 function M._server_started(info)
+  local previous_port = require("claude.state").last.port
   require("claude.state")._server(info)
   require("claude.reload").enable(M.config().auto_reload)
+  watch_reconnect(info, previous_port)
+end
+
+--- Starts the server again after its process died, without waiting for it.
+function M._restart()
+  require("claude.host").start_async(start_options(M.config()))
 end
 
 --- Stops the server: disconnects Claude and removes the lock file.
 function M.stop()
-  if not require("claude.host").running() then
+  local notify = require("claude.notify")
+  if not require("claude.host").running() or not require("claude.state").server_running then
+    notify.info("the server is not running")
     return
   end
   require("claude.host").call("ClaudeHostStop")
   require("claude.state")._server({ running = false })
   require("claude.reload").enable(false)
+  if require("claude.terminal").is_running() then
+    notify.info("server stopped: Claude is disconnected until :ClaudeStart (or :ClaudeOpen) starts it again")
+  else
+    notify.info("server stopped; lock file removed")
+  end
 end
 
 --- Server state: { running, port, lockfile, clients = { {pid, name, version} } }.

@@ -3,7 +3,7 @@
 local M = {}
 
 local function notify_error(msg)
-  vim.notify("claude.nvim: " .. msg, vim.log.levels.ERROR)
+  require("claude.notify").error(msg)
 end
 
 -- Mentions go to the CLI in the Claude terminal: bring it up so the user
@@ -31,6 +31,11 @@ local function mention(path, line1, line2)
     end
   end
   require("claude.host").call("ClaudeHostMention", path, lo, hi)
+  local connected = require("claude.state").clients > 0
+  if not connected and require("claude.terminal").is_running() then
+    -- The server keeps it for the CLI; say so rather than seem to drop it.
+    require("claude.notify").info("Claude is not connected yet: the mention goes to it when it connects")
+  end
   show_claude()
   return true
 end
@@ -66,6 +71,17 @@ function M.send_path(path, line1, line2)
     notify_error(":ClaudeAdd needs a path")
     return false
   end
+  -- % and # name buffers: say when that buffer is no file (Claude's
+  -- terminal, a help page) instead of failing on its term:// name.
+  local first = path:sub(1, 1)
+  if first == "%" or first == "#" then
+    local buf = vim.fn.bufnr(first == "%" and "%" or "#")
+    if buf > 0 and not require("claude.tools").is_file_buf(buf) then
+      local what = vim.b[buf].claude_terminal and "Claude's terminal" or vim.api.nvim_buf_get_name(buf)
+      notify_error(string.format("%s names %s, which is not a file; use :ClaudeAdd {path}", path, what))
+      return false
+    end
+  end
   local abs = vim.fn.fnamemodify(vim.fn.expand(path), ":p")
   local stat = vim.uv.fs_stat(abs)
   if not stat then
@@ -77,7 +93,14 @@ function M.send_path(path, line1, line2)
       notify_error("a directory has no lines: " .. path)
       return false
     end
-    abs = abs:gsub("/+$", "") .. "/"
+    abs = abs:gsub("/+$", "")
+    if abs == vim.fs.normalize(require("claude.terminal").cwd() or vim.fn.getcwd()) then
+      -- The CLI mentions paths relative to its own directory: this one
+      -- would be a bare "@".
+      notify_error(path .. " is Claude's working directory: Claude sees all of it already; add a file or a subdirectory")
+      return false
+    end
+    abs = abs .. "/"
   else
     abs = abs:gsub("/+$", "")
   end

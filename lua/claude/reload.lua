@@ -88,11 +88,11 @@ function M.check(buf)
   end)
   checking = false
   if not ok then
-    vim.notify("claude.nvim: checktime: " .. tostring(err), vim.log.levels.DEBUG)
+    require("claude.notify").notify("claude.nvim: checktime: " .. tostring(err), vim.log.levels.DEBUG)
   end
   -- Messages given inside FileChangedShell are lost: report afterwards.
   for _, file in ipairs(kept) do
-    vim.notify(
+    require("claude.notify").notify(
       string.format("claude.nvim: %s changed on disk but has unsaved edits here; not reloaded (:e! takes the disk version)", file),
       vim.log.levels.WARN
     )

@@ -5,6 +5,10 @@ local M = {
   port = nil,
   lockfile = nil,
   clients = 0,
+  token = nil,
+  -- The port and token of the last server that ran, kept after it stops:
+  -- the next one resumes them (see init.lua start_options).
+  last = {},
 }
 
 local events = require("claude.events")
@@ -13,7 +17,13 @@ local events = require("claude.events")
 ---@param info table { running, port, lockfile }
 function M._server(info)
   M.server_running = info.running and true or false
-  M.port, M.lockfile = info.port, info.lockfile
+  if M.server_running then
+    M.last = { port = info.port, token = info.token }
+  elseif M.clients == 0 and not require("claude.terminal").is_running() then
+    -- No CLI holds them: the next server gets a new port and token.
+    M.last = {}
+  end
+  M.port, M.lockfile, M.token = info.port, info.lockfile, info.token
   if not M.server_running then
     M.clients = 0
   end

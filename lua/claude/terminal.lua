@@ -5,6 +5,7 @@ local M = {}
 local term = {
   buf = nil, -- terminal buffer, kept while hidden
   job = nil, -- job id while the CLI runs
+  cwd = nil, -- the directory the CLI runs in
 }
 
 local LOOPBACK = { "127.0.0.1", "localhost", "::1" }
@@ -71,6 +72,11 @@ function M.program()
     return nil
   end
   return first
+end
+
+--- The directory the running CLI was started in, or nil.
+function M.cwd()
+  return M.is_running() and term.cwd or nil
 end
 
 function M.is_running()
@@ -164,6 +170,15 @@ local function on_exit(job, code)
   term.job = nil
   local buf = term.buf
   require("claude.events").fire("ClaudeTerminalExited", { code = code })
+  if vim.v.exiting == vim.NIL then
+    if code == 0 then
+      require("claude.notify").info("Claude exited")
+    else
+      require("claude.notify").warn(
+        string.format("Claude exited with code %d; its terminal keeps what it printed (:ClaudeOpen starts a new one)", code)
+      )
+    end
+  end
   if code == 0 and buf and vim.api.nvim_buf_is_valid(buf) then
     -- A clean exit (/exit, Ctrl-D): close its windows, like closing a tab.
     for _, win in ipairs(vim.fn.win_findbuf(buf)) do
@@ -183,7 +198,7 @@ local function start(args)
   end
   local prog = M.program()
   if prog and vim.fn.executable(prog) ~= 1 then
-    vim.notify(
+    require("claude.notify").notify(
       string.format(
         "claude.nvim: %s is not an executable on PATH. Install the Claude Code CLI (npm install -g @anthropic-ai/claude-code) or point terminal_cmd in setup() at it.",
         prog
@@ -214,13 +229,19 @@ local function start(args)
   end)
   if not job or job <= 0 then
     pcall(vim.api.nvim_buf_delete, buf, { force = true })
-    vim.notify("claude.nvim: could not start " .. vim.inspect(command(args)), vim.log.levels.ERROR)
+    require("claude.notify").notify("claude.nvim: could not start " .. vim.inspect(command(args)), vim.log.levels.ERROR)
     return false
   end
-  term.buf, term.job = buf, job
+  term.buf, term.job, term.cwd = buf, job, opts.cwd
   vim.bo[buf].bufhidden = "hide"
   vim.bo[buf].buflisted = false
   vim.b[buf].claude_terminal = true
+  -- A name and a filetype statusline plugins and autocmds can match on.
+  local name = "claude://" .. opts.cwd
+  if not pcall(vim.api.nvim_buf_set_name, buf, name) then
+    pcall(vim.api.nvim_buf_set_name, buf, name .. " #" .. buf)
+  end
+  vim.bo[buf].filetype = "claude"
   local group = vim.api.nvim_create_augroup("ClaudeTerminal", { clear = true })
   vim.api.nvim_create_autocmd("BufEnter", {
     group = group,
@@ -286,8 +307,13 @@ end
 ---@param args string[]|nil passed to the CLI when it starts
 function M.open(args)
   if M.is_running() then
+    -- The server may have been stopped (:ClaudeStop) while the CLI kept
+    -- running: start it again, on the port the CLI knows.
+    if not require("claude").start() then
+      return false
+    end
     if args and #args > 0 then
-      vim.notify("claude.nvim: Claude is already running; :ClaudeClose it to start with new arguments", vim.log.levels.WARN)
+      require("claude.notify").notify("claude.nvim: Claude is already running; :ClaudeClose it to start with new arguments", vim.log.levels.WARN)
     end
     show()
     return true
