@@ -127,6 +127,10 @@ func startEdit(t *testing.T, final string, before func(s *session)) (*session, s
 	s.open()
 	s.prompt("Please make the second line of greet.txt louder")
 	s.nextDiffOpened(path)
+	// The user is still in Claude's terminal, typing or not: the diff opens beside it and
+	// leaves the keys there. :ClaudeDiffFocus goes to it.
+	s.assertStillInTerminal("when the diff opened")
+	s.nv.Cmd("ClaudeDiffFocus")
 	s.waitMode("n", "normal mode in the proposal")
 	if st := s.diffState(); !st.InProposal || st.Views != 1 || st.DiffWindows != 2 {
 		t.Fatalf("after openDiff: %+v; want one view, two windows in diff mode, the cursor in the proposal", st)

@@ -88,6 +88,19 @@ func (s *session) waitMode(mode, what string) {
 	})
 }
 
+// assertStillInTerminal checks the user is still typing in Claude's terminal.
+func (s *session) assertStillInTerminal(when string) {
+	s.t.Helper()
+	var st struct {
+		Mode       string `msgpack:"mode"`
+		InTerminal bool   `msgpack:"in_terminal"`
+	}
+	s.nv.Lua(&st, `return { mode = vim.api.nvim_get_mode().mode, in_terminal = vim.b.claude_terminal == true }`)
+	if st.Mode != "t" || !st.InTerminal {
+		s.t.Fatalf("%s: mode %q, in Claude's terminal %v; want the user left typing in Claude's terminal", when, st.Mode, st.InTerminal)
+	}
+}
+
 // typeKeys types into Neovim: text is taken literally, like typing it.
 func (s *session) typeKeys(text string) {
 	s.t.Helper()

@@ -19,28 +19,37 @@ local function start_options(cfg)
 end
 
 -- How long a CLI that was connected gets to reconnect to a restarted
--- server before we tell the user the one step that reconnects it. The CLI
--- retries at once and then after about 1, 2, 4 and 8 s.
+-- server before we say it will not. The CLI (2.1.197) retries at once and
+-- then after about 1, 2, 4 and 8 s; after that it has given up, and even
+-- its /ide command fails to connect again ("Failed to connect to Neovim").
 local RECONNECT_WAIT_MS = 10000
 
+-- What brings back a CLI that gave up on us: a new one, on the same
+-- conversation.
+local RESTART_ADVICE = "restart it with :ClaudeClose, then :ClaudeOpen --continue (keeps the conversation)"
+
 -- After the server came back while Claude's terminal runs: make sure its
--- CLI finds it again, or say how to make it.
+-- CLI finds it again, or say how to get it back.
 local function watch_reconnect(info, previous_port)
   local terminal = require("claude.terminal")
   local state = require("claude.state")
   if not terminal.is_running() or state.clients > 0 then
     return
   end
-  local how = "type /ide in Claude's terminal and choose Neovim"
   if previous_port and info.port ~= previous_port then
     require("claude.notify").warn(
-      string.format("the server could not take port %d again (now %d): to reconnect Claude, %s", previous_port, info.port, how)
+      string.format(
+        "the server could not take port %d again (now %d), so Claude cannot reconnect: %s",
+        previous_port,
+        info.port,
+        RESTART_ADVICE
+      )
     )
     return
   end
   vim.defer_fn(function()
     if terminal.is_running() and state.server_running and state.port == info.port and state.clients == 0 then
-      require("claude.notify").warn("Claude has not reconnected: " .. how)
+      require("claude.notify").warn("Claude has stopped retrying and will not reconnect: " .. RESTART_ADVICE)
     end
   end, RECONNECT_WAIT_MS)
 end
@@ -133,7 +142,9 @@ function M.stop()
   require("claude.state")._server({ running = false })
   require("claude.reload").enable(false)
   if require("claude.terminal").is_running() then
-    notify.info("server stopped: Claude is disconnected until :ClaudeStart (or :ClaudeOpen) starts it again")
+    notify.info(
+      "server stopped: Claude is disconnected. :ClaudeStart (or :ClaudeOpen) within about 15 s reconnects it; later, Claude has to be restarted"
+    )
   else
     notify.info("server stopped; lock file removed")
   end
