@@ -343,3 +343,30 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(m.Run())
 }
+
+// The packages and manual installs must say to run :helptags once, or :help claude fails
+// (lazy.nvim generates the tags itself).
+func TestTheManualInstallsSayToGenerateTheHelpTags(t *testing.T) {
+	for _, tt := range []struct{ file, heading, next string }{
+		{"README.md", "### Native packages", "\n#"},
+		{"README.md", "### Manually", "\n#"},
+		{"doc/claude.txt", "Native packages ~", " ~\n"},
+		{"doc/claude.txt", "Manually ~", "\n===="},
+	} {
+		b, err := os.ReadFile(filepath.Join(nvimtest.RepoRoot(), tt.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, section, ok := strings.Cut(string(b), tt.heading)
+		if !ok {
+			t.Errorf("%s has no section %q", tt.file, tt.heading)
+			continue
+		}
+		if end := strings.Index(section, tt.next); end >= 0 {
+			section = section[:end]
+		}
+		if !strings.Contains(section, ":helptags") {
+			t.Errorf("%s, section %q: no word of :helptags", tt.file, tt.heading)
+		}
+	}
+}
