@@ -8,8 +8,9 @@
 // make the CLI talk to their server, so the directory is private (0700) and
 // files are 0600.
 //
-// Unix only (Linux, macOS): liveness uses kill(pid, 0) and ownership uses
-// syscall.Stat_t.
+// Made for Unix (Linux, macOS): liveness uses kill(pid, 0) and ownership uses
+// syscall.Stat_t (sys_unix.go). Elsewhere it compiles with weaker checks
+// (sys_other.go).
 package lockfile
 
 import (
@@ -18,16 +19,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 )
 
 const (
 	dirMode  fs.FileMode = 0o700
 	fileMode fs.FileMode = 0o600
-
-	// access(2) mode bits; package syscall does not name them on Linux.
-	accessW = 0o2
-	accessX = 0o1
 )
 
 // Dir returns the directory the CLI scans for lock files:
@@ -115,7 +111,7 @@ func CheckDir(dir string) error {
 		return fmt.Errorf("lock directory %s has mode %#o, the owner needs 0700 to write lock files: run `chmod 700 %s`", dir, perm, dir)
 	}
 	// The mode bits can look right on a read-only file system.
-	if err := syscall.Access(dir, accessW|accessX); err != nil {
+	if err := checkWritable(dir); err != nil {
 		return fmt.Errorf("lock directory %s is not writable (%w): check the file system and its mount options", dir, err)
 	}
 	return nil
@@ -141,12 +137,12 @@ func CheckFile(path string) error {
 }
 
 func checkOwner(path string, fi fs.FileInfo) error {
-	st, ok := fi.Sys().(*syscall.Stat_t)
+	owner, ok := fileOwner(fi)
 	if !ok {
 		return nil
 	}
-	if uid := os.Getuid(); int(st.Uid) != uid {
-		return fmt.Errorf("%s is owned by uid %d, not by you (uid %d): remove it or fix its owner", path, st.Uid, uid)
+	if uid := os.Getuid(); owner != uid {
+		return fmt.Errorf("%s is owned by uid %d, not by you (uid %d): remove it or fix its owner", path, owner, uid)
 	}
 	return nil
 }

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 )
 
 // maxLockSize bounds what RemoveStale reads; real lock files are a few
@@ -114,11 +113,4 @@ func isStale(path string) (bool, fs.FileInfo) {
 		return false, nil
 	}
 	return !processAlive(int(info.PID)), fi
-}
-
-// processAlive asks the kernel with signal 0, which checks the pid without
-// delivering anything.
-func processAlive(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return !errors.Is(err, syscall.ESRCH)
 }

@@ -1,3 +1,5 @@
+//go:build unix
+
 // Package tmuxterm runs a terminal program in a detached tmux session so a test can read its
 // screen and type into it. Each Term has its own tmux server (its own socket), so tests never
 // see each other's sessions or the user's.
