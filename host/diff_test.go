@@ -184,6 +184,12 @@ func TestRejectingADiff(t *testing.T) {
 		{"with the reject keymap", "", func(d *diffEnv) { d.nv.Keys(`\ad`) }},
 		{"with :ClaudeDiffDeny", "", func(d *diffEnv) { d.nv.Cmd("ClaudeDiffDeny") }},
 		{"by quitting the proposal's window", "", func(d *diffEnv) { d.nv.Cmd("quit") }},
+		{"by quitting the proposal's window after editing it", "", func(d *diffEnv) {
+			d.nv.Keys("Gochanged my mind<Esc>")
+			if err := d.nv.Command("quit"); err != nil {
+				d.t.Errorf(":q on an edited proposal: %v; the winbar promises :q rejects", err)
+			}
+		}},
 		{"by wiping the proposal buffer", "", func(d *diffEnv) { d.nv.Cmd("bwipeout!") }},
 		{"by closing its tab page", `require('claude').setup({ diff = { open_in_new_tab = true } })`,
 			func(d *diffEnv) { d.nv.Cmd("tabclose") }},

@@ -7,10 +7,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 
 	"github.com/claude-nvim/claude.nvim/lockfile"
+	"github.com/claude-nvim/claude.nvim/mcp/mcptest"
 	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
@@ -122,39 +124,93 @@ func TestAStaleBinaryIsRefusedWithTheCommandToRun(t *testing.T) {
 }
 
 // If the host process dies, Neovim must keep working (no errors from the
-// manifest's autocmds) and the next command must start a fresh host.
-func TestANewHostStartsAfterTheOldOneDied(t *testing.T) {
+// manifest's autocmds), a diff it showed must close (nobody can answer it),
+// and a new host must take over the port and token, so that a running CLI
+// reconnects by itself. A host that dies again right away is not restarted
+// again: the user is told, and the lock file goes.
+func TestTheGoHostIsRestartedAfterItDies(t *testing.T) {
 	bin := buildBinary(t)
 	nv := nvimtest.New(t)
 	nv.Lua(nil, `vim.g.claude_nvim_binary = ...`, bin)
+	started := nv.UserEvents("ClaudeServerStarted")
+	closed := nv.UserEvents("ClaudeDiffClosed")
+	opened := nv.UserEvents("ClaudeDiffOpened")
 	nv.Cmd("ClaudeStart")
-	nv.Cmd("doautocmd CursorMoved")
-	var oldLock string
-	nv.Lua(&oldLock, `return require('claude').status().lockfile`)
-	var hostPID int
-	nv.Lua(&hostPID, `return vim.fn.jobpid(require('claude.host').channel())`)
-	if err := syscall.Kill(hostPID, syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	nvimtest.Wait(t, "Neovim to notice the host died", waitTimeout, func() bool {
-		var running bool
-		nv.Lua(&running, `return require('claude.host').running()`)
-		return !running
-	})
-	if err := nv.Command("doautocmd CursorMoved | doautocmd BufEnter | doautocmd DirChanged"); err != nil {
-		t.Errorf("editor events after the host died: %v", err)
-	}
-	if _, err := os.Stat(oldLock); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("the dead host's lock file %s is still there (stat: %v)", oldLock, err)
-	}
-	nv.Cmd("ClaudeStart")
+	nvimtest.Next(t, started, "the server to start", waitTimeout)
 	var st struct {
-		Running  bool   `msgpack:"running"`
+		Port     int    `msgpack:"port"`
 		Lockfile string `msgpack:"lockfile"`
 	}
 	nv.Lua(&st, `return require('claude').status()`)
-	if _, err := os.Stat(st.Lockfile); !st.Running || err != nil {
-		t.Errorf("after restart: status %+v, lock file: %v", st, err)
+	first, err := lockfile.Read(st.Lockfile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := mcptest.Dial(t, "ws://127.0.0.1:"+itoa(st.Port), first.AuthToken)
+	c.Initialize()
+	path := nv.WriteFile("greet.txt", original)
+	p, err := c.Start("tools/call", map[string]any{"name": "openDiff", "arguments": map[string]any{
+		"old_file_path": path, "new_file_path": path, "new_file_contents": proposed, "tab_name": tab,
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nvimtest.Next(t, opened, "the diff to open", waitTimeout)
+
+	kill := func() int {
+		t.Helper()
+		var pid int
+		nv.Lua(&pid, `return vim.fn.jobpid(require('claude.host').channel())`)
+		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		return pid
+	}
+	dead := kill()
+	if ev := nvimtest.Next(t, closed, "the dead host's diff to close", waitTimeout); ev["result"] != "closed" {
+		t.Errorf("ClaudeDiffClosed %v, want result closed", ev)
+	}
+	if _, err := p.Wait(); err == nil {
+		t.Errorf("the openDiff of a dead host got an answer; want the connection gone")
+	}
+	if msg := commandMessages(t, nv, "ClaudeDiffAccept"); strings.Contains(msg, "E117") || !strings.Contains(msg, "no Claude diff here") {
+		t.Errorf(":ClaudeDiffAccept after the host died said %q; want no diff here (and no E117)", msg)
+	}
+	ev := nvimtest.Next(t, started, "the host to be restarted", waitTimeout)
+	if nvimtest.Int(ev["port"]) != st.Port {
+		t.Errorf("the restarted server listens on %v, want the old port %d", ev["port"], st.Port)
+	}
+	again, err := lockfile.Read(st.Lockfile)
+	if err != nil || again.AuthToken != first.AuthToken {
+		t.Errorf("after the restart the lock file reads %+v (err %v); want the old token again", again, err)
+	}
+	var pid int
+	nv.Lua(&pid, `return vim.fn.jobpid(require('claude.host').channel())`)
+	if pid == dead {
+		t.Errorf("the host pid is still %d", pid)
+	}
+	if msgs := nv.Messages(); !strings.Contains(msgs, "the Go host exited with code 137 (see :ClaudeLog); restarting it") {
+		t.Errorf("the user was not told; messages:\n%s", msgs)
+	}
+	if err := nv.Command("doautocmd CursorMoved | doautocmd BufEnter | doautocmd DirChanged"); err != nil {
+		t.Errorf("editor events after the restart: %v", err)
+	}
+
+	kill()
+	nvimtest.Wait(t, "the second death to be noticed", waitTimeout, func() bool {
+		return strings.Contains(nv.Messages(), "again, right after a restart")
+	})
+	if _, err := os.Stat(st.Lockfile); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the dead host's lock file %s is still there (stat: %v)", st.Lockfile, err)
+	}
+	if err := nv.Command("doautocmd CursorMoved | doautocmd BufEnter | doautocmd DirChanged"); err != nil {
+		t.Errorf("editor events after the host died: %v", err)
+	}
+	nv.Cmd("ClaudeStart")
+	var running bool
+	nv.Lua(&running, `return require('claude').status().running`)
+	if !running {
+		t.Errorf(":ClaudeStart after the host died twice did not start it; messages:\n%s", nv.Messages())
 	}
 }
 

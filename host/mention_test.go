@@ -96,3 +96,32 @@ func TestClaudeAddRejectsAMissingPath(t *testing.T) {
 		t.Errorf(":ClaudeAdd no/such/file said %q, want a clear error naming the path", msg)
 	}
 }
+
+// Paths that name nothing Claude can take get a clear message and send nothing: the CLI
+// would type a bare "@" for its own working directory, and `%` in Claude's terminal names
+// no file.
+func TestClaudeAddSaysWhatItCannotSend(t *testing.T) {
+	for _, tt := range []struct{ name, setup, cmd, want string }{
+		{"the working directory", "", "ClaudeAdd .", ". is Claude's working directory: Claude sees all of it already"},
+		{"the current buffer, Claude's terminal", "ClaudeOpen", "ClaudeAdd %", "Claude's terminal is not a file; use :ClaudeAdd {path}"},
+		{"the current buffer, a terminal", "terminal", "ClaudeAdd %", "is not a file; use :ClaudeAdd {path}"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			e.nv.Lua(nil, idleCLI)
+			c := e.connect()
+			if tt.setup != "" {
+				e.nv.Cmd(tt.setup)
+			}
+			if msg := commandMessages(t, e.nv, tt.cmd); !strings.Contains(msg, tt.want) {
+				t.Errorf(":%s said %q, want %q", tt.cmd, msg, tt.want)
+			}
+			// Nothing went out: the next mention is the first the client sees.
+			path := e.nv.WriteFile("ok.txt", "1\n")
+			e.nv.Cmd("ClaudeAdd " + path)
+			if got := mcptest.Next[atMentioned](t, c, "at_mentioned"); got.FilePath != path {
+				t.Errorf("after :%s the client got a mention of %s first, want none before %s", tt.cmd, got.FilePath, path)
+			}
+		})
+	}
+}

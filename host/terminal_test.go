@@ -2,6 +2,7 @@ package host
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -150,5 +151,60 @@ func TestClaudeOpenWithoutTheCLISaysHowToGetIt(t *testing.T) {
 				t.Errorf("%d terminal buffers, want none for a CLI that is not there", terms)
 			}
 		})
+	}
+}
+
+// What :ClaudeStop, :ClaudeStatus and a CLI that exits tell the user.
+func TestTheUserIsToldWhatStoppedAndWhen(t *testing.T) {
+	t.Run(":ClaudeStop", func(t *testing.T) {
+		e := newEnv(t)
+		e.nv.Lua(nil, idleCLI)
+		if msg := commandMessages(t, e.nv, "ClaudeStop"); !strings.Contains(msg, "claude.nvim: the server is not running") {
+			t.Errorf(":ClaudeStop of a stopped server said %q", msg)
+		}
+		e.start()
+		if msg := commandMessages(t, e.nv, "ClaudeStop"); !strings.Contains(msg, "claude.nvim: server stopped; lock file removed") {
+			t.Errorf(":ClaudeStop said %q", msg)
+		}
+		e.nv.Cmd("ClaudeOpen")
+		if msg := commandMessages(t, e.nv, "ClaudeStop"); !strings.Contains(msg, "server stopped: Claude is disconnected. :ClaudeStart (or :ClaudeOpen) within about 15 s reconnects it") {
+			t.Errorf(":ClaudeStop with Claude running said %q", msg)
+		}
+	})
+	t.Run("the CLI exiting", func(t *testing.T) {
+		e := newEnv(t)
+		exited := e.nv.UserEvents("ClaudeTerminalExited")
+		e.nv.Lua(nil, `require('claude').setup({ terminal_cmd = { 'sh', '-c', 'exit 3' } })`)
+		e.nv.Cmd("ClaudeOpen")
+		nvimtest.Next(t, exited, "the CLI to exit", waitTimeout)
+		if msgs := e.nv.Messages(); !strings.Contains(msgs, "claude.nvim: Claude exited with code 3") {
+			t.Errorf("after the CLI exited with 3: messages %q", msgs)
+		}
+	})
+	t.Run(":ClaudeStatus shows local time", func(t *testing.T) {
+		e := newEnv(t)
+		e.connect()
+		out, err := e.nv.Exec("ClaudeStatus", true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !regexp.MustCompile(`since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\n`).MatchString(out + "\n") {
+			t.Errorf(":ClaudeStatus printed %q; want the connection time as a local date and time", out)
+		}
+	})
+}
+
+// Statusline plugins and autocmds match Claude's terminal by name or filetype.
+func TestClaudesTerminalHasANameAndAFiletype(t *testing.T) {
+	e := newEnv(t)
+	e.nv.Lua(nil, idleCLI)
+	e.nv.Cmd("ClaudeOpen")
+	var st struct {
+		Name     string `msgpack:"name"`
+		Filetype string `msgpack:"filetype"`
+	}
+	e.nv.Lua(&st, `local b = require('claude.terminal').buf() return { name = vim.api.nvim_buf_get_name(b), filetype = vim.bo[b].filetype }`)
+	if st.Name != "claude://"+e.nv.Cwd || st.Filetype != "claude" {
+		t.Errorf("Claude's terminal is named %q with filetype %q; want %q and \"claude\"", st.Name, st.Filetype, "claude://"+e.nv.Cwd)
 	}
 }

@@ -235,3 +235,18 @@ func TestPackaddLoadsThePlugin(t *testing.T) {
 		t.Errorf(":ClaudeStart after :packadd did not start the server; messages:\n%s", nv.Messages())
 	}
 }
+
+// The first command runs through lazy.nvim's stub, which runs ours with vim.cmd: an error
+// raised there would come out with a Lua stack trace. A user error is a message instead.
+func TestAUserErrorThroughLazysStubIsOneMessageWithoutAStackTrace(t *testing.T) {
+	nv, _ := newLazyNvim(t)
+	nv.Lua(nil, `vim.g.claude_nvim_binary = "/nonexistent/claude-nvim"`)
+	before := nv.Messages()
+	if err := nv.Command("ClaudeStart"); err != nil {
+		t.Errorf(":ClaudeStart through the stub raised %v; want a message", err)
+	}
+	said := strings.TrimPrefix(nv.Messages(), before)
+	if !strings.Contains(said, "claude.nvim: the Go binary /nonexistent/claude-nvim is missing") || strings.Contains(said, "stack traceback") {
+		t.Errorf(":ClaudeStart through the stub said %q; want the one-line message, no stack trace", said)
+	}
+}

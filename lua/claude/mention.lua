@@ -71,16 +71,14 @@ function M.send_path(path, line1, line2)
     notify_error(":ClaudeAdd needs a path")
     return false
   end
-  -- % and # name buffers: say when that buffer is no file (Claude's
-  -- terminal, a help page) instead of failing on its term:// name.
-  local first = path:sub(1, 1)
-  if first == "%" or first == "#" then
-    local buf = vim.fn.bufnr(first == "%" and "%" or "#")
-    if buf > 0 and not require("claude.tools").is_file_buf(buf) then
-      local what = vim.b[buf].claude_terminal and "Claude's terminal" or vim.api.nvim_buf_get_name(buf)
-      notify_error(string.format("%s names %s, which is not a file; use :ClaudeAdd {path}", path, what))
-      return false
-    end
+  -- `%` and `#` arrive expanded to their buffer's name: for Claude's
+  -- terminal and other buffers that are no file (term://, fugitive://)
+  -- that is a URL, not a path.
+  if path:find("://", 1, true) then
+    local buf = vim.fn.bufnr("^" .. vim.fn.escape(path, "\\^$.*[]~") .. "$")
+    local what = buf > 0 and vim.b[buf].claude_terminal and "Claude's terminal" or path
+    notify_error(string.format("%s is not a file; use :ClaudeAdd {path}", what))
+    return false
   end
   local abs = vim.fn.fnamemodify(vim.fn.expand(path), ":p")
   local stat = vim.uv.fs_stat(abs)

@@ -18,12 +18,14 @@ local highlight = {
   [levels.WARN] = "WarningMsg",
 }
 
--- Whether vim.notify is still Neovim's own (defined in its runtime's
--- vim/_editor.lua, or vim/_core/editor.lua since 0.12).
+-- Whether vim.notify is still Neovim's own: defined in its runtime's
+-- vim/_editor.lua (0.10), or in runtime code precompiled without debug
+-- information, which names no source ("?", 0.12). A replacement comes
+-- from a plugin's file or the user's config.
 local function builtin_notify()
   local info = debug.getinfo(vim.notify, "S")
-  local source = info and info.source or ""
-  return source:find("vim/_editor.lua", 1, true) ~= nil or source:find("vim/_core/editor.lua", 1, true) ~= nil
+  local source = info and info.source or "?"
+  return source == "?" or source:find("vim/_editor.lua", 1, true) ~= nil or source:find("vim/_core/", 1, true) ~= nil
 end
 
 -- Modes whose mode message ("-- INSERT --") replaces ours at once.

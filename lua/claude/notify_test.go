@@ -1,0 +1,108 @@
+package claude_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
+)
+
+// withUI attaches this test as a Neovim UI of 80×24 cells: without one, Neovim never waits
+// for "Press ENTER" and draws nothing, so nothing here could fail.
+func withUI(t *testing.T, nv *nvimtest.Nvim) {
+	t.Helper()
+	if err := nv.RegisterHandler("redraw", func(...any) {}); err != nil {
+		t.Fatal(err)
+	}
+	if err := nv.AttachUI(80, 24, map[string]any{"ext_linegrid": true}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+type editorMode struct {
+	Mode     string `msgpack:"mode"`
+	Blocking bool   `msgpack:"blocking"`
+}
+
+// modeAfter runs Lua, lets Neovim draw, and returns the mode it is in then. Neovim stuck
+// on "Press ENTER" may not even answer: that fails the test after a while.
+func modeAfter(t *testing.T, nv *nvimtest.Nvim, code string) editorMode {
+	t.Helper()
+	nv.Lua(nil, code)
+	answered := make(chan editorMode, 1)
+	go func() {
+		var m editorMode
+		// Input first: a request after it runs once the main loop ran what code scheduled.
+		_, _ = nv.Input("")
+		if err := nv.Call("nvim_get_mode", &m); err == nil {
+			answered <- m
+		}
+	}()
+	select {
+	case m := <-answered:
+		return m
+	case <-time.After(stuckAfter):
+		t.Fatalf("after %s Neovim did not answer for %v: it waits for Enter", code, stuckAfter)
+		return editorMode{}
+	}
+}
+
+// stuckAfter is how long an idle Neovim may take to answer nvim_get_mode.
+const stuckAfter = 5 * time.Second
+
+const longError = `"the Go binary /a/rather/long/path/to/the/checkout/of/claude.nvim/bin/claude-nvim is missing: run make in /a/rather/long/path/to/the/checkout/of/claude.nvim (needs Go 1.24 or newer; see :help claude-install)"`
+
+func TestMessagesNeverWaitForEnter(t *testing.T) {
+	for _, tt := range []struct{ name, code string }{
+		{"a long error", `require("claude.notify").error(` + longError + `)`},
+		{"two messages from one command", `vim.cmd("lua require('claude.notify').warn('one thing') require('claude.notify').warn('and another')")`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			nv := newNvim(t)
+			withUI(t, nv)
+			if m := modeAfter(t, nv, tt.code); m.Blocking || m.Mode != "n" {
+				t.Errorf("after %s Neovim is in mode %+v; want Normal mode, not waiting for Enter", tt.name, m)
+			}
+		})
+	}
+	t.Run("a long message shows whole beside the command line", func(t *testing.T) {
+		nv := newNvim(t)
+		withUI(t, nv)
+		modeAfter(t, nv, `require("claude.notify").error(`+longError+`)`)
+		var shown []string
+		nv.Lua(&shown, `return require("claude.notify").shown()`)
+		if got := strings.Join(shown, " "); !strings.Contains(got, "(needs Go 1.24 or newer; see :help claude-install)") {
+			t.Errorf("the message window shows %q, want the whole message", shown)
+		}
+	})
+}
+
+// In Insert and Terminal mode the mode message ("-- INSERT --") takes the command line at
+// once: a message there must show elsewhere.
+func TestAMessageInInsertModeIsNotHiddenByTheModeMessage(t *testing.T) {
+	nv := newNvim(t)
+	withUI(t, nv)
+	nv.Keys("i")
+	modeAfter(t, nv, `require("claude.notify").info("Claude proposes a change to greet.txt")`)
+	var shown []string
+	nv.Lua(&shown, `return require("claude.notify").shown()`)
+	if got := strings.Join(shown, " "); !strings.Contains(got, "Claude proposes a change to greet.txt") {
+		t.Errorf("in Insert mode the message window shows %q, want the message", shown)
+	}
+}
+
+func TestANotifierThatReplacesVimNotifyGetsEveryMessage(t *testing.T) {
+	nv := newNvim(t)
+	nv.Lua(nil, `_G.got = {} vim.notify = function(msg, level, opts) table.insert(_G.got, { msg = msg, level = level, title = opts and opts.title }) end`)
+	nv.Lua(nil, `require("claude.notify").warn("one") require("claude.notify").error("claude.nvim: two")`)
+	var got []struct {
+		Msg   string `msgpack:"msg"`
+		Level int    `msgpack:"level"`
+		Title string `msgpack:"title"`
+	}
+	nv.Lua(&got, `return _G.got`)
+	if len(got) != 2 || got[0].Msg != "claude.nvim: one" || got[0].Level != 3 || got[1].Msg != "claude.nvim: two" || got[1].Level != 4 || got[0].Title != "claude.nvim" {
+		t.Errorf("the user's vim.notify got %+v; want both messages, prefixed once, at WARN (3) and ERROR (4), titled claude.nvim", got)
+	}
+}
