@@ -17,6 +17,9 @@ import (
 // (client gone, cancelled): the editor may be busy, but not for long.
 const closeViewTimeout = 10 * time.Second
 
+// errIsDirectory refuses an openDiff of a directory.
+var errIsDirectory = errors.New("is a directory, not a file")
+
 // pendingDiff is one proposal waiting for the user.
 type pendingDiff struct {
 	id      int
@@ -167,6 +170,13 @@ func (e *Editor) OpenDiff(ctx context.Context, req mcp.DiffRequest) (mcp.DiffRes
 	if target == "" {
 		target = req.OldPath
 	}
+	for _, path := range []string{target, req.OldPath} {
+		if st, err := os.Stat(path); err == nil && st.IsDir() {
+			// Neither side can be shown as a buffer; refuse before any
+			// view or buffer exists.
+			return mcp.DiffResult{}, errIsDirectory
+		}
+	}
 	d, replaced := e.diffs.add(req.TabName, target)
 	if replaced != nil {
 		// The CLI sent the same tab again: the old request is answered
@@ -188,7 +198,7 @@ func (e *Editor) OpenDiff(ctx context.Context, req mcp.DiffRequest) (mcp.DiffRes
 	if err := e.lua(ctx, nil, `return require('claude.diff').open(...)`, d.id, spec); err != nil {
 		e.diffs.remove(d)
 		e.closeView(context.Background(), d.id)
-		return mcp.DiffResult{}, fmt.Errorf("open diff %s: %w", target, luaError(err))
+		return mcp.DiffResult{}, luaError(err) // the tool names the path
 	}
 	if !e.diffs.registered(d) {
 		// close_tab, closeAllDiffTabs or a newer diff of the same tab came

@@ -71,9 +71,14 @@ function M.winbar()
   return label .. chosen[2]:gsub("%%", "%%%%") .. "%<"
 end
 
+-- Maps on the user's own file buffer are shared by every view of that
+-- file (each in its tab page): buf -> lhs -> how many views use it. Such a
+-- map acts on the view of the current window.
+local shared_maps = {}
+
 -- Buffer-local maps on a diff buffer. On the user's own file buffer they
 -- are only added where the user has no map of their own, and removed again
--- when the view closes.
+-- when the last view using them closes.
 local function set_keymaps(view, buf, owned)
   if not cfg().use_default_keymaps then
     return
@@ -81,16 +86,25 @@ local function set_keymaps(view, buf, owned)
   local keys = cfg().keymaps
   for decision, lhs in pairs({ accept = keys.accept, reject = keys.reject }) do
     if lhs then
-      local taken = not owned and vim.fn.maparg(lhs, "n", false, true).buffer == 1
-      if not taken then
+      local desc = decision == "accept" and "Claude: accept the proposal" or "Claude: reject the proposal"
+      if owned then
         vim.keymap.set("n", lhs, function()
           M.decide(view.id, decision)
-        end, {
-          buffer = buf,
-          nowait = true,
-          desc = decision == "accept" and "Claude: accept the proposal" or "Claude: reject the proposal",
-        })
+        end, { buffer = buf, nowait = true, desc = desc })
         table.insert(view.maps, { buf = buf, lhs = lhs })
+      else
+        shared_maps[buf] = shared_maps[buf] or {}
+        local uses = shared_maps[buf][lhs]
+        if not uses and vim.fn.maparg(lhs, "n", false, true).buffer ~= 1 then
+          vim.keymap.set("n", lhs, function()
+            M.decide_current(decision)
+          end, { buffer = buf, nowait = true, desc = desc })
+          uses = 0
+        end
+        if uses then
+          shared_maps[buf][lhs] = uses + 1
+          table.insert(view.maps, { buf = buf, lhs = lhs, shared = true })
+        end
       end
     end
   end
@@ -98,7 +112,13 @@ end
 
 local function clear_keymaps(view)
   for _, m in ipairs(view.maps) do
-    if valid_buf(m.buf) then
+    local last = true
+    if m.shared then
+      local uses = (shared_maps[m.buf] or {})[m.lhs] or 1
+      last = uses <= 1
+      shared_maps[m.buf][m.lhs] = (not last) and uses - 1 or nil
+    end
+    if last and valid_buf(m.buf) then
       pcall(vim.keymap.del, "n", m.lhs, { buffer = m.buf })
     end
   end
@@ -173,10 +193,26 @@ local function proposal_buffer(view, spec, filetype)
   return buf
 end
 
+-- Whether another view of ours is on screen in tab page tab: two in one
+-- tab page would make one four-window diff.
+local function tab_has_view(tab, except)
+  for _, other in pairs(views) do
+    if other ~= except and other.tab == tab and valid_win(other.prop_win) then
+      return true
+    end
+  end
+  return false
+end
+
+-- Whether a new view goes into a tab page of its own.
+local function needs_own_tab(view)
+  return cfg().open_in_new_tab or tab_has_view(vim.api.nvim_get_current_tabpage(), view)
+end
+
 -- The window to show the file in: where the user last edited files, or a
 -- new one when only Claude's terminal (or panels) are on screen.
 local function target_window(view, buf)
-  if cfg().open_in_new_tab then
+  if needs_own_tab(view) then
     vim.cmd("tab split")
     view.new_tab = true
     local win = vim.api.nvim_get_current_win()
@@ -226,8 +262,8 @@ end
 -- Whether a diff can open while the user types in a terminal without
 -- taking the focus away: not in a tab page of its own (that one becomes
 -- current), and not while the terminal floats (it would step aside).
-local function can_open_beside_terminal()
-  return not cfg().open_in_new_tab and vim.api.nvim_win_get_config(0).relative == ""
+local function can_open_beside_terminal(view)
+  return not needs_own_tab(view) and vim.api.nvim_win_get_config(0).relative == ""
 end
 
 -- Sets up the view's buffers and windows. With keep_focus the current
@@ -384,7 +420,7 @@ function M.open(id, spec)
     return true
   end
   local name = vim.fn.fnamemodify(spec.new_path, ":~:.")
-  if busy == "the terminal" and can_open_beside_terminal() then
+  if busy == "the terminal" and can_open_beside_terminal(view) then
     -- Keys the user types into Claude's terminal (a follow-up prompt)
     -- keep going there: the diff opens beside it, and they go to it when
     -- they want (or answer in Claude's own prompt).
@@ -543,9 +579,16 @@ local function tear_down(view, result)
       end
     end
   end
-  -- Diff mode may linger on the user's buffer in other windows.
+  -- Diff mode may linger on the user's buffer in other windows, but not
+  -- in another view of the same file.
+  local others = {}
+  for _, other in pairs(views) do
+    if other ~= view then
+      others[other.orig_win or -1], others[other.prop_win or -1] = true, true
+    end
+  end
   for _, win in ipairs(view.orig_buf and vim.fn.win_findbuf(view.orig_buf) or {}) do
-    if vim.wo[win].diff then
+    if vim.wo[win].diff and not others[win] then
       vim.api.nvim_win_call(win, function()
         vim.cmd("diffoff")
       end)

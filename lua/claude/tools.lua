@@ -4,26 +4,28 @@ local M = {}
 
 local severities = { "Error", "Warning", "Info", "Hint" }
 
---- The loaded buffer whose file is path, or nil. Compares full names
---- (bufnr() would treat path as a pattern) and resolves symlinks.
-function M.find_buf(path)
-  local want = vim.fn.resolve(path)
-  for _, buf in ipairs(vim.api.nvim_list_bufs()) do
-    local name = vim.api.nvim_buf_get_name(buf)
-    if name ~= "" and (name == path or vim.fn.resolve(name) == want) then
-      return buf
-    end
-  end
-  return nil
-end
-
 --- Whether buf holds a file on disk: a normal buffer with a name that is
---- not a URL (fugitive://, oil://). Terminals, help, scratch: no.
+--- not a URL (fugitive://, oil://). Terminals, help, scratch, Claude's
+--- proposals: no.
 function M.is_file_buf(buf)
   local name = vim.api.nvim_buf_get_name(buf)
   return vim.bo[buf].buftype == "" and name ~= "" and not name:find("://", 1, true)
 end
 local is_file_buf = M.is_file_buf
+
+--- The file buffer (is_file_buf) of path, or nil: never a proposal or
+--- another scratch buffer that happens to carry that name. Compares full
+--- names (bufnr() would treat path as a pattern) and resolves symlinks.
+function M.find_buf(path)
+  local want = vim.fn.resolve(path)
+  for _, buf in ipairs(vim.api.nvim_list_bufs()) do
+    local name = vim.api.nvim_buf_get_name(buf)
+    if name ~= "" and (name == path or vim.fn.resolve(name) == want) and is_file_buf(buf) then
+      return buf
+    end
+  end
+  return nil
+end
 
 -- A window that shows files: not Claude's terminal, not floating, not a
 -- diff, not a side panel (file trees are 'nofile' or 'acwrite' buffers),
