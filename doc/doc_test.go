@@ -96,7 +96,7 @@ func TestHelpTagsAreUniqueAndCoverEveryCommandMapOptionEventAndCheck(t *testing.
 		return out`)
 	requireTags(t, tags, "<Plug> map", plugs)
 
-	keys := configKeys(t)
+	keys := configKeys(t, nv)
 	var walked []string
 	nv.Lua(&walked, `
 		local out = {}
@@ -112,7 +112,7 @@ func TestHelpTagsAreUniqueAndCoverEveryCommandMapOptionEventAndCheck(t *testing.
 		return out`)
 	for _, k := range walked {
 		if !slices.Contains(keys, k) {
-			t.Errorf("config key %s is in require('claude.config').defaults but the test's reading of config.lua missed it", k)
+			t.Errorf("config key %s is in require('claude.config').defaults but not in its keys()", k)
 		}
 	}
 	var configTags []string
@@ -143,48 +143,14 @@ func TestHelpTagsAreUniqueAndCoverEveryCommandMapOptionEventAndCheck(t *testing.
 	})
 }
 
-// configKeys reads the keys of M.defaults in lua/claude/config.lua, nested
-// ones dotted ("terminal.position"), including those whose default is nil
-// (which a walk of the Lua table cannot see).
-func configKeys(t *testing.T) []string {
+// configKeys lists the options lua/claude/config.lua's schema declares,
+// nested ones dotted ("terminal.position"), those whose default is nil too.
+func configKeys(t *testing.T, nv *nvimtest.Nvim) []string {
 	t.Helper()
-	src, err := os.ReadFile(filepath.Join(nvimtest.RepoRoot(), "lua", "claude", "config.lua"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	open := regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*) = \{$`)
-	leaf := regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*) = .*,$`)
-	var keys, stack []string
-	in := false
-	for _, line := range strings.Split(string(src), "\n") {
-		if !in {
-			in = strings.HasPrefix(line, "M.defaults = {")
-			continue
-		}
-		if line == "}" {
-			break
-		}
-		l := strings.TrimSpace(line)
-		switch {
-		case l == "" || strings.HasPrefix(l, "--"):
-		case l == "}," || l == "}":
-			if len(stack) == 0 {
-				t.Fatalf("config.lua: unbalanced %q in M.defaults", line)
-			}
-			stack = stack[:len(stack)-1]
-		case open.MatchString(l):
-			name := open.FindStringSubmatch(l)[1]
-			keys = append(keys, strings.Join(append(slices.Clone(stack), name), "."))
-			stack = append(stack, name)
-		case leaf.MatchString(l):
-			name := leaf.FindStringSubmatch(l)[1]
-			keys = append(keys, strings.Join(append(slices.Clone(stack), name), "."))
-		default:
-			t.Fatalf("config.lua: cannot read this line of M.defaults: %q", line)
-		}
-	}
-	if len(stack) != 0 || len(keys) == 0 {
-		t.Fatalf("config.lua: could not read M.defaults (keys %q, open %q)", keys, stack)
+	var keys []string
+	nv.Lua(&keys, `return require("claude.config").keys()`)
+	if len(keys) == 0 {
+		t.Fatal("require('claude.config').keys() is empty")
 	}
 	return keys
 }

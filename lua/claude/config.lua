@@ -1,164 +1,157 @@
--- Options of claude.nvim: the defaults (documented in :help claude-config)
--- and the checker that merges a user's table into them.
+-- Options of claude.nvim (documented in :help claude-config): one schema
+-- that says, for every option, its default, the types it takes and what
+-- else a value must be. The defaults, the checks and the list of known
+-- keys all come from it.
 local M = {}
 
----@class claude.Config
-M.defaults = {
+-- A single option. kinds: a type name or a list of them. opts.one_of: the
+-- values allowed; opts.check(value): an error message or nil; opts.whole:
+-- a table value replaces the default instead of merging into it.
+local function option(default, kinds, opts)
+  opts = opts or {}
+  return {
+    default = default,
+    kinds = type(kinds) == "string" and { kinds } or kinds,
+    one_of = opts.one_of,
+    check = opts.check,
+    whole = opts.whole,
+  }
+end
+
+-- A table of options.
+local function group(fields)
+  return { fields = fields }
+end
+
+local function positive(value)
+  if value <= 0 then
+    return "must be > 0 (a fraction < 1 or a number of columns/lines)"
+  end
+end
+
+local function a_command(value)
+  if (type(value) == "string" and vim.trim(value) == "") or (type(value) == "table" and #value == 0) then
+    return "must name a command"
+  end
+end
+
+local function port_range(value)
+  if value == nil then
+    return nil
+  end
+  local lo, hi = value[1], value[2]
+  if type(lo) ~= "number" or type(hi) ~= "number" or lo < 1 or hi > 65535 or lo > hi then
+    return "must be { min, max } with 1 <= min <= max <= 65535"
+  end
+end
+
+local function environment(value)
+  for k, v in pairs(value) do
+    if type(k) ~= "string" or (type(v) ~= "string" and type(v) ~= "number") then
+      return "must map names to strings"
+    end
+  end
+end
+
+M.schema = group({
   -- Start the server when Neovim starts instead of on the first :Claude*
   -- command. The Go host is started asynchronously either way.
-  auto_start = false,
+  auto_start = option(false, "boolean"),
   -- Command that starts the CLI in the terminal split (a string or a list).
-  terminal_cmd = "claude",
+  terminal_cmd = option("claude", { "string", "table" }, { whole = true, check = a_command }),
   -- Extra environment for the CLI, merged over ours.
-  env = {},
-  terminal = {
+  env = option({}, "table", { whole = true, check = environment }),
+  terminal = group({
     -- Where the split opens: "right", "left", "above", "below", "tab" or
     -- "float" (a window over the editor; see float below).
-    position = "right",
+    position = option("right", "string", { one_of = { "right", "left", "above", "below", "tab", "float" } }),
     -- Width (or height for above/below): a fraction of the editor (< 1)
     -- or a number of columns/lines (>= 1).
-    size = 0.4,
+    size = option(0.4, "number", { check = positive }),
     -- The floating window of position = "float": width and height as
     -- fractions (< 1) or columns/lines (>= 1), and its 'border'.
-    float = {
-      width = 0.8,
-      height = 0.8,
-      border = "rounded",
-    },
+    float = group({
+      width = option(0.8, "number", { check = positive }),
+      height = option(0.8, "number", { check = positive }),
+      border = option("rounded", { "string", "table" }, { whole = true }),
+    }),
     -- Enter insert (terminal) mode when the terminal gets focus.
-    auto_insert = true,
-  },
+    auto_insert = option(true, "boolean"),
+  }),
   -- Ports the WebSocket server may use, { min, max }; nil lets the OS pick.
-  port_range = nil,
+  port_range = option(nil, { "table", "nil" }, { whole = true, check = port_range }),
   -- Name shown by the CLI ("/ide", "Opened changes in Neovim").
-  ide_name = "Neovim",
-  diff = {
+  ide_name = option("Neovim", "string"),
+  diff = group({
     -- "vertical" or "horizontal" split between current file and proposal.
-    layout = "vertical",
+    layout = option("vertical", "string", { one_of = { "vertical", "horizontal" } }),
     -- Open each diff in a new tab page instead of the current one.
-    open_in_new_tab = false,
+    open_in_new_tab = option(false, "boolean"),
     -- Leave focus in the Claude terminal when a diff opens.
-    keep_terminal_focus = false,
+    keep_terminal_focus = option(false, "boolean"),
     -- Buffer-local keys on diff buffers; set a key to false to disable it.
-    keymaps = {
-      accept = "<leader>aa",
-      reject = "<leader>ad",
-    },
+    keymaps = group({
+      accept = option("<leader>aa", { "string", "boolean" }),
+      reject = option("<leader>ad", { "string", "boolean" }),
+    }),
     -- Install the keymaps above at all.
-    use_default_keymaps = true,
-  },
+    use_default_keymaps = option(true, "boolean"),
+  }),
   -- Reload buffers whose files Claude changed on disk (never one with
   -- unsaved changes: those get a warning instead).
-  auto_reload = true,
-  log = {
+  auto_reload = option(true, "boolean"),
+  log = group({
     -- "error", "warn", "info" or "debug".
-    level = "info",
+    level = option("info", "string", { one_of = { "error", "warn", "info", "debug" } }),
     -- Log file; nil means stdpath("log") .. "/claude.log".
-    file = nil,
-  },
-}
+    file = option(nil, { "string", "nil" }),
+  }),
+})
 
-local kinds = {
-  auto_start = "boolean",
-  terminal_cmd = { "string", "table" },
-  env = "table",
-  terminal = "table",
-  ["terminal.position"] = "string",
-  ["terminal.size"] = "number",
-  ["terminal.auto_insert"] = "boolean",
-  ["terminal.float"] = "table",
-  ["terminal.float.width"] = "number",
-  ["terminal.float.height"] = "number",
-  ["terminal.float.border"] = { "string", "table" },
-  port_range = { "table", "nil" },
-  ide_name = "string",
-  diff = "table",
-  ["diff.layout"] = "string",
-  ["diff.open_in_new_tab"] = "boolean",
-  ["diff.keep_terminal_focus"] = "boolean",
-  ["diff.keymaps"] = "table",
-  ["diff.keymaps.accept"] = { "string", "boolean" },
-  ["diff.keymaps.reject"] = { "string", "boolean" },
-  ["diff.use_default_keymaps"] = "boolean",
-  auto_reload = "boolean",
-  log = "table",
-  ["log.level"] = "string",
-  ["log.file"] = { "string", "nil" },
-}
+local function fail(name, message)
+  error(string.format("claude.nvim: option %s %s", name, message), 0)
+end
 
-local choices = {
-  ["terminal.position"] = { "right", "left", "above", "below", "tab", "float" },
-  ["diff.layout"] = { "vertical", "horizontal" },
-  ["log.level"] = { "error", "warn", "info", "debug" },
-}
-
-local function type_ok(value, want)
-  if type(want) == "string" then
-    return type(value) == want
+-- The value of one option: the user's, checked, or the default.
+local function resolve_option(spec, value, name)
+  if value == nil then
+    return vim.deepcopy(spec.default)
   end
-  return vim.tbl_contains(want, type(value))
+  if not vim.tbl_contains(spec.kinds, type(value)) then
+    fail(name, string.format("must be a %s, got %s", table.concat(spec.kinds, " or "), type(value)))
+  end
+  if spec.one_of and not vim.tbl_contains(spec.one_of, value) then
+    fail(name, string.format("must be one of %s, got %q", table.concat(spec.one_of, ", "), tostring(value)))
+  end
+  local problem = spec.check and spec.check(value)
+  if problem then
+    fail(name, problem)
+  end
+  return vim.deepcopy(value)
 end
 
-local function describe(want)
-  return type(want) == "string" and want or table.concat(want, " or ")
-end
-
--- Walks the user's table against the defaults: wrong types are errors,
--- unknown keys are collected as warnings (a typo should not be silent).
-local function check(user, defaults, prefix, unknown)
-  for key, value in pairs(user) do
+-- Walks a group: the user's keys it knows are checked and merged over the
+-- defaults; the others are collected (a typo should not be silent).
+local function resolve_group(spec, user, prefix, unknown)
+  local out = {}
+  for key in pairs(user) do
+    if spec.fields[key] == nil then
+      table.insert(unknown, prefix .. tostring(key))
+    end
+  end
+  for key, field in pairs(spec.fields) do
     local name = prefix .. key
-    local want = kinds[name]
-    if want == nil then
-      table.insert(unknown, name)
-    elseif want ~= nil then
-      if not type_ok(value, want) then
-        error(string.format("claude.nvim: option %s must be a %s, got %s", name, describe(want), type(value)), 0)
+    local value = user[key]
+    if field.fields then
+      if value ~= nil and type(value) ~= "table" then
+        fail(name, "must be a table, got " .. type(value))
       end
-      if choices[name] and not vim.tbl_contains(choices[name], value) then
-        error(
-          string.format(
-            "claude.nvim: option %s must be one of %s, got %q",
-            name,
-            table.concat(choices[name], ", "),
-            tostring(value)
-          ),
-          0
-        )
-      end
-      if type(value) == "table" and type(defaults[key]) == "table" and name ~= "env" then
-        check(value, defaults[key], name .. ".", unknown)
-      end
+      out[key] = resolve_group(field, value or {}, name .. ".", unknown)
+    else
+      out[key] = resolve_option(field, value, name)
     end
   end
-end
-
-local function check_values(cfg)
-  for name, size in pairs({
-    ["terminal.size"] = cfg.terminal.size,
-    ["terminal.float.width"] = cfg.terminal.float.width,
-    ["terminal.float.height"] = cfg.terminal.float.height,
-  }) do
-    if size <= 0 then
-      error("claude.nvim: option " .. name .. " must be > 0 (a fraction < 1 or a number of columns/lines)", 0)
-    end
-  end
-  local range = cfg.port_range
-  if range ~= nil then
-    local lo, hi = range[1], range[2]
-    if type(lo) ~= "number" or type(hi) ~= "number" or lo < 1 or hi > 65535 or lo > hi then
-      error("claude.nvim: option port_range must be { min, max } with 1 <= min <= max <= 65535", 0)
-    end
-  end
-  local cmd = cfg.terminal_cmd
-  if (type(cmd) == "string" and vim.trim(cmd) == "") or (type(cmd) == "table" and #cmd == 0) then
-    error("claude.nvim: option terminal_cmd must name a command", 0)
-  end
-  for k, v in pairs(cfg.env) do
-    if type(k) ~= "string" or (type(v) ~= "string" and type(v) ~= "number") then
-      error("claude.nvim: option env must map names to strings", 0)
-    end
-  end
+  return out
 end
 
 --- Returns defaults merged with opts, or raises an error naming the bad key.
@@ -171,18 +164,30 @@ function M.resolve(opts)
     error("claude.nvim: setup() takes a table of options, got " .. type(opts), 0)
   end
   local unknown = {}
-  check(opts, M.defaults, "", unknown)
-  local cfg = vim.tbl_deep_extend("force", vim.deepcopy(M.defaults), opts)
-  -- A list replaces the default rather than merging index by index.
-  if opts.terminal_cmd ~= nil then
-    cfg.terminal_cmd = opts.terminal_cmd
-  end
-  if opts.port_range ~= nil then
-    cfg.port_range = opts.port_range
-  end
-  check_values(cfg)
+  local cfg = resolve_group(M.schema, opts, "", unknown)
   table.sort(unknown)
   return cfg, unknown
 end
+
+--- Every option's dotted name ("terminal.position"), groups included,
+--- sorted (for the help file's tags and :checkhealth).
+---@return string[]
+function M.keys()
+  local out = {}
+  local function walk(spec, prefix)
+    for key, field in pairs(spec.fields) do
+      table.insert(out, prefix .. key)
+      if field.fields then
+        walk(field, prefix .. key .. ".")
+      end
+    end
+  end
+  walk(M.schema, "")
+  table.sort(out)
+  return out
+end
+
+---@class claude.Config
+M.defaults = M.resolve({})
 
 return M
