@@ -11,7 +11,7 @@ BIN      := bin/claude-nvim
 # Neovim versions the test suite runs on (the floor and the newest).
 TEST_NVIMS := $(NVIM_010) $(NVIM_012)
 
-.PHONY: nvim-0.10 nvim-0.12 help build test lint bench e2e deps nvim claude-cli manifest demo clean
+.PHONY: nvim-0.10 nvim-0.12 help build test lint bench fuzz e2e deps nvim claude-cli manifest demo clean
 
 help: ## List the targets.
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -54,6 +54,18 @@ bench: deps build ## Benchmarks: protocol on loopback, then a real Neovim 0.12.
 	$(BENCH) -bench 'CursorMovedCost' -benchtime 5x ./host/
 	$(BENCH) -bench 'Startup' -benchtime 30x ./host/
 	$(BENCH) -bench 'OpenDiff' -benchtime 10x ./host/
+
+# Every fuzz target in the repository (func FuzzXxx in a _test.go file), one after
+# another, each for FUZZTIME; the first failure stops the run and leaves its input
+# under the package's testdata/fuzz/. Not part of make test: it runs for minutes.
+FUZZTIME ?= 30s
+fuzz: ## Run each fuzz target for FUZZTIME (default 30s).
+	@set -eo pipefail; grep -rHo --include='*_test.go' --exclude-dir=.deps --exclude-dir=.git \
+		'^func Fuzz[A-Za-z0-9_]*' . | sed 's/:func / /' | sort | while read -r file fn; do \
+		pkg=$$(dirname "$$file"); \
+		echo "== $$fn in $$pkg for $(FUZZTIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) "$$pkg"; \
+	done
 
 # The e2e scenarios build the plugin binary themselves. They run two at a time, one per
 # core of CI's 2-core machine (four at a time is no faster there). Each Neovim version gets
