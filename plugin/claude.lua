@@ -79,9 +79,14 @@ command("ClaudeDiffAccept", function()
   require("claude.diff").decide_current("accept")
 end, { desc = "Accept the Claude proposal in this tab" })
 
-command("ClaudeDiffDeny", function()
+command("ClaudeDiffReject", function()
   require("claude.diff").decide_current("reject")
 end, { desc = "Reject the Claude proposal in this tab" })
+
+-- The name before 0.2; kept so mappings and muscle memory keep working.
+command("ClaudeDiffDeny", function()
+  require("claude.diff").decide_current("reject")
+end, { desc = "Reject the Claude proposal in this tab (old name of :ClaudeDiffReject)" })
 
 command("ClaudeDiffFocus", function()
   require("claude.diff").focus()
@@ -104,5 +109,6 @@ map({ "n" }, "<Plug>(ClaudeFocus)", "<Cmd>ClaudeFocus<CR>", "Focus the Claude te
 map({ "n" }, "<Plug>(ClaudeSend)", "<Cmd>ClaudeSend<CR>", "Send the current file to Claude")
 map({ "x" }, "<Plug>(ClaudeSend)", ":ClaudeSend<CR>", "Send the selected lines to Claude")
 map({ "n" }, "<Plug>(ClaudeDiffAccept)", "<Cmd>ClaudeDiffAccept<CR>", "Accept the Claude proposal")
-map({ "n" }, "<Plug>(ClaudeDiffDeny)", "<Cmd>ClaudeDiffDeny<CR>", "Reject the Claude proposal")
+map({ "n" }, "<Plug>(ClaudeDiffReject)", "<Cmd>ClaudeDiffReject<CR>", "Reject the Claude proposal")
+map({ "n" }, "<Plug>(ClaudeDiffDeny)", "<Cmd>ClaudeDiffReject<CR>", "Reject the Claude proposal (old name)")
 map({ "n", "t" }, "<Plug>(ClaudeDiffFocus)", "<Cmd>ClaudeDiffFocus<CR>", "Go to the Claude proposal")

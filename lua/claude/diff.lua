@@ -1,7 +1,7 @@
 -- The diff view for Claude's proposals (openDiff): the file as it is on
 -- the left, the proposal on the right in an editable scratch buffer, in
 -- Neovim's own diff mode. The user accepts (:w, :ClaudeDiffAccept, a key)
--- or rejects (:ClaudeDiffDeny, a key, closing the proposal); the Go host
+-- or rejects (:ClaudeDiffReject, a key, closing the proposal); the Go host
 -- answers the CLI, which writes the file itself. We never write it.
 local M = {}
 
@@ -266,21 +266,9 @@ local function can_open_beside_terminal(view)
   return not needs_own_tab(view) and vim.api.nvim_win_get_config(0).relative == ""
 end
 
--- Sets up the view's buffers and windows. With keep_focus the current
--- window stays current (the user is typing in a terminal).
-local function show(view, spec, keep_focus)
-  local id = view.id
-  if vim.api.nvim_get_mode().mode:sub(1, 2) == "no" then
-    -- An operator the user had started (say the first d of dd) would
-    -- apply to the proposal once focus moves there: cancel it.
-    vim.api.nvim_feedkeys(vim.keycode("<Esc>"), "n", false)
-  end
-  -- A floating Claude terminal would cover the diff: it comes back when
-  -- the diff closes.
-  view.hid_float = require("claude.terminal").hide_float()
-  local from_win = vim.api.nvim_get_current_win()
-  local from_term = vim.bo[vim.api.nvim_win_get_buf(from_win)].buftype == "terminal"
-
+-- The view's two buffers: the file (or an empty stand-in for a new one)
+-- and the proposal, with the file's filetype.
+local function make_buffers(view, spec, from_term)
   local function prepare()
     local buf = original_buffer(view, spec.old_path)
     local filetype = vim.bo[buf].filetype
@@ -295,9 +283,12 @@ local function show(view, spec, keep_focus)
   -- its split. Set them up from a file window instead.
   local file_win = from_term and require("claude.tools").editor_win() or nil
   local bufs = file_win and vim.api.nvim_win_call(file_win, prepare) or prepare()
-  local orig = bufs[1]
-  view.orig_buf, view.prop_buf = orig, bufs[2]
-  view.orig_win = target_window(view, orig)
+  view.orig_buf, view.prop_buf = bufs[1], bufs[2]
+end
+
+-- The two windows side by side in diff mode, with their winbars.
+local function make_windows(view, spec)
+  view.orig_win = target_window(view, view.orig_buf)
   view.tab = vim.api.nvim_win_get_tabpage(view.orig_win)
   view.prop_win = vim.api.nvim_open_win(view.prop_buf, false, {
     split = cfg().layout == "horizontal" and "below" or "right",
@@ -310,10 +301,12 @@ local function show(view, spec, keep_focus)
   end
   vim.wo[view.prop_win].winbar = "%!v:lua.require'claude.diff'.winbar()"
   vim.wo[view.orig_win].winbar = "%#DiffDelete# current %* " .. vim.fn.fnamemodify(spec.old_path, ":~:."):gsub("%%", "%%%%")
+end
 
-  set_keymaps(view, view.prop_buf, true)
-  set_keymaps(view, orig, view.scratch_orig)
-
+-- What the user does to the proposal decides it: :w accepts, :q and
+-- closing it reject, :e! brings Claude's text back.
+local function watch_proposal(view, spec)
+  local id = view.id
   local group = vim.api.nvim_create_augroup("ClaudeDiff" .. id, { clear = true })
   view.group = group
   vim.api.nvim_create_autocmd("BufWriteCmd", {
@@ -370,14 +363,34 @@ local function show(view, spec, keep_focus)
       end)
     end,
   })
+end
 
-  if vim.bo[orig].modified then
-    require("claude.notify").notify(
+-- Sets up the view's buffers and windows. With keep_focus the current
+-- window stays current (the user is typing in a terminal).
+local function show(view, spec, keep_focus)
+  if vim.api.nvim_get_mode().mode:sub(1, 2) == "no" then
+    -- An operator the user had started (say the first d of dd) would
+    -- apply to the proposal once focus moves there: cancel it.
+    vim.api.nvim_feedkeys(vim.keycode("<Esc>"), "n", false)
+  end
+  -- A floating Claude terminal would cover the diff: it comes back when
+  -- the diff closes.
+  view.hid_float = require("claude.terminal").hide_float()
+  local from_win = vim.api.nvim_get_current_win()
+  local from_term = vim.bo[vim.api.nvim_win_get_buf(from_win)].buftype == "terminal"
+
+  make_buffers(view, spec, from_term)
+  make_windows(view, spec)
+  set_keymaps(view, view.prop_buf, true)
+  set_keymaps(view, view.orig_buf, view.scratch_orig)
+  watch_proposal(view, spec)
+
+  if vim.bo[view.orig_buf].modified then
+    require("claude.notify").warn(
       string.format(
-        "claude.nvim: %s has unsaved changes: the diff compares the proposal with them (they show as removed unless you `dp` them across). Accepting lets Claude write the file; your buffer is not reloaded over your edits.",
+        "%s has unsaved changes: the diff compares the proposal with them (they show as removed unless you `dp` them across). Accepting lets Claude write the file; your buffer is not reloaded over your edits.",
         vim.fn.fnamemodify(spec.old_path, ":~:.")
-      ),
-      vim.log.levels.WARN
+      )
     )
   end
 
@@ -539,7 +552,7 @@ local function current_view()
   return count == 1 and only or nil
 end
 
---- :ClaudeDiffAccept / :ClaudeDiffDeny.
+--- :ClaudeDiffAccept / :ClaudeDiffReject.
 ---@param decision "accept"|"reject"
 function M.decide_current(decision)
   local view = current_view()

@@ -26,7 +26,8 @@ vim.opt.runtimepath:remove(root)
 local opts = { terminal_cmd = { vim.env.CLAUDE_TEST_CLI } }
 local commands = {
   "ClaudeOpen", "ClaudeToggle", "ClaudeFocus", "ClaudeClose", "ClaudeSend", "ClaudeAdd",
-  "ClaudeStart", "ClaudeStop", "ClaudeStatus", "ClaudeDiffAccept", "ClaudeDiffDeny", "ClaudeDiffFocus",
+  "ClaudeStart", "ClaudeStop", "ClaudeStatus", "ClaudeDiffAccept", "ClaudeDiffReject", "ClaudeDiffDeny",
+  "ClaudeDiffFocus",
   "ClaudeLog",
 }
 _G.lazy_loads = 0
