@@ -11,13 +11,19 @@ BIN      := bin/claude-nvim
 # Neovim versions the test suite runs on (the floor and the newest).
 TEST_NVIMS := $(NVIM_010) $(NVIM_012)
 
-.PHONY: nvim-0.10 nvim-0.12 help build test lint bench fuzz e2e deps nvim claude-cli manifest demo clean
+.PHONY: nvim-0.10 nvim-0.12 help build test lint bench fuzz e2e deps nvim claude-cli manifest demo clean dist
 
 help: ## List the targets.
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 
-build: ## Build the remote-plugin binary into bin/claude-nvim.
+build: ## Build the remote-plugin binary into bin/claude-nvim (from source, with Go).
 	$(GO) build -trimpath -o $(BIN) .
+	@printf '# Written by make build; read by :checkhealth claude.\nmethod=source\ngo=%s\n' "$$($(GO) version)" >$(BIN).source
+
+# The release assets scripts/install-binary downloads (claude-nvim-<version>-<os>-<arch>)
+# and their SHA256SUMS; the same source and Go version give the same bytes.
+dist: ## Release binaries for linux and darwin (amd64, arm64) and SHA256SUMS, in dist/.
+	GO=$(GO) scripts/dist dist
 
 nvim-0.10:
 	scripts/install-neovim 0.10 $(DEPS)/nvim-0.10
@@ -88,4 +94,4 @@ demo: build ## Start a throwaway Neovim with the plugin loaded and Claude open.
 	scripts/demo
 
 clean: ## Remove build output (keeps .deps/).
-	rm -rf bin bench.out
+	rm -rf bin dist bench.out
