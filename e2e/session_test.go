@@ -112,6 +112,22 @@ func (s *session) edit(path string) {
 func (s *session) open() map[string]any {
 	s.t.Helper()
 	s.nv.Cmd("ClaudeOpen")
+	s.readPIDs(":ClaudeOpen")
+	ev := nvimtest.Next(s.t, s.connected, "User ClaudeConnected (the CLI's ide_connected)", startTimeout)
+	// Only now: right after :ClaudeOpen the job may not have exec'd the CLI yet and still
+	// carry Neovim's own environment.
+	s.checkCLIEnvironment()
+	s.waitScreen("the CLI to be ready for a prompt", startTimeout, isReady)
+	if s.editing != "" {
+		s.backToFile()
+	}
+	return ev
+}
+
+// readPIDs records the pids of the CLI and of the plugin's host, and the server's port, once
+// cmd has started them.
+func (s *session) readPIDs(cmd string) {
+	s.t.Helper()
 	var st struct {
 		CLI  int `msgpack:"cli"`
 		Host int `msgpack:"host"`
@@ -128,17 +144,8 @@ func (s *session) open() map[string]any {
 		}`)
 	s.cliPID, s.hostPID, s.port = st.CLI, st.Host, st.Port
 	if s.cliPID == 0 || s.port == 0 {
-		s.t.Fatalf(":ClaudeOpen started no CLI (pid %d) or no server (port %d); messages:\n%s", s.cliPID, s.port, s.nv.Messages())
+		s.t.Fatalf("%s started no CLI (pid %d) or no server (port %d); messages:\n%s", cmd, s.cliPID, s.port, s.nv.Messages())
 	}
-	ev := nvimtest.Next(s.t, s.connected, "User ClaudeConnected (the CLI's ide_connected)", startTimeout)
-	// Only now: right after :ClaudeOpen the job may not have exec'd the CLI yet and still
-	// carry Neovim's own environment.
-	s.checkCLIEnvironment()
-	s.waitScreen("the CLI to be ready for a prompt", startTimeout, isReady)
-	if s.editing != "" {
-		s.backToFile()
-	}
-	return ev
 }
 
 // nudgeInterval is how long backToFile waits for the CLI to show the file before moving the

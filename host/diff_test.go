@@ -432,7 +432,8 @@ func TestTheProposalsWinbarKeepsBothKeysAtCommonWidths(t *testing.T) {
 		t.Run(fmt.Sprintf("%d columns %s", tt.columns, tt.setup), func(t *testing.T) {
 			d := newDiffEnv(t, fmt.Sprintf(`vim.o.columns = %d %s
 				require('claude').setup({ terminal_cmd = { 'cat' } })`, tt.columns, tt.setup))
-			d.nv.Cmd("ClaudeOpen | wincmd p")
+			d.nv.Cmd("ClaudeOpen")
+			d.nv.Cmd("wincmd p")
 			p := d.openDiff(d.path, proposed, tab)
 			bar := d.renderedWinbar()
 			for _, key := range tt.want {

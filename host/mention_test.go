@@ -1,9 +1,11 @@
 package host
 
 import (
-	"github.com/claude-nvim/claude.nvim/mcp/mcptest"
 	"strings"
 	"testing"
+
+	"github.com/claude-nvim/claude.nvim/mcp/mcptest"
+	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
 type atMentioned struct {
@@ -123,5 +125,44 @@ func TestClaudeAddSaysWhatItCannotSend(t *testing.T) {
 				t.Errorf("after :%s the client got a mention of %s first, want none before %s", tt.cmd, got.FilePath, path)
 			}
 		})
+	}
+}
+
+// :ClaudeSendText types into Claude's input and leaves it there; :ClaudeAsk
+// without a question asks for one (vim.ui.input) and types the mention and
+// the question, then Enter.
+func TestClaudeSendTextAndClaudeAskTypeIntoClaudesInput(t *testing.T) {
+	e := newEnv(t)
+	e.nv.Lua(nil, idleCLI)
+	path := e.nv.WriteFile("m.txt", "1\n2\n3\n")
+	e.connect()
+	e.nv.Cmd("ClaudeOpen")
+	e.nv.Cmd("wincmd p | edit " + path)
+	terminalText := func() string {
+		var text string
+		e.nv.Lua(&text, `return table.concat(vim.api.nvim_buf_get_lines(require('claude.terminal').buf(), 0, -1, false), "\n")`)
+		return text
+	}
+	e.nv.Cmd("ClaudeSendText half a thought")
+	nvimtest.Wait(t, "the text in Claude's terminal", waitTimeout, func() bool {
+		return strings.Contains(terminalText(), "half a thought")
+	})
+	var inTerminal bool
+	e.nv.Lua(&inTerminal, `return vim.b.claude_terminal == true`)
+	if !inTerminal {
+		t.Errorf("after :ClaudeSendText the cursor is not in Claude's terminal")
+	}
+	// The terminal shows the typed keys as they come, and cat prints the
+	// line again once Enter ends it: twice means it was submitted.
+	e.nv.Cmd("wincmd p")
+	e.nv.Lua(nil, `vim.ui.input = function(opts, done) _G.asked = opts.prompt done("why so short?") end`)
+	e.nv.Cmd("2ClaudeAsk")
+	nvimtest.Wait(t, "the question in Claude's terminal, submitted", waitTimeout, func() bool {
+		return strings.Count(strings.ReplaceAll(terminalText(), "\n", ""), "half a thought@m.txt#L2 why so short?") == 2
+	})
+	var asked string
+	e.nv.Lua(&asked, `return _G.asked`)
+	if asked != "Ask Claude about @m.txt#L2: " {
+		t.Errorf("vim.ui.input asked %q", asked)
 	}
 }

@@ -54,6 +54,20 @@ command("ClaudeSend", function(o)
   end
 end, { range = true, desc = "Send the selected lines (or the file) to Claude as an @-mention" })
 
+command("ClaudeAsk", function(o)
+  local line1, line2
+  if o.range > 0 then
+    line1, line2 = o.line1, o.line2
+  else
+    line1, line2 = require("claude.mention").visual_lines()
+  end
+  require("claude.prompt").ask(0, line1, line2, o.args)
+end, { range = true, nargs = "*", desc = "Ask Claude about the selected lines (or the file): submits @file#Lx-y and the question" })
+
+command("ClaudeSendText", function(o)
+  require("claude.prompt").send_text(o.args)
+end, { nargs = "+", desc = "Type text into Claude's input (not submitted)" })
+
 command("ClaudeAdd", function(o)
   local path, l1, l2 = o.fargs[1], tonumber(o.fargs[2]), tonumber(o.fargs[3])
   if (o.fargs[2] and not l1) or (o.fargs[3] and not l2) then
@@ -108,6 +122,7 @@ map({ "n", "t" }, "<Plug>(ClaudeToggle)", "<Cmd>ClaudeToggle<CR>", "Hide or show
 map({ "n" }, "<Plug>(ClaudeFocus)", "<Cmd>ClaudeFocus<CR>", "Focus the Claude terminal")
 map({ "n" }, "<Plug>(ClaudeSend)", "<Cmd>ClaudeSend<CR>", "Send the current file to Claude")
 map({ "x" }, "<Plug>(ClaudeSend)", ":ClaudeSend<CR>", "Send the selected lines to Claude")
+map({ "n", "x" }, "<Plug>(ClaudeAsk)", "<Cmd>ClaudeAsk<CR>", "Ask Claude about the selected lines or the file")
 map({ "n" }, "<Plug>(ClaudeDiffAccept)", "<Cmd>ClaudeDiffAccept<CR>", "Accept the Claude proposal")
 map({ "n" }, "<Plug>(ClaudeDiffReject)", "<Cmd>ClaudeDiffReject<CR>", "Reject the Claude proposal")
 map({ "n" }, "<Plug>(ClaudeDiffDeny)", "<Cmd>ClaudeDiffReject<CR>", "Reject the Claude proposal (old name)")

@@ -27,7 +27,7 @@ local opts = { terminal_cmd = { vim.env.CLAUDE_TEST_CLI } }
 local commands = {
   "ClaudeOpen", "ClaudeToggle", "ClaudeFocus", "ClaudeClose", "ClaudeSend", "ClaudeAdd",
   "ClaudeStart", "ClaudeStop", "ClaudeStatus", "ClaudeDiffAccept", "ClaudeDiffReject", "ClaudeDiffDeny",
-  "ClaudeDiffFocus",
+  "ClaudeDiffFocus", "ClaudeAsk", "ClaudeSendText",
   "ClaudeLog",
 }
 _G.lazy_loads = 0

@@ -44,16 +44,25 @@ end
 ---@param buf integer 0 for the current buffer
 ---@param line1 integer|nil 1-based
 ---@param line2 integer|nil 1-based
+--- The lines of a Visual selection still up, and leaves Visual mode: a
+--- <Cmd> mapping in Visual mode runs a command with no range while the
+--- selection is up, where ":" would have given the range.
+---@return integer|nil line1
+---@return integer|nil line2
+function M.visual_lines()
+  local mode = vim.api.nvim_get_mode().mode
+  if mode == "v" or mode == "V" or mode == "\22" then
+    local line1, line2 = vim.fn.line("v"), vim.fn.line(".")
+    vim.api.nvim_feedkeys(vim.keycode("<Esc>"), "nx", false)
+    return line1, line2
+  end
+  return nil, nil
+end
+
 function M.send_buffer(buf, line1, line2)
   buf = buf == 0 and vim.api.nvim_get_current_buf() or buf
   if not line1 then
-    -- A <Cmd> mapping in visual mode runs the command with no range while
-    -- the selection is still up: send the selected lines, as ":" would.
-    local mode = vim.api.nvim_get_mode().mode
-    if mode == "v" or mode == "V" or mode == "\22" then
-      line1, line2 = vim.fn.line("v"), vim.fn.line(".")
-      vim.api.nvim_feedkeys(vim.keycode("<Esc>"), "nx", false)
-    end
+    line1, line2 = M.visual_lines()
   end
   if not require("claude.tools").is_file_buf(buf) then
     notify_error("this buffer is not a file; :ClaudeSend works in file buffers (use :ClaudeAdd {path} for others)")

@@ -74,6 +74,14 @@ function M.program()
   return first
 end
 
+--- Types data into the running CLI, as keys typed in its terminal.
+---@param data string
+function M.send(data)
+  if M.is_running() then
+    vim.api.nvim_chan_send(term.job, data)
+  end
+end
+
 --- The directory the running CLI was started in, or nil.
 function M.cwd()
   return M.is_running() and term.cwd or nil
