@@ -110,16 +110,17 @@ func TestAStaleBinaryIsRefusedWithTheCommandToRun(t *testing.T) {
 	}
 	nv := nvimtest.New(t)
 	nv.Lua(nil, `vim.g.claude_nvim_binary = ...; require('claude').version = '0.0.0-other'`, stale)
-	if msg := commandMessages(t, nv, "ClaudeStart"); !contains(msg, "but the plugin is 0.0.0-other: rebuild it: run `make` in") {
-		t.Errorf(":ClaudeStart with a stale binary said %q; want it to say to run make", msg)
+	install := "run `" + nvimtest.RepoRoot() + "/scripts/install-binary`"
+	if msg := commandMessages(t, nv, "ClaudeStart"); !contains(msg, "but the plugin is 0.0.0-other: update it: "+install) {
+		t.Errorf(":ClaudeStart with a stale binary said %q; want it to say to %s", msg, install)
 	}
 	// Nothing of the refused host may linger: editing goes on without errors.
 	if err := nv.Command("doautocmd CursorMoved | doautocmd BufEnter | doautocmd ModeChanged"); err != nil {
 		t.Errorf("editor events after the refusal: %v", err)
 	}
 	nv.Lua(nil, `vim.g.claude_nvim_binary = ...`, filepath.Join(dir, "missing"))
-	if msg := commandMessages(t, nv, "ClaudeStart"); !contains(msg, "is missing: run `make` in") {
-		t.Errorf(":ClaudeStart without a binary said %q; want it to say to run make", msg)
+	if msg := commandMessages(t, nv, "ClaudeStart"); !contains(msg, "is missing: "+install) {
+		t.Errorf(":ClaudeStart without a binary said %q; want it to say to %s", msg, install)
 	}
 }
 
@@ -244,7 +245,7 @@ func TestAutoStartWithAStaleBinarySaysToRebuild(t *testing.T) {
 	nv.Lua(nil, `vim.g.claude_nvim_binary = ...; require('claude').version = '0.0.0-other'`, bin)
 	nv.Lua(nil, `require('claude').setup({ auto_start = true })`)
 	nvimtest.Wait(t, "the stale binary to be reported", waitTimeout, func() bool {
-		return contains(nv.Messages(), "but the plugin is 0.0.0-other: rebuild it")
+		return contains(nv.Messages(), "but the plugin is 0.0.0-other: update it: run `"+nvimtest.RepoRoot()+"/scripts/install-binary`")
 	})
 	if err := nv.Command("doautocmd CursorMoved | doautocmd BufEnter"); err != nil {
 		t.Errorf("editor events after the refusal: %v", err)

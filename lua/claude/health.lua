@@ -71,12 +71,33 @@ local function check_setup()
   )
 end
 
-local function go_advice()
-  local line = vim.fn.executable("go") == 1 and first_line({ "go", "version" })
-  if line then
-    return "Go found: " .. line .. " (claude.nvim needs Go 1.24 or newer to build)"
+-- Where the binary came from (scripts/install-binary's record) and how to
+-- update it.
+local function report_origin(bin, install)
+  local origin = require("claude.host").origin()
+  if origin and origin.method == "download" then
+    health.info(
+      string.format(
+        "downloaded from %s and verified against the release's SHA256SUMS; after updating the plugin, update it with `%s` (lazy.nvim does on :Lazy update)",
+        origin.url or "?",
+        install
+      )
+    )
+  elseif origin and origin.method == "source" then
+    health.info(
+      string.format("built from source (%s); after updating the plugin, rebuild it with `%s`", origin.go or "go", install)
+    )
+  elseif vim.g.claude_nvim_binary then
+    health.info("set by vim.g.claude_nvim_binary; update it the way you installed it")
+  else
+    health.info(
+      string.format(
+        "where it came from is not recorded (no %s.source, or the binary is newer); `%s` installs the release binary",
+        bin,
+        install
+      )
+    )
   end
-  return "Go is not on $PATH: install Go 1.24 or newer (https://go.dev/dl/) first"
 end
 
 local function check_binary()
@@ -84,13 +105,15 @@ local function check_binary()
   local host = require("claude.host")
   local bin = host.binary()
   local from = vim.g.claude_nvim_binary and " (from vim.g.claude_nvim_binary)" or ""
-  local rebuild = string.format("run `make` in %s", host.root())
+  local install = host.install_command()
+  local rebuild = string.format("run `%s`", install)
+  local lazy = "with lazy.nvim: `:Lazy build claude.nvim`"
   local stat = vim.uv.fs_stat(bin)
   if not stat then
     health.error("binary not found: " .. bin .. from, {
-      rebuild,
-      "with lazy.nvim: `:Lazy build claude.nvim`",
-      go_advice(),
+      rebuild .. " (downloads the release binary; no Go needed)",
+      lazy,
+      "to build from source instead (Go 1.24 or newer): `make` in " .. host.root(),
     })
     return
   end
@@ -101,17 +124,18 @@ local function check_binary()
   local want = require("claude").version
   local version, err = first_line({ bin, "-version" })
   if not version then
-    health.error(string.format("`%s -version` failed: %s", bin, err), { rebuild, go_advice() })
+    health.error(string.format("`%s -version` failed: %s", bin, err), { rebuild, lazy })
     return
   end
   if version ~= want then
     health.error(
-      string.format("%s is version %s but the plugin is %s (built from another checkout)", bin, version, want),
-      { "rebuild it: " .. rebuild, "with lazy.nvim: `:Lazy build claude.nvim`" }
+      string.format("%s is version %s but the plugin is %s (from another version of the plugin)", bin, version, want),
+      { "update it: " .. rebuild, lazy }
     )
     return
   end
   health.ok(string.format("%s%s, version %s (matches the plugin)", bin, from, version))
+  report_origin(bin, install)
   if vim.fn.filereadable(host.manifest()) ~= 1 then
     health.error(host.manifest() .. " is missing: the checkout is incomplete", "reinstall the plugin (git checkout .)")
   end

@@ -129,7 +129,7 @@ func TestCheckhealthOnABrokenSetupSaysWhatToRun(t *testing.T) {
 	expect(t, reports, text, "ERROR", "lock file "+leaky+" has mode 644, want 600")
 	expect(t, reports, text, "WARNING", "http_proxy set, but 127.0.0.1 is not in NO_PROXY")
 	for _, fix := range []string{
-		"run `make` in " + nvimtest.RepoRoot(),
+		"run `" + nvimtest.RepoRoot() + "/scripts/install-binary` (downloads the release binary; no Go needed)",
 		":Lazy build claude.nvim",
 		"npm install -g @anthropic-ai/claude-code",
 		"run `chmod 700 " + lockDir + "`",

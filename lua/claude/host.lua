@@ -35,8 +35,48 @@ function M.log_file()
   return cfg.log.file or (vim.fn.stdpath("log") .. "/claude.log")
 end
 
+--- Where the binary came from, as scripts/install-binary (or `make`) wrote
+--- it next to it (<binary>.source, KEY=VALUE lines): { method = "download"
+--- or "source", url, sha256, go, ... }. Nil when nothing is written, or when
+--- the binary is newer than the record (replaced by other means since).
+---@return table|nil
+function M.origin()
+  local bin = M.binary()
+  local record, binary = vim.uv.fs_stat(bin .. ".source"), vim.uv.fs_stat(bin)
+  if not record or not binary then
+    return nil
+  end
+  local r, b = record.mtime, binary.mtime
+  if b.sec > r.sec or (b.sec == r.sec and b.nsec > r.nsec) then
+    return nil
+  end
+  local ok, lines = pcall(vim.fn.readfile, bin .. ".source")
+  local origin = {}
+  for _, line in ipairs(ok and lines or {}) do
+    local key, value = line:match("^(%w+)=(.*)$")
+    if key then
+      origin[key] = value
+    end
+  end
+  return origin.method and origin or nil
+end
+
+--- The one shell command that puts a binary of this version in place: the
+--- installer, asked to build from source if that is how this one was made.
+function M.install_command()
+  local origin = M.origin()
+  local cmd = M.root() .. "/scripts/install-binary"
+  if cmd:find("[^%w/._+-]") then
+    cmd = vim.fn.shellescape(cmd)
+  end
+  if origin and origin.method == "source" then
+    cmd = "CLAUDE_NVIM_BUILD=source " .. cmd
+  end
+  return cmd
+end
+
 local function build_hint()
-  return string.format("run `make` in %s (needs Go 1.24 or newer; see :help claude-install), or `:Lazy build claude.nvim`", M.root())
+  return string.format("run `%s` (or `:Lazy build claude.nvim`; see :help claude-install)", M.install_command())
 end
 
 -- Removes every trace of one host generation: the manifest's autocmds
@@ -190,7 +230,7 @@ end
 
 local function stale_message(found)
   return string.format(
-    "claude.nvim: %s is %s but the plugin is %s: rebuild it: %s",
+    "claude.nvim: %s is %s but the plugin is %s: update it: %s",
     M.binary(),
     found,
     require("claude").version,
