@@ -73,17 +73,37 @@ func TestLoopbackHostsAreAccepted(t *testing.T) {
 	}
 }
 
-func TestAClientWithoutTheSubprotocolStillConnects(t *testing.T) {
-	// The CLI always asks for "mcp"; refusing others would buy nothing.
+// The subprotocol is not a gate: the token is. The CLI asks for "mcp"
+// (PROTOCOL.md §2) and gets it; a client that asks for nothing or for
+// something else is served without one (see the comment in NewServer).
+func TestSubprotocolIsNegotiatedNotRequired(t *testing.T) {
 	_, srvURL := startServer(t, mcp.Config{})
-	d := websocket.Dialer{}
-	ws, _, err := d.Dial(mcptest.WebSocketURL(srvURL), http.Header{"X-Claude-Code-Ide-Authorization": {testToken}})
-	if err != nil {
-		t.Fatalf("dial without subprotocol: %v", err)
+	tests := []struct {
+		name   string
+		offers []string
+		want   string
+	}{
+		{"the CLI's mcp is agreed", []string{"mcp"}, "mcp"},
+		{"mcp is picked from a list", []string{"wamp", "mcp"}, "mcp"},
+		{"a client offering none connects without one", nil, ""},
+		{"a client offering only others connects without one", []string{"wamp"}, ""},
 	}
-	defer ws.Close()
-	if ws.Subprotocol() != "" {
-		t.Errorf("subprotocol = %q, want none", ws.Subprotocol())
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := websocket.Dialer{Subprotocols: tt.offers}
+			ws, _, err := d.Dial(mcptest.WebSocketURL(srvURL), http.Header{"X-Claude-Code-Ide-Authorization": {testToken}})
+			if err != nil {
+				t.Fatalf("dial offering %q: %v", tt.offers, err)
+			}
+			defer ws.Close()
+			if got := ws.Subprotocol(); got != tt.want {
+				t.Errorf("offering %q: subprotocol %q, want %q", tt.offers, got, tt.want)
+			}
+			sendJSON(t, ws, `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+			if got := string(readFrame(t, ws)); got != `{"jsonrpc":"2.0","id":1,"result":{}}` {
+				t.Errorf("offering %q: ping answered %s", tt.offers, got)
+			}
+		})
 	}
 }
 

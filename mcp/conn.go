@@ -8,6 +8,7 @@ import (
 	"net"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"github.com/gorilla/websocket"
@@ -28,8 +29,6 @@ const (
 	// writeWait bounds one write: enough to push a whole large file to a
 	// busy client over loopback, short enough to notice a stuck one.
 	writeWait = 30 * time.Second
-	// handshakeTimeout bounds reading the upgrade request and writing 101.
-	handshakeTimeout = 10 * time.Second
 	// closeGrace is how long we wait for the peer to answer our close frame.
 	closeGrace = 2 * time.Second
 	// lingerTimeout bounds draining an oversized frame after answering 1009,
@@ -65,6 +64,14 @@ type conn struct {
 	closeReq   chan closeFrame // cap 1: the server wants us gone
 	closeOnce  sync.Once       // guards closeReq
 	readerDone chan struct{}   // closed when the reader has returned
+	writerDone chan struct{}   // closed when the writer has returned
+
+	// Used by the reader only.
+	initTimer *time.Timer // closes the connection unless initialize comes
+	closing   bool        // we sent a close frame; frames are dropped
+	// spiked: this connection made the heap grow (a call refused as busy,
+	// or a frame of spikeFrameSize or more); its end returns memory.
+	spiked bool
 
 	// Guarded by srv.mu, so broadcasts and readiness changes are atomic
 	// with respect to each other.
@@ -98,6 +105,7 @@ func newConn(s *Server, ws *websocket.Conn, remote string) *conn {
 		wake:       make(chan struct{}, 1),
 		closeReq:   make(chan closeFrame, 1),
 		readerDone: make(chan struct{}),
+		writerDone: make(chan struct{}),
 		info:       ClientInfo{ID: id, RemoteAddr: remote, ConnectedAt: time.Now()},
 		calls:      map[string]*call{},
 	}
@@ -110,9 +118,8 @@ func newConn(s *Server, ws *websocket.Conn, remote string) *conn {
 // then tears down. register has counted it in srv.wg.
 func (c *conn) serve() {
 	defer c.srv.wg.Done()
-	writerDone := make(chan struct{})
 	go func() {
-		defer close(writerDone)
+		defer close(c.writerDone)
 		c.writeLoop()
 	}()
 
@@ -120,12 +127,15 @@ func (c *conn) serve() {
 	close(c.readerDone)
 	c.logEnd(err)
 	c.cancel()
-	<-writerDone
+	<-c.writerDone
 	if errors.Is(err, websocket.ErrReadLimit) {
 		c.linger()
 	}
 	c.ws.Close()
 	c.srv.unregister(c)
+	if c.spiked {
+		c.srv.mem.request()
+	}
 }
 
 func (c *conn) readLoop() error {
@@ -134,6 +144,13 @@ func (c *conn) readLoop() error {
 	c.ws.SetPongHandler(func(string) error {
 		return c.ws.SetReadDeadline(time.Now().Add(pongWait))
 	})
+	// A client that upgraded but never initializes holds one of the few
+	// client slots (Limits.Clients) for as long as it answers our pings.
+	c.initTimer = time.AfterFunc(c.srv.limits.Initialize, func() {
+		c.log.Info("mcp: no initialize; closing", "within", c.srv.limits.Initialize)
+		c.shutdown(websocket.ClosePolicyViolation, "initialize expected")
+	})
+	defer c.initTimer.Stop()
 	for {
 		typ, r, err := c.ws.NextReader()
 		if err != nil {
@@ -144,9 +161,26 @@ func (c *conn) readLoop() error {
 			return err
 		}
 		_ = c.ws.SetReadDeadline(time.Now().Add(pongWait))
+		if c.closing {
+			// Our close frame is out; RFC 6455 §5.5.1: read on until the
+			// peer's close frame, but act on nothing.
+			continue
+		}
+		if len(data) >= spikeFrameSize {
+			c.spiked = true
+		}
 		if typ != websocket.TextMessage {
 			// MCP over WebSocket is text only; say so rather than guess.
 			c.reply(encodeError(nil, errorf(CodeInvalidRequest, "invalid request: binary frames are not supported")))
+			continue
+		}
+		if !utf8.Valid(data) {
+			// RFC 6455 §8.1: a text frame that is not UTF-8 fails the
+			// connection with 1007. (encoding/json would have read it,
+			// turning the bad bytes into U+FFFD, e.g. in a file's text.)
+			c.log.Warn("mcp: invalid UTF-8 in a text frame; closing with 1007")
+			c.closing = true
+			c.shutdown(websocket.CloseInvalidFramePayloadData, "invalid UTF-8 in a text frame")
 			continue
 		}
 		c.handle(data)
@@ -272,11 +306,14 @@ func (c *conn) signal() {
 }
 
 // reply hands a response to the writer, waiting while the client is slow
-// to read, and gives up if the connection ends.
+// to read (which stops the reader too: backpressure on a client that
+// sends without reading), and gives up if the connection ends or the
+// writer has given up on it.
 func (c *conn) reply(b []byte) {
 	select {
 	case c.replies <- b:
 	case <-c.ctx.Done():
+	case <-c.writerDone:
 	}
 }
 

@@ -60,6 +60,7 @@ func (c *conn) handleRequest(m message) {
 	var werr *wireError
 	switch m.method {
 	case "initialize":
+		c.initTimer.Stop()
 		result, werr = c.initialize(m.params)
 	case "ping":
 		result = resultEmpty
@@ -204,14 +205,23 @@ func (c *conn) startCall(m message) *wireError {
 	}
 
 	key, _ := idKey(m.id)
-	ctx, cancel := context.WithCancel(c.callCtx)
-	cl := &call{cancel: cancel}
 	c.callsMu.Lock()
 	if _, dup := c.calls[key]; dup {
 		c.callsMu.Unlock()
-		cancel()
 		return errorf(CodeInvalidRequest, "invalid request: id "+short(string(m.id))+" is already in use by a running call")
 	}
+	if n := len(c.calls); n >= c.srv.limits.CallsInFlight {
+		// Refuse rather than stop reading: the reader must stay free for
+		// close_tab, notifications/cancelled and pings, or a client
+		// whose openDiffs wait for the user could never resolve them.
+		// A client sending without reading our answers is still held
+		// back: this answer, like any, waits for room in the writer.
+		c.callsMu.Unlock()
+		c.spiked = true
+		return errorf(CodeServerBusy, "server busy: "+strconv.Itoa(n)+" tools/call already in flight on this connection")
+	}
+	ctx, cancel := context.WithCancel(c.callCtx)
+	cl := &call{cancel: cancel}
 	c.calls[key] = cl
 	c.callsMu.Unlock()
 

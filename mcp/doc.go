@@ -19,11 +19,28 @@
 //
 //   - Before the upgrade: a non-loopback Host or any Origin header is
 //     refused with 403, a missing or wrong token with 401, in that order.
-//   - Clients are served leniently: requests before initialize are answered,
-//     a client without the "mcp" subprotocol is accepted, unknown tool
-//     arguments are ignored (as the VS Code extension does). The schema's
-//     required list and property types are enforced (-32602).
+//   - Every answer but the 101 carries Connection: close, so a refused
+//     request never keeps its connection. [Limits] bound the rest: a
+//     silent or trickling connection is closed after Limits.Handshake; at
+//     most Limits.PendingConns wait for their upgrade, and past that the
+//     oldest idle one is closed, so the CLI gets in while another process
+//     holds the rest; at most Limits.Clients are upgraded (503 past it).
+//   - Refusals are logged one by one up to a burst per interval, then
+//     counted in one summary line per interval.
+//   - Clients are served leniently: requests before initialize are answered
+//     (but a client must send initialize within Limits.Initialize, or it is
+//     closed with 1008), a client without the "mcp" subprotocol is
+//     accepted, unknown tool arguments are ignored (as the VS Code
+//     extension does). The schema's required list and property types are
+//     enforced (-32602).
+//   - At most Limits.CallsInFlight tools/call per connection run or wait to
+//     be written; past that a call is answered [CodeServerBusy] at once, so
+//     the reader stays free for close_tab and cancellations. The reader
+//     stops only while the client does not read our answers. When a
+//     connection that hit the limit (or read a frame of 8 MiB or more)
+//     ends, the heap is handed back to the OS.
 //   - Binary frames are answered with -32600 (MCP over WebSocket is text).
+//     A text frame that is not UTF-8 closes the connection with 1007.
 //     A JSON-RPC batch is one -32600 error: MCP dropped batching.
 //   - A client is "ready" when it has sent ide_connected (the CLI has
 //     finished starting): [Config.OnClientReady] fires, its pid is known,

@@ -53,3 +53,14 @@ func (s *Server) QueuedFor(id string) (notes int, selection bool) {
 	}
 	return 0, false
 }
+
+// PendingConns is how many accepted connections have not been upgraded or
+// closed yet (servers run by Start only).
+func (s *Server) PendingConns() int { return s.pending.len() }
+
+// OnMemoryReturned replaces debug.FreeOSMemory with f.
+func (s *Server) OnMemoryReturned(f func()) {
+	s.mem.mu.Lock()
+	s.mem.free = f
+	s.mem.mu.Unlock()
+}

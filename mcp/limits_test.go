@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/claude-nvim/claude.nvim/mcp"
 	"github.com/claude-nvim/claude.nvim/mcp/mcptest"
@@ -49,5 +50,37 @@ func TestAFrameOverTheLimitClosesOnlyThatConnection(t *testing.T) {
 
 	if got := callText(t, bystander, "echo", map[string]any{"text": "unaffected"}); got != "unaffected" {
 		t.Errorf("the other client got %q, want unaffected", got)
+	}
+}
+
+func TestTextFramesMustBeUTF8(t *testing.T) {
+	echo := func(text string) string {
+		return `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"` + text + `"}}}`
+	}
+	tests := []struct {
+		name  string
+		frame string
+		close bool // want 1007; else the echo's answer
+	}{
+		{"a lone invalid byte closes with 1007", "\xff", true},
+		{"an invalid sequence inside a JSON string closes with 1007", echo("\xc3\x28"), true},
+		{"a multi-byte character cut short closes with 1007", echo("\xe2\x9c"), true},
+		{"an encoded surrogate half closes with 1007", echo("\xed\xa0\x80"), true},
+		{"valid multi-byte text is served", echo("ü ✻ 𝄞"), false},
+	}
+	_, url := startServer(t, mcp.Config{Tools: []mcp.Tool{echoTool}})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ws := dialRaw(t, url, http.Header{})
+			sendJSON(t, ws, tt.frame)
+			_ = ws.SetReadDeadline(time.Now().Add(wait))
+			_, data, err := ws.ReadMessage()
+			switch {
+			case tt.close && !websocket.IsCloseError(err, websocket.CloseInvalidFramePayloadData):
+				t.Errorf("frame %q: got %s, %v; want close 1007 and no answer", tt.frame, data, err)
+			case !tt.close && (err != nil || !strings.Contains(string(data), `"text":"ü ✻ 𝄞"`)):
+				t.Errorf("frame %q: got %s, %v; want the echo", tt.frame, data, err)
+			}
+		})
 	}
 }

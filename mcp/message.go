@@ -12,6 +12,9 @@ const (
 	CodeMethodNotFound = -32601
 	CodeInvalidParams  = -32602
 	CodeInternalError  = -32603
+	// CodeServerBusy answers a tools/call over Limits.CallsInFlight; it is
+	// in the range JSON-RPC leaves to servers (-32000 to -32099).
+	CodeServerBusy = -32000
 )
 
 // nullID is the id of an error response to a message whose id could not

@@ -42,6 +42,9 @@ type Config struct {
 	// before sending a client at_mentioned (and the current selection
 	// again); 0 means DefaultListenDelay, negative means not at all.
 	ListenDelay time.Duration
+	// Limits bound connections, calls and refusal logging; zero fields
+	// mean DefaultLimits.
+	Limits Limits
 }
 
 // DefaultListenDelay: the CLI installs its selection_changed and
@@ -95,6 +98,10 @@ type Server struct {
 	onReady   func(ClientInfo)
 	onGone    func(ClientInfo)
 	listenIn  time.Duration
+	limits    Limits
+	pending   *pendingConns
+	refusals  *refusalLog
+	mem       memoryReturner
 
 	// wg counts connection goroutines, tool calls and the callback runner,
 	// so Close can wait for all of them.
@@ -105,6 +112,7 @@ type Server struct {
 	mu            sync.Mutex
 	closed        bool
 	conns         map[*conn]struct{}
+	clients       int // upgrades under way and conns, capped by limits.Clients
 	httpSrv       *http.Server
 	lastSelection []byte   // the newest selection_changed, for clients that become ready later
 	mentions      [][]byte // at_mentioned frames waiting for the first ready client
@@ -130,6 +138,7 @@ func NewServer(cfg Config) (*Server, error) {
 		onReady:  cfg.OnClientReady,
 		onGone:   cfg.OnClientGone,
 		listenIn: listenDelay(cfg.ListenDelay),
+		limits:   cfg.Limits.withDefaults(),
 		conns:    map[*conn]struct{}{},
 	}
 	if s.name == "" {
@@ -143,6 +152,8 @@ func NewServer(cfg Config) (*Server, error) {
 	}
 	s.callbacks.wg = &s.wg
 	s.callbacks.log = s.log
+	s.pending = newPendingConns(s.limits.PendingConns)
+	s.refusals = newRefusalLog(s.log, s.limits.RefusalLogBurst, s.limits.RefusalLogInterval)
 
 	type listed struct {
 		Name        string          `json:"name"`
@@ -170,8 +181,13 @@ func NewServer(cfg Config) (*Server, error) {
 	s.toolsList = b
 
 	s.upgrader = websocket.Upgrader{
-		HandshakeTimeout: handshakeTimeout,
-		Subprotocols:     []string{"mcp"},
+		HandshakeTimeout: s.limits.Handshake,
+		// Agreed when offered, as the CLI does (PROTOCOL.md §2), but not
+		// required: a client without it (websocat, another MCP client, an
+		// older CLI) is served. Refusing would protect nothing: the header
+		// is the client's to choose, and the token and the Origin and Host
+		// checks are what keep strangers out.
+		Subprotocols: []string{"mcp"},
 		// serveHTTP has already refused every request with an Origin;
 		// this replaces gorilla's same-origin check, which would let a
 		// DNS-rebinding page through.
@@ -197,11 +213,19 @@ func (s *Server) Start() (port int, err error) {
 	if err != nil {
 		return 0, err
 	}
+	hs := s.limits.Handshake
 	srv := &http.Server{
 		Handler: s.Handler(),
-		// The upgrade request must arrive promptly; gorilla's
-		// HandshakeTimeout only covers writing the 101 answer.
-		ReadHeaderTimeout: handshakeTimeout,
+		// The upgrade request must arrive promptly, whole, and so must
+		// the next request on a kept-alive connection; gorilla's
+		// HandshakeTimeout only covers writing the 101 answer. An upgraded
+		// connection is past all of these (gorilla clears the deadlines on
+		// hijack): pongWait and writeWait govern it.
+		ReadHeaderTimeout: hs,
+		ReadTimeout:       hs,
+		WriteTimeout:      hs,
+		IdleTimeout:       hs,
+		ConnState:         s.pending.track,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
 	}
 	s.mu.Lock()
@@ -269,6 +293,8 @@ func (s *Server) Close(ctx context.Context) error {
 		// a half-done upgrade should not delay exit.
 		err = srv.Close()
 	}
+	s.refusals.close()
+	s.mem.stop()
 	for _, c := range conns {
 		c.shutdown(websocket.CloseGoingAway, "going away")
 	}
@@ -303,31 +329,56 @@ func (s *Server) Clients() []ClientInfo {
 // serveHTTP vets the request, upgrades it and serves the connection until
 // it ends.
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	// Every answer but a 101 ends the connection: nothing but an upgrade
+	// is served here, so keeping a refused connection alive would only
+	// let a process without the token hold it.
+	w.Header().Set("Connection", "close")
 	if status, why := s.vet(r); status != 0 {
-		s.log.Warn("mcp: refused connection", "remote", r.RemoteAddr, "status", status, "reason", why)
+		s.refusals.note(r.RemoteAddr, status, why)
 		http.Error(w, http.StatusText(status), status)
 		return
 	}
-	s.mu.Lock()
-	closed := s.closed
-	s.mu.Unlock()
-	if closed {
+	if why := s.reserveClient(); why != "" {
+		s.refusals.note(r.RemoteAddr, http.StatusServiceUnavailable, why)
 		http.Error(w, http.StatusText(http.StatusServiceUnavailable), http.StatusServiceUnavailable)
 		return
 	}
 	ws, err := s.upgrader.Upgrade(w, r, nil)
 	if err != nil {
 		// Upgrade has answered the request already.
+		s.releaseClient()
 		s.log.Debug("mcp: upgrade failed", "remote", r.RemoteAddr, "err", err)
 		return
 	}
 	c := newConn(s, ws, r.RemoteAddr)
 	if !s.register(c) {
+		s.releaseClient()
 		c.closeNow(websocket.CloseGoingAway, "going away")
 		return
 	}
 	c.log.Info("mcp: client connected", "remote", r.RemoteAddr, "subprotocol", ws.Subprotocol())
 	c.serve()
+}
+
+// reserveClient takes one of the limits.Clients slots for an upgrade, or
+// says why not. The slot is the conn's until unregister.
+func (s *Server) reserveClient() (why string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closed:
+		return "server closing"
+	case s.clients >= s.limits.Clients:
+		return "too many clients"
+	}
+	s.clients++
+	return ""
+}
+
+func (s *Server) releaseClient() {
+	s.mu.Lock()
+	s.clients--
+	s.mu.Unlock()
 }
 
 // register adds c unless the server is closing; wg.Add happens under the
@@ -347,6 +398,7 @@ func (s *Server) register(c *conn) bool {
 func (s *Server) unregister(c *conn) {
 	s.mu.Lock()
 	delete(s.conns, c)
+	s.clients--
 	if c.listenTimer != nil {
 		c.listenTimer.Stop()
 	}

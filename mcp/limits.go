@@ -1,0 +1,139 @@
+package mcp
+
+import (
+	"runtime/debug"
+	"sync"
+	"time"
+)
+
+// Limits bound what a local process can make the server hold: one without
+// the token (which only ever gets an HTTP refusal) and one with it (a
+// client). A zero field takes its value from DefaultLimits.
+type Limits struct {
+	// Handshake bounds reading an HTTP request (headers and body), an idle
+	// keep-alive connection and writing the answer or the 101. The CLI sends
+	// its upgrade request at once, so this only ever cuts off a silent or
+	// trickling peer.
+	Handshake time.Duration
+	// Initialize is how long an upgraded client has to send initialize
+	// before it is closed with 1008. The CLI sends it at once; this frees
+	// a client slot held by a socket that answers pings and says nothing.
+	Initialize time.Duration
+	// PendingConns caps connections accepted but not yet upgraded (Start
+	// only; with Handler the caller runs the http.Server). Past it the
+	// oldest is closed, not the newest: see pendingConns.
+	PendingConns int
+	// Clients caps upgraded connections. Only holders of the token get
+	// one; past the cap the upgrade is refused with 503.
+	Clients int
+	// CallsInFlight caps the tools/call of one connection that are running
+	// or whose answer is not yet queued for writing; past it a call is
+	// answered at once with CodeServerBusy. See conn.startCall.
+	CallsInFlight int
+	// RefusalLogBurst refused requests are logged one by one per
+	// RefusalLogInterval; the rest are counted in one line at the end of
+	// the interval, so a flood costs a few lines a minute.
+	RefusalLogBurst    int
+	RefusalLogInterval time.Duration
+}
+
+// DefaultLimits are the limits a zero Config field means.
+var DefaultLimits = Limits{
+	Handshake:  10 * time.Second,
+	Initialize: 30 * time.Second,
+	// A legitimate connection stays pending for the microseconds between
+	// accept and our reading its upgrade request; 128 leaves room for a
+	// burst of reconnecting CLIs, and costs about 2 MiB when all are held.
+	PendingConns: 128,
+	// One CLI per terminal, a reconnect overlapping its predecessor, a
+	// few other tools: far below this.
+	Clients: 32,
+	// The CLI has a handful of calls in flight at most: some openDiffs
+	// waiting for the user, a getDiagnostics, a close_tab.
+	CallsInFlight:      64,
+	RefusalLogBurst:    10,
+	RefusalLogInterval: time.Minute,
+}
+
+// withDefaults fills the zero (or negative) fields of l from DefaultLimits.
+func (l Limits) withDefaults() Limits {
+	d := DefaultLimits
+	if l.Handshake <= 0 {
+		l.Handshake = d.Handshake
+	}
+	if l.Initialize <= 0 {
+		l.Initialize = d.Initialize
+	}
+	if l.PendingConns <= 0 {
+		l.PendingConns = d.PendingConns
+	}
+	if l.Clients <= 0 {
+		l.Clients = d.Clients
+	}
+	if l.CallsInFlight <= 0 {
+		l.CallsInFlight = d.CallsInFlight
+	}
+	if l.RefusalLogBurst <= 0 {
+		l.RefusalLogBurst = d.RefusalLogBurst
+	}
+	if l.RefusalLogInterval <= 0 {
+		l.RefusalLogInterval = d.RefusalLogInterval
+	}
+	return l
+}
+
+// spikeFrameSize: a connection that read a frame this large has made the
+// heap grow by at least that much (an openDiff of a big file).
+const spikeFrameSize = 8 << 20
+
+// memoryReturnInterval: debug.FreeOSMemory is a full collection; run it at
+// most this often however many connections end.
+const memoryReturnInterval = 10 * time.Second
+
+// memoryReturner gives the heap back to the OS after a spike. The Go
+// runtime would do it by itself only after its next collection, which an
+// idle editor plugin may not reach for minutes, and then slowly: an
+// adversarial flood left 368 MB resident 30 s after the client had gone.
+type memoryReturner struct {
+	mu      sync.Mutex
+	last    time.Time   // when FreeOSMemory last ran
+	pending *time.Timer // a run scheduled for when the interval has passed
+	free    func()      // debug.FreeOSMemory; replaced in tests
+}
+
+// request frees memory now, or once the interval since the last run has
+// passed; requests meanwhile share that one run.
+func (m *memoryReturner) request() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.pending != nil {
+		return
+	}
+	wait := time.Until(m.last.Add(memoryReturnInterval))
+	if wait < 0 {
+		wait = 0
+	}
+	m.pending = time.AfterFunc(wait, m.run)
+}
+
+func (m *memoryReturner) run() {
+	m.mu.Lock()
+	free := m.free
+	m.mu.Unlock()
+	if free == nil {
+		free = debug.FreeOSMemory
+	}
+	free()
+	m.mu.Lock()
+	m.last, m.pending = time.Now(), nil
+	m.mu.Unlock()
+}
+
+// stop cancels a scheduled run (Server.Close).
+func (m *memoryReturner) stop() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.pending != nil && m.pending.Stop() {
+		m.pending = nil
+	}
+}
