@@ -55,7 +55,9 @@ local function watch_reconnect(info, previous_port)
 end
 
 -- Must equal host.Version in the Go code; a mismatch means bin/claude-nvim
--- was built from another checkout and must be rebuilt (`make`).
+-- comes from another version and must be replaced (scripts/install-binary).
+-- scripts/install-binary and scripts/dist read the version from this line:
+-- keep it one line, `M.version = "x.y.z"`.
 M.version = "0.1.0"
 
 --- Configures the plugin. Safe to call more than once; each call starts

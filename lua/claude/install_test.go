@@ -113,3 +113,18 @@ func TestCheckhealthSaysWhereTheBinaryCameFrom(t *testing.T) {
 		})
 	}
 }
+
+// The README's lazy.nvim spec installs the binary with the installer, which
+// lazy.nvim runs as a shell command in the plugin directory.
+func TestTheREADMEsLazySpecBuildsWithTheInstaller(t *testing.T) {
+	nv := nvimtest.New(t)
+	var build string
+	nv.Lua(&build, `return assert(loadstring("return " .. ...))().build`, readmeLazySpec(t))
+	if build != "scripts/install-binary" {
+		t.Errorf("the README's spec has build = %q; want \"scripts/install-binary\"", build)
+	}
+	fi, err := os.Stat(filepath.Join(nvimtest.RepoRoot(), build))
+	if err != nil || fi.Mode()&0o111 == 0 {
+		t.Errorf("%s must be an executable file in the checkout (lazy.nvim runs it): %v", build, err)
+	}
+}
