@@ -55,14 +55,14 @@ func ptyColumns(t *testing.T, pid int) int {
 
 // waitMode waits until Neovim is in mode: :startinsert takes effect only
 // when Neovim next waits for keys.
-func (d *diffEnv) waitMode(mode string) {
-	d.t.Helper()
-	nvimtest.Wait(d.t, "mode "+mode, waitTimeout, func() bool {
+func waitMode(t testing.TB, nv *nvimtest.Nvim, mode string) {
+	t.Helper()
+	nvimtest.Wait(t, "mode "+mode, waitTimeout, func() bool {
 		var m struct {
 			Mode string `msgpack:"mode"`
 		}
-		if err := d.nv.Call("nvim_get_mode", &m); err != nil {
-			d.t.Fatal(err)
+		if err := nv.Call("nvim_get_mode", &m); err != nil {
+			t.Fatal(err)
 		}
 		return m.Mode == mode
 	})
@@ -74,7 +74,7 @@ func (d *diffEnv) waitMode(mode string) {
 func TestKeysTypedIntoClaudesTerminalNeverReachAProposal(t *testing.T) {
 	d := newDiffEnv(t, idleCLI)
 	d.nv.Cmd("ClaudeOpen")
-	d.waitMode("t")
+	waitMode(t, d.nv, "t")
 	if _, err := d.nv.Input("and then "); err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestKeysTypedIntoClaudesTerminalNeverReachAProposal(t *testing.T) {
 	if _, err := d.nv.Input(" too<CR>"); err != nil {
 		t.Fatal(err)
 	}
-	d.waitMode("t")
+	waitMode(t, d.nv, "t")
 	var st struct {
 		InTerminal bool   `msgpack:"in_terminal"`
 		Proposal   string `msgpack:"proposal"`

@@ -433,6 +433,7 @@ func TestTheProposalsWinbarKeepsBothKeysAtCommonWidths(t *testing.T) {
 			d := newDiffEnv(t, fmt.Sprintf(`vim.o.columns = %d %s
 				require('claude').setup({ terminal_cmd = { 'cat' } })`, tt.columns, tt.setup))
 			d.nv.Cmd("ClaudeOpen")
+			waitMode(t, d.nv, "t") // else the pending :startinsert follows us into the file
 			d.nv.Cmd("wincmd p")
 			p := d.openDiff(d.path, proposed, tab)
 			bar := d.renderedWinbar()

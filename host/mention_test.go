@@ -1,6 +1,8 @@
 package host
 
 import (
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -137,6 +139,7 @@ func TestClaudeSendTextAndClaudeAskTypeIntoClaudesInput(t *testing.T) {
 	path := e.nv.WriteFile("m.txt", "1\n2\n3\n")
 	e.connect()
 	e.nv.Cmd("ClaudeOpen")
+	waitMode(t, e.nv, "t") // else the pending :startinsert follows us into the file
 	e.nv.Cmd("wincmd p | edit " + path)
 	terminalText := func() string {
 		var text string
@@ -164,5 +167,43 @@ func TestClaudeSendTextAndClaudeAskTypeIntoClaudesInput(t *testing.T) {
 	e.nv.Lua(&asked, `return _G.asked`)
 	if asked != "Ask Claude about @m.txt#L2: " {
 		t.Errorf("vim.ui.input asked %q", asked)
+	}
+}
+
+// :ClaudeAdd without a path in netrw sends the entry on the cursor's line,
+// or each entry of a Visual selection.
+func TestClaudeAddInNetrwSendsTheEntriesUnderTheCursor(t *testing.T) {
+	e := newEnv(t)
+	e.nv.Lua(nil, idleCLI)
+	dir := filepath.Join(e.nv.Cwd, "tree")
+	file := e.nv.WriteFile("tree/m.txt", "1\n")
+	e.nv.WriteFile("tree/sub/n.txt", "2\n")
+	c := e.connect()
+	e.nv.Cmd("Explore " + dir)
+	var at struct {
+		File int `msgpack:"file"`
+		Sub  int `msgpack:"sub"`
+	}
+	e.nv.Lua(&at, `return { file = vim.fn.search('^m\\.txt$', 'n'), sub = vim.fn.search('^sub/$', 'n') }`)
+	if at.File == 0 || at.Sub == 0 {
+		t.Fatalf("netrw lists no m.txt or sub/: %+v", at)
+	}
+	e.nv.Cmd(itoa(at.File))
+	e.nv.Cmd("ClaudeAdd")
+	if got := mcptest.Next[atMentioned](t, c, "at_mentioned"); got.FilePath != file || lines(got) != "whole" {
+		t.Errorf(":ClaudeAdd on m.txt in netrw sent %s %s, want %s", got.FilePath, lines(got), file)
+	}
+	e.nv.Cmd("wincmd p")
+	e.nv.Keys(itoa(at.Sub) + "GV" + itoa(at.File) + "G:ClaudeAdd<CR>")
+	var got []string
+	for range 2 {
+		got = append(got, mcptest.Next[atMentioned](t, c, "at_mentioned").FilePath)
+	}
+	if want := []string{dir + "/sub/", file}; !slices.Equal(got, want) && !slices.Equal(got, []string{file, dir + "/sub/"}) {
+		t.Errorf("Visual :ClaudeAdd in netrw sent %q, want %q", got, want)
+	}
+	e.nv.Cmd("wincmd p")
+	if msg := commandMessages(t, e.nv, "1ClaudeAdd"); !strings.Contains(msg, "no file or directory on this line") {
+		t.Errorf(":ClaudeAdd on netrw's banner said %q", msg)
 	}
 }

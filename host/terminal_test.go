@@ -2,6 +2,8 @@ package host
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -207,4 +209,70 @@ func TestClaudesTerminalHasANameAndAFiletype(t *testing.T) {
 	if st.Name != "claude://"+e.nv.Cwd || st.Filetype != "claude" {
 		t.Errorf("Claude's terminal is named %q with filetype %q; want %q and \"claude\"", st.Name, st.Filetype, "claude://"+e.nv.Cwd)
 	}
+}
+
+// The cwd option: where a new Claude starts.
+func TestTheCLIStartsInTheConfiguredDirectory(t *testing.T) {
+	for _, tt := range []struct{ name, cwd, want string }{
+		{"by default Neovim's working directory", `nil`, ""},
+		{"git_root: the repository of the current file", `"git_root"`, "repo"},
+		{"a function's answer", `function() return vim.fn.getcwd() .. "/repo/sub" end`, "repo/sub"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			script, record := nvimtest.StandInCLI(t, t.TempDir())
+			file := e.nv.WriteFile("repo/sub/f.txt", "x\n")
+			if err := os.MkdirAll(filepath.Join(e.nv.Cwd, "repo", ".git"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			e.nv.Lua(nil, `local script, cwd = ... require('claude').setup({ terminal_cmd = { script }, cwd = assert(loadstring("return " .. cwd))() })`, script, tt.cwd)
+			e.nv.Cmd("edit " + file)
+			e.nv.Cmd("ClaudeOpen")
+			want := filepath.Join(e.nv.Cwd, tt.want)
+			if got := nvimtest.ReadRecord(t, record); !slices.Contains(got, "cwd "+want) {
+				t.Errorf("the CLI started in %q, want %s", got[1], want)
+			}
+		})
+	}
+}
+
+// terminal.provider: Claude in a terminal that is not Neovim's, started
+// with the environment that connects it.
+func TestTerminalProvidersStartTheCLIElsewhere(t *testing.T) {
+	t.Run("external", func(t *testing.T) {
+		e := newEnv(t)
+		script, record := nvimtest.StandInCLI(t, t.TempDir())
+		// sh stands in for tmux: it runs the command line it is given.
+		e.nv.Lua(nil, `require('claude').setup({ terminal_cmd = { ... }, terminal = { provider = 'external', external_cmd = 'sh -c %s' } })`, script)
+		e.nv.Cmd("ClaudeOpen")
+		got := nvimtest.ReadRecord(t, record)
+		var port int
+		e.nv.Lua(&port, `return require('claude').status().port`)
+		for _, want := range []string{"env CLAUDE_CODE_SSE_PORT=" + itoa(port), "cwd " + e.nv.Cwd, "lock present"} {
+			if !slices.Contains(got, want) {
+				t.Errorf("the external CLI's record lacks %q:\n%s", want, strings.Join(got, "\n"))
+			}
+		}
+		var terms int
+		e.nv.Lua(&terms, `local n = 0 for _, b in ipairs(vim.api.nvim_list_bufs()) do if vim.bo[b].buftype == 'terminal' then n = n + 1 end end return n`)
+		if terms != 0 {
+			t.Errorf("%d terminal buffers in Neovim; the external provider manages its own window", terms)
+		}
+	})
+	t.Run("a function", func(t *testing.T) {
+		e := newEnv(t)
+		e.nv.Lua(nil, `require('claude').setup({ terminal_cmd = { 'claude', '--x' }, terminal = { provider = function(cmd, env, cwd) _G.got = { cmd = cmd, port = env.CLAUDE_CODE_SSE_PORT, cwd = cwd } end } })`)
+		e.nv.Cmd("ClaudeOpen --resume")
+		var got struct {
+			Cmd  []string `msgpack:"cmd"`
+			Port string   `msgpack:"port"`
+			Cwd  string   `msgpack:"cwd"`
+		}
+		e.nv.Lua(&got, `return _G.got`)
+		var port int
+		e.nv.Lua(&port, `return require('claude').status().port`)
+		if strings.Join(got.Cmd, " ") != "claude --x --resume" || got.Port != itoa(port) || got.Cwd != e.nv.Cwd {
+			t.Errorf("the provider got %+v; want the command with its arguments, the server's port %d and %s", got, port, e.nv.Cwd)
+		}
+	})
 }

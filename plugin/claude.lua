@@ -69,13 +69,28 @@ command("ClaudeSendText", function(o)
 end, { nargs = "+", desc = "Type text into Claude's input (not submitted)" })
 
 command("ClaudeAdd", function(o)
+  if #o.fargs == 0 then
+    -- In a file explorer: what is on the cursor's line (or the range's).
+    local line1, line2 = o.line1, o.line2
+    if o.range == 0 then
+      line1, line2 = require("claude.mention").visual_lines()
+      line1, line2 = line1 or o.line1, line2 or o.line2
+    end
+    require("claude.mention").send_explorer(0, line1, line2)
+    return
+  end
   local path, l1, l2 = o.fargs[1], tonumber(o.fargs[2]), tonumber(o.fargs[3])
   if (o.fargs[2] and not l1) or (o.fargs[3] and not l2) then
     require("claude.notify").error("usage: :ClaudeAdd {path} [start-line] [end-line]")
     return
   end
   claude().add(path, l1, l2)
-end, { nargs = "+", complete = "file", desc = "Send a file or directory (optionally lines) to Claude" })
+end, {
+  nargs = "*",
+  range = true,
+  complete = "file",
+  desc = "Send a file or directory (optionally lines) to Claude; in netrw, the entries under the cursor",
+})
 
 command("ClaudeStart", function()
   claude().start()

@@ -61,7 +61,25 @@ M.schema = group({
   terminal_cmd = option("claude", { "string", "table" }, { whole = true, check = a_command }),
   -- Extra environment for the CLI, merged over ours.
   env = option({}, "table", { whole = true, check = environment }),
+  -- The directory a new Claude starts in: nil for Neovim's working
+  -- directory, "git_root" for the git repository of the current file, a
+  -- directory, or a function returning one.
+  cwd = option(nil, { "string", "function", "nil" }),
   terminal = group({
+    -- What runs the CLI: "native" (a Neovim terminal, below), "external"
+    -- (terminal.external_cmd, e.g. a tmux split, in a window that is not
+    -- ours), or function(cmd, env, cwd) that starts it however it likes.
+    provider = option("native", { "string", "function" }, {
+      check = function(v)
+        if type(v) == "string" and v ~= "native" and v ~= "external" then
+          return 'must be "native", "external" or a function'
+        end
+      end,
+    }),
+    -- For provider = "external": a shell command line whose %s becomes the
+    -- CLI's command line (with its environment in front), e.g.
+    -- "tmux split-window -h %s".
+    external_cmd = option(nil, { "string", "nil" }),
     -- Where the split opens: "right", "left", "above", "below", "tab" or
     -- "float" (a window over the editor; see float below).
     position = option("right", "string", { one_of = { "right", "left", "above", "below", "tab", "float" } }),

@@ -11,7 +11,9 @@ end
 -- starts one; the server queues the mention until that CLI connects.
 local function show_claude()
   local terminal = require("claude.terminal")
-  if terminal.is_running() then
+  if terminal.elsewhere() and require("claude.state").clients > 0 then
+    return -- in the user's own terminal (terminal.provider)
+  elseif terminal.is_running() then
     terminal.focus()
   elseif require("claude.state").clients == 0 then
     terminal.open()
@@ -112,6 +114,31 @@ function M.send_path(path, line1, line2)
     abs = abs:gsub("/+$", "")
   end
   return mention(abs, line1, line2)
+end
+
+--- :ClaudeAdd with no path: the entries on lines line1..line2 of the file
+--- explorer in buf (netrw), each as a mention.
+---@param buf integer 0 for the current buffer
+---@param line1 integer
+---@param line2 integer
+function M.send_explorer(buf, line1, line2)
+  buf = buf == 0 and vim.api.nvim_get_current_buf() or buf
+  local explorer = require("claude.explorer")
+  if not explorer.is_explorer(buf) then
+    notify_error("usage: :ClaudeAdd {path} [start-line] [end-line] (without a path only in netrw)")
+    return false
+  end
+  local paths, err = explorer.paths(buf, math.min(line1, line2), math.max(line1, line2))
+  if not paths then
+    notify_error(err)
+    return false
+  end
+  for _, path in ipairs(paths) do
+    if not M.send_path(path) then
+      return false
+    end
+  end
+  return true
 end
 
 return M

@@ -42,6 +42,10 @@ end
 ---@param submit boolean press Enter after it
 function M.type(text, submit)
   local terminal = require("claude.terminal")
+  if terminal.elsewhere() then
+    notify_error("Claude runs in a terminal of its own (terminal.provider): claude.nvim cannot type into it")
+    return false
+  end
   if terminal.is_running() and require("claude.state").clients > 0 then
     type_now(text, submit)
     return true

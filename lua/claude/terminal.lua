@@ -82,6 +82,12 @@ function M.send(data)
   end
 end
 
+--- Whether Claude was started by terminal.provider in a terminal that is
+--- not Neovim's (nothing of ours to show, focus or type into).
+function M.elsewhere()
+  return term.elsewhere == true
+end
+
 --- The directory the running CLI was started in, or nil.
 function M.cwd()
   return M.is_running() and term.cwd or nil
@@ -199,10 +205,86 @@ local function on_exit(job, code)
   end
 end
 
+--- The directory a new CLI starts in (the cwd option): a function's
+--- answer, the git repository of the current file ("git_root"), a
+--- directory, or Neovim's working directory.
+function M.session_cwd()
+  local opt = cfg().cwd
+  local dir
+  if type(opt) == "function" then
+    local ok, got = pcall(opt)
+    if not ok then
+      require("claude.notify").error("the cwd function failed: " .. tostring(got) .. "; using " .. vim.fn.getcwd())
+    end
+    dir = ok and got or nil
+  elseif opt == "git_root" then
+    local file = vim.api.nvim_buf_get_name(0)
+    local from = (file ~= "" and require("claude.tools").is_file_buf(0)) and vim.fs.dirname(file) or vim.fn.getcwd()
+    dir = vim.fs.root(from, ".git")
+  elseif type(opt) == "string" then
+    dir = vim.fn.expand(opt)
+  end
+  if type(dir) ~= "string" or vim.fn.isdirectory(dir) ~= 1 then
+    return vim.fn.getcwd()
+  end
+  return vim.fs.normalize(vim.fn.fnamemodify(dir, ":p"))
+end
+
+-- The command as a shell command line, with the environment in front:
+-- for terminal.provider = "external", whose terminal (a tmux pane, say)
+-- may not inherit Neovim's environment.
+local function shell_command(cmd, env)
+  local parts = { "env" }
+  local names = vim.tbl_keys(env)
+  table.sort(names)
+  for _, k in ipairs(names) do
+    table.insert(parts, vim.fn.shellescape(k .. "=" .. env[k]))
+  end
+  if type(cmd) == "table" then
+    for _, a in ipairs(cmd) do
+      table.insert(parts, vim.fn.shellescape(a))
+    end
+  else
+    table.insert(parts, cmd)
+  end
+  return table.concat(parts, " ")
+end
+
+-- Starts the CLI through a provider that manages its own window.
+local function start_elsewhere(provider, cmd, env, cwd)
+  if type(provider) == "function" then
+    local ok, err = pcall(provider, cmd, env, cwd)
+    if not ok then
+      require("claude.notify").error("terminal.provider failed: " .. tostring(err))
+      return false
+    end
+  else
+    local line = cfg().terminal.external_cmd
+    if not line then
+      require("claude.notify").error('terminal.provider = "external" needs terminal.external_cmd, e.g. "tmux split-window -h %s"')
+      return false
+    end
+    local job = vim.fn.jobstart(line:gsub("%%s", function()
+      return vim.fn.shellescape(shell_command(cmd, env))
+    end), { cwd = cwd, env = env, detach = true })
+    if job <= 0 then
+      require("claude.notify").error("could not run terminal.external_cmd: " .. line)
+      return false
+    end
+  end
+  term.elsewhere, term.cwd = true, cwd
+  return true
+end
+
 local function start(args)
   local info = require("claude").start()
   if not info then
     return false
+  end
+  local provider = cfg().terminal.provider
+  local cwd = M.session_cwd()
+  if provider ~= "native" then
+    return start_elsewhere(provider, command(args), M.env(info.port), cwd)
   end
   local prog = M.program()
   if prog and vim.fn.executable(prog) ~= 1 then
@@ -218,7 +300,7 @@ local function start(args)
   local buf = vim.api.nvim_create_buf(false, false)
   local win = split(buf)
   local opts = {
-    cwd = vim.fn.getcwd(),
+    cwd = cwd,
     env = M.env(info.port),
     on_exit = function(job, code)
       vim.schedule(function()
@@ -314,6 +396,12 @@ end
 --- Shows the Claude terminal and focuses it, starting the CLI if none runs.
 ---@param args string[]|nil passed to the CLI when it starts
 function M.open(args)
+  if term.elsewhere and require("claude.state").clients > 0 then
+    -- A terminal of the user's own (terminal.provider): not ours to show.
+    require("claude").start()
+    require("claude.notify").info("Claude runs in its own terminal (terminal.provider); it is connected")
+    return true
+  end
   if M.is_running() then
     -- The server may have been stopped (:ClaudeStop) while the CLI kept
     -- running: start it again, on the port the CLI knows.
