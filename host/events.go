@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/claude-nvim/claude.nvim/mcp"
-	"github.com/claude-nvim/claude.nvim/selection"
+	"github.com/claude-nvim/claude.nvim/nvimapi/selection"
 )
 
 // folderUpdateTimeout bounds reading the working directories after a :cd.

@@ -1,6 +1,8 @@
 // Package host is the Neovim remote plugin: it declares the handlers
 // Neovim calls (functions for the Lua layer, autocmds for editor events)
-// and ties them to the MCP server, the lock file and the editor.
+// and ties them to the MCP server, the lock file and the editor. It never
+// calls Neovim itself: what it needs at start comes as ClaudeHostStart's
+// arguments, and everything else goes through nvimapi.Editor.
 package host
 
 import (
@@ -12,8 +14,7 @@ import (
 	"github.com/claude-nvim/claude.nvim/lockfile"
 	"github.com/claude-nvim/claude.nvim/mcp"
 	"github.com/claude-nvim/claude.nvim/nvimapi"
-	"github.com/claude-nvim/claude.nvim/selection"
-	"github.com/neovim/go-client/nvim"
+	"github.com/claude-nvim/claude.nvim/nvimapi/selection"
 	"github.com/neovim/go-client/nvim/plugin"
 )
 
@@ -27,7 +28,6 @@ type Host struct {
 	lockDir     string
 	listenDelay time.Duration
 
-	nv      *nvim.Nvim
 	editor  *nvimapi.Editor
 	tracker *selection.Tracker
 	diags   *diagnosticsNotifier
@@ -67,7 +67,6 @@ func New(opts Options) *Host {
 // with p.Nvim == nil when only the manifest is generated), so it only
 // builds values: no calls into Neovim, no goroutines, no listeners.
 func (h *Host) Register(p *plugin.Plugin) error {
-	h.nv = p.Nvim
 	if p.Nvim != nil {
 		h.editor = nvimapi.New(p.Nvim)
 		h.tracker = selection.NewTracker(h.editor, h.sendSelection, h.log)

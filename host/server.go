@@ -8,7 +8,8 @@ import (
 
 	"github.com/claude-nvim/claude.nvim/lockfile"
 	"github.com/claude-nvim/claude.nvim/mcp"
-	"github.com/claude-nvim/claude.nvim/selection"
+	"github.com/claude-nvim/claude.nvim/nvimapi"
+	"github.com/claude-nvim/claude.nvim/nvimapi/selection"
 )
 
 // shutdownTimeout bounds closing client connections on stop; a stuck
@@ -26,6 +27,14 @@ type startOptions struct {
 	// the new server listens on that port and accepts that token.
 	Port  int    `msgpack:"port"`
 	Token string `msgpack:"token"`
+
+	// What the server needs to know about Neovim, passed along so the
+	// host never calls back for it: the lock file's pid and folders, and
+	// where the user is (the first CLI to connect learns the current file
+	// without waiting for a cursor move; VS Code sends the active editor).
+	PID     int              `msgpack:"pid"`
+	Folders []string         `msgpack:"folders"`
+	Where   *selection.Event `msgpack:"where"`
 }
 
 // serverInfo answers ClaudeHostStart and ClaudeHostStatus.
@@ -46,15 +55,6 @@ type clientInfo struct {
 	Ready       bool   `msgpack:"ready"`
 }
 
-// editorState is what the server needs to know about Neovim at start.
-type editorState struct {
-	PID     int      `msgpack:"pid"`
-	Folders []string `msgpack:"folders"`
-	// Where the user is: the first CLI to connect learns the current file
-	// without waiting for a cursor move (VS Code sends the active editor).
-	Where *selection.Event `msgpack:"where"`
-}
-
 // start serves ClaudeHostStart: listen on loopback, write the lock file,
 // return the port. Idempotent. It is synchronous because :ClaudeOpen must
 // not launch the CLI before the lock exists; the work is a listen, a small
@@ -67,12 +67,9 @@ func (h *Host) start(args []startOptions) (*serverInfo, error) {
 	if info := h.info(); info.Running {
 		return info, nil
 	}
-	var st editorState
-	if err := h.nv.ExecLua(`return { pid = vim.fn.getpid(), folders = require('claude.tools').workspace_folders(),
-		where = require('claude.selection').editor_state() }`, &st); err != nil {
-		return nil, fmt.Errorf("read editor state: %w", err)
+	if opts.PID <= 0 {
+		return nil, errors.New("start: no pid (lua/claude/init.lua passes it)")
 	}
-
 	h.lifecycle.Lock()
 	defer h.lifecycle.Unlock()
 	if info := h.info(); info.Running {
@@ -102,8 +99,8 @@ func (h *Host) start(args []startOptions) (*serverInfo, error) {
 		ideName = lockfile.IDEName
 	}
 	lock, err := lockfile.Create(dir, port, lockfile.Info{
-		PID:              st.PID,
-		WorkspaceFolders: st.Folders,
+		PID:              opts.PID,
+		WorkspaceFolders: opts.Folders,
 		IDEName:          ideName,
 		Transport:        lockfile.Transport,
 		AuthToken:        token,
@@ -118,8 +115,8 @@ func (h *Host) start(args []startOptions) (*serverInfo, error) {
 	h.server, h.lock, h.port, h.token, h.stopRun = srv, lock, port, token, cancel
 	h.mu.Unlock()
 	h.tracker.Reset()
-	if st.Where != nil {
-		h.tracker.Observe(st.Where)
+	if opts.Where != nil {
+		h.tracker.Observe(opts.Where)
 	}
 	go h.tracker.Run(ctx)
 	go h.diags.Run(ctx)
@@ -175,15 +172,15 @@ func (h *Host) serve(token string, portMin, portMax int) (*mcp.Server, int, erro
 // ClaudeHostVersion.
 func (h *Host) startAsync(args []startOptions) {
 	go func() {
-		result := map[string]any{}
+		var result nvimapi.StartResult
 		if len(args) > 0 && args[0].Version != "" && args[0].Version != Version {
-			result["version"] = Version // the Lua side tells the user to rebuild
+			result.Version = Version // the Lua side tells the user to rebuild
 		} else if info, err := h.start(args); err != nil {
-			result["error"] = err.Error()
+			result.Error = err.Error()
 		} else {
-			result["info"] = info
+			result.Info = info
 		}
-		if err := h.nv.ExecLua(`require('claude.host')._started(...)`, nil, result); err != nil {
+		if err := h.editor.StartFinished(context.Background(), result); err != nil {
 			h.log.Warn("report asynchronous start", "err", err)
 		}
 	}()
@@ -269,8 +266,8 @@ func (h *Host) pushClientState(c mcp.ClientInfo, connected bool) {
 			}
 		}
 	}
-	err := h.nv.ExecLua(`require('claude.state')._client(...)`, nil, map[string]any{
-		"connected": connected, "clients": n, "pid": c.PID, "name": c.Name, "version": c.Version,
+	err := h.editor.ClientChanged(context.Background(), nvimapi.ClientChange{
+		Connected: connected, Clients: n, PID: c.PID, Name: c.Name, Version: c.Version,
 	})
 	if err != nil {
 		h.log.Debug("push client state", "err", err)

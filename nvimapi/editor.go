@@ -2,6 +2,11 @@
 // mcp.Editor on a Neovim connection. Every operation is one round trip
 // (a single nvim_exec_lua into lua/claude/*.lua with the data passed as
 // arguments); results come back as plain Go values.
+//
+// It is the only Go code that calls into Neovim: it alone names the Lua
+// modules and functions of lua/claude, including the ones that tell the
+// Lua layer about the server (state.go). The host passes it events and
+// never calls Neovim itself.
 package nvimapi
 
 import (

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/claude-nvim/claude.nvim/mcp"
-	"github.com/claude-nvim/claude.nvim/selection"
+	"github.com/claude-nvim/claude.nvim/nvimapi/selection"
 )
 
 type regionText struct {

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/claude-nvim/claude.nvim/mcp"
-	"github.com/claude-nvim/claude.nvim/selection"
+	"github.com/claude-nvim/claude.nvim/nvimapi/selection"
 )
 
 func TestUTF16Col(t *testing.T) {

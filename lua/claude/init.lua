@@ -6,7 +6,10 @@ local config_state = { cfg = nil, setup_called = false }
 
 -- ClaudeHostStart's options, from the configuration, and the port and
 -- token of the server this Neovim ran last: a CLI that was connected to it
--- reconnects by itself when the new one takes them over.
+-- reconnects by itself when the new one takes them over. Also what the
+-- host needs to know about this Neovim (host/server.go startOptions), so
+-- it never calls back for it: the lock file's pid and workspace folders,
+-- and where the user is, which the first CLI to connect is told.
 local function start_options(cfg)
   local last = require("claude.state").last
   return {
@@ -15,6 +18,9 @@ local function start_options(cfg)
     port_max = cfg.port_range and cfg.port_range[2] or 0,
     port = last.port or 0,
     token = last.token or "",
+    pid = vim.fn.getpid(),
+    folders = require("claude.tools").workspace_folders(),
+    where = require("claude.selection").editor_state(),
   }
 end
 

@@ -62,7 +62,7 @@ function M.read(buf, kind, first, last, start, finish, to_eol)
 end
 
 --- The state of the current window, in the same shape as the selection
---- events' eval (see selection.Event in Go), or nil when it shows no file.
+--- events' eval (nvimapi/selection.Event in Go), or nil when it shows no file.
 function M.current()
   local buf = vim.api.nvim_get_current_buf()
   return {

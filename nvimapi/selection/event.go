@@ -4,6 +4,11 @@
 // selection the user just made survives leaving visual mode until the
 // cursor really moves (so it is still there when they switch to Claude's
 // terminal to ask about it).
+//
+// It lives under nvimapi because it speaks Neovim: Event's eval tags are
+// Vimscript that Neovim evaluates when a cursor event fires, and positions
+// are getpos()'s. Only nvimapi (which reads the selections) and host (which
+// feeds the tracker the events) use it.
 package selection
 
 // Event is the editor state at a CursorMoved, CursorMovedI, ModeChanged or

@@ -1,0 +1,43 @@
+package nvimapi
+
+import (
+	"context"
+)
+
+// ClientChange is what lua/claude/state.lua learns when a CLI finished
+// connecting or went away (for statuslines and User events).
+type ClientChange struct {
+	Connected bool   `msgpack:"connected"`
+	Clients   int    `msgpack:"clients"` // clients connected and ready after the change
+	PID       int    `msgpack:"pid"`
+	Name      string `msgpack:"name"`
+	Version   string `msgpack:"version"`
+}
+
+// ClientChanged pushes a connect or disconnect to the Lua layer, so it
+// never has to ask.
+func (e *Editor) ClientChanged(ctx context.Context, c ClientChange) error {
+	if err := e.lua(ctx, nil, `require('claude.state')._client(...)`, c); err != nil {
+		return luaError(err)
+	}
+	return nil
+}
+
+// StartResult answers an asynchronous start (ClaudeHostStartAsync):
+// exactly one field is set.
+type StartResult struct {
+	Info  any    `msgpack:"info,omitempty"`  // the started server, as ClaudeHostStart answers
+	Error string `msgpack:"error,omitempty"` // why it did not start
+	// The host's version when it is not the Lua side's: Lua tells the
+	// user to update the binary.
+	Version string `msgpack:"version,omitempty"`
+}
+
+// StartFinished hands the result of an asynchronous start to
+// lua/claude/host.lua, which waits for no answer.
+func (e *Editor) StartFinished(ctx context.Context, r StartResult) error {
+	if err := e.lua(ctx, nil, `require('claude.host')._started(...)`, r); err != nil {
+		return luaError(err)
+	}
+	return nil
+}
