@@ -1,10 +1,13 @@
 package fakeapi
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"sync/atomic"
+	"time"
+	"unicode/utf8"
 )
 
 // SideText is the answer to side requests that do not ask for structured output.
@@ -20,9 +23,40 @@ var usage = map[string]int{
 	"cache_read_input_tokens":     0,
 }
 
+// thinkingSignature stands in for the API's opaque signature of a thinking block; the CLI only
+// stores it and sends it back.
+const thinkingSignature = "ZmFrZWFwaS1zaWduYXR1cmU="
+
+// pacing says how a streamed answer is cut and slowed down; see Turn.Chunk and Turn.Delay.
+type pacing struct {
+	chunk int
+	delay time.Duration
+}
+
+// split cuts s into pieces of at most p.chunk bytes, never inside a UTF-8 sequence.
+func (p pacing) split(s string) []string {
+	if p.chunk <= 0 || len(s) <= p.chunk {
+		return []string{s}
+	}
+	var out []string
+	for len(s) > p.chunk {
+		n := p.chunk
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		if n == 0 { // a chunk smaller than one rune: take the whole rune
+			_, n = utf8.DecodeRuneInString(s)
+		}
+		out = append(out, s[:n])
+		s = s[n:]
+	}
+	return append(out, s)
+}
+
 // writeMessage answers a Messages request with the given assistant content: server-sent events
-// when the request asked for a stream, one JSON message otherwise.
-func writeMessage(w http.ResponseWriter, req *MessagesBody, content []Block) {
+// when the request asked for a stream, one JSON message otherwise. A streamed answer stops
+// early when ctx ends (the client went away).
+func writeMessage(ctx context.Context, w http.ResponseWriter, req *MessagesBody, content []Block, pace pacing) {
 	stop := "end_turn"
 	for _, b := range content {
 		if b.Type == "tool_use" {
@@ -42,7 +76,20 @@ func writeMessage(w http.ResponseWriter, req *MessagesBody, content []Block) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	flusher, _ := w.(http.Flusher)
+	deltas := 0
 	event := func(name string, data map[string]any) {
+		if name == "content_block_delta" {
+			if deltas > 0 && pace.delay > 0 {
+				select {
+				case <-time.After(pace.delay):
+				case <-ctx.Done():
+				}
+			}
+			deltas++
+		}
+		if ctx.Err() != nil {
+			return
+		}
 		data["type"] = name
 		b, _ := json.Marshal(data)
 		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, b)
@@ -56,9 +103,17 @@ func writeMessage(w http.ResponseWriter, req *MessagesBody, content []Block) {
 	}})
 	for i, b := range content {
 		switch b.Type {
+		case "thinking":
+			event("content_block_start", map[string]any{"index": i, "content_block": map[string]any{"type": "thinking", "thinking": "", "signature": ""}})
+			for _, part := range pace.split(b.Thinking) {
+				event("content_block_delta", map[string]any{"index": i, "delta": map[string]any{"type": "thinking_delta", "thinking": part}})
+			}
+			event("content_block_delta", map[string]any{"index": i, "delta": map[string]any{"type": "signature_delta", "signature": b.Signature}})
 		case "text":
 			event("content_block_start", map[string]any{"index": i, "content_block": map[string]any{"type": "text", "text": ""}})
-			event("content_block_delta", map[string]any{"index": i, "delta": map[string]any{"type": "text_delta", "text": b.Text}})
+			for _, part := range pace.split(b.Text) {
+				event("content_block_delta", map[string]any{"index": i, "delta": map[string]any{"type": "text_delta", "text": part}})
+			}
 		case "tool_use":
 			event("content_block_start", map[string]any{"index": i, "content_block": map[string]any{
 				"type": "tool_use", "id": b.ID, "name": b.Name, "input": map[string]any{}}})

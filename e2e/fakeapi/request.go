@@ -104,6 +104,8 @@ type Block struct {
 	ToolUseID string          `json:"tool_use_id,omitempty"`
 	Content   Content         `json:"content,omitempty"` // tool_result: a string or blocks
 	IsError   bool            `json:"is_error,omitempty"`
+	Thinking  string          `json:"thinking,omitempty"`  // thinking blocks
+	Signature string          `json:"signature,omitempty"` // thinking blocks
 }
 
 // Texts returns the block's text: its own for text blocks, its content's for tool results.

@@ -1,5 +1,7 @@
 package fakeapi
 
+import "time"
+
 // Turn is one scripted assistant message, the answer to one main-conversation request.
 // A turn with tool uses ends with stop_reason "tool_use" (the CLI runs the tools and asks
 // again); a turn without ends the model's turn with "end_turn".
@@ -8,6 +10,15 @@ type Turn struct {
 	Text string
 	// Tools are tool_use blocks, in order. IDs are generated when empty.
 	Tools []ToolUse
+	// Thinking, when not empty, is a thinking block sent first (with a made-up signature), as
+	// a model with extended thinking answers.
+	Thinking string
+	// Chunk, when above 0, streams Text and Thinking as deltas of at most Chunk bytes (cut
+	// on UTF-8 boundaries) instead of one delta each.
+	Chunk int
+	// Delay is a pause before every streamed delta but the first: a slow model, to interrupt
+	// mid-stream. The pause ends early, and the answer with it, when the client goes away.
+	Delay time.Duration
 }
 
 // ToolUse is one tool call the scripted model makes, e.g. Read {"file_path": "/abs/f"}.
@@ -23,6 +34,12 @@ func Say(text string) Turn { return Turn{Text: text} }
 // Use is a turn that calls one tool.
 func Use(name string, input any) Turn {
 	return Turn{Tools: []ToolUse{{Name: name, Input: input}}}
+}
+
+// Stream is a turn that answers with text sent in deltas of chunk bytes, pausing delay before
+// each delta but the first, and ends the model's turn.
+func Stream(text string, chunk int, delay time.Duration) Turn {
+	return Turn{Text: text, Chunk: chunk, Delay: delay}
 }
 
 // Read, Edit and Write are the file tools' inputs as the CLI's tool schemas name them.

@@ -192,10 +192,10 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			turn = Say("fakeapi: no scripted turn left")
 		}
-		writeMessage(w, rec.Messages, s.assistantContent(turn))
+		writeMessage(r.Context(), w, rec.Messages, s.assistantContent(turn), pacing{turn.Chunk, turn.Delay})
 	case rec.Kind == Side:
 		s.record(rec, "")
-		writeMessage(w, rec.Messages, sideContent(rec.Messages))
+		writeMessage(r.Context(), w, rec.Messages, sideContent(rec.Messages), pacing{})
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/messages/count_tokens":
 		s.record(rec, "")
 		w.Header().Set("Content-Type", "application/json")
@@ -252,6 +252,9 @@ func (s *Server) appendLocked(rec Request) {
 // assistantContent turns a scripted turn into content blocks, filling in tool-use IDs.
 func (s *Server) assistantContent(t Turn) []Block {
 	var blocks []Block
+	if t.Thinking != "" {
+		blocks = append(blocks, Block{Type: "thinking", Thinking: t.Thinking, Signature: thinkingSignature})
+	}
 	if t.Text != "" || len(t.Tools) == 0 {
 		blocks = append(blocks, Block{Type: "text", Text: t.Text})
 	}

@@ -1,0 +1,145 @@
+package chat
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Event is one thing a renderer shows. Session.Next hands them out in batches, in stream
+// order; consecutive deltas of the same kind arrive merged into one (see batch.go).
+type Event interface{ event() }
+
+// Init starts every turn (the CLI repeats it before each one, with the current model and
+// mode). The first one carries the session id a later Resume needs.
+type Init struct {
+	SessionID      string
+	Model          string
+	PermissionMode string
+	CWD            string
+	Tools          []string
+	MCPServers     []MCPServer
+	SlashCommands  []string
+	Version        string // the CLI's version
+}
+
+// MCPServer is one MCP server the CLI knows about and its state ("connected", "failed", …).
+type MCPServer struct {
+	Name   string `json:"name"`
+	Status string `json:"status"`
+}
+
+// Status is the CLI's system/status line: Status is "requesting" while it waits for the
+// model and "" otherwise; PermissionMode is set when the mode changed (set_permission_mode,
+// or a permission answer that switched it).
+type Status struct {
+	Status         string
+	PermissionMode string
+}
+
+// TextDelta is streamed assistant text. Deltas of the same block are merged in a batch.
+type TextDelta struct{ Text string }
+
+// ThinkingDelta is streamed thinking text (a renderer folds it).
+type ThinkingDelta struct{ Text string }
+
+// BlockEnd says the assistant's current text or thinking block is complete: the next delta
+// starts a new paragraph.
+type BlockEnd struct{}
+
+// ToolInputDelta is a piece of a tool call's input JSON as the model writes it; ToolUse follows
+// with the whole input. Pieces for the same ID are merged in a batch.
+type ToolInputDelta struct {
+	ID   string
+	JSON string
+}
+
+// ToolUse is a complete tool call. Summary is one line for the transcript: the path for file
+// tools (relative to the session's directory when inside it), the command for Bash, the
+// pattern for Glob/Grep, the URL for WebFetch, ….
+type ToolUse struct {
+	ID      string
+	Name    string
+	Summary string
+	Input   json.RawMessage
+}
+
+// ToolResult is a tool's output. Content is its text (image blocks appear as "[image]").
+type ToolResult struct {
+	ID      string
+	Content string
+	IsError bool
+}
+
+// UserText is text the CLI put on the user's side of the conversation itself: "[Request
+// interrupted by user]", a slash command's output ("<local-command-stdout>…"). Replay is set
+// for the echoes of local commands.
+type UserText struct {
+	Text   string
+	Replay bool
+}
+
+// PermissionRequest is the CLI asking whether a tool may run. Answer it with Session.Allow or
+// Session.Deny and RequestID; it may also be withdrawn (PermissionCancelled).
+type PermissionRequest struct {
+	RequestID   string
+	ToolName    string
+	DisplayName string
+	Description string // what the CLI shows, e.g. the file name for Edit
+	ToolUseID   string
+	Input       json.RawMessage
+	// Suggestions are the CLI's offers for Allow's updatedPermissions, as it sent them, e.g.
+	// {"type":"setMode","mode":"acceptEdits","destination":"session"}.
+	Suggestions []json.RawMessage
+}
+
+// PermissionCancelled withdraws a PermissionRequest (the turn was interrupted meanwhile).
+type PermissionCancelled struct{ RequestID string }
+
+// Usage counts tokens.
+type Usage struct {
+	Input         int `json:"input_tokens"`
+	Output        int `json:"output_tokens"`
+	CacheRead     int `json:"cache_read_input_tokens"`
+	CacheCreation int `json:"cache_creation_input_tokens"`
+}
+
+// TurnEnd ends a turn (the CLI's result line).
+type TurnEnd struct {
+	// Subtype is "success" or an error: "error_during_execution" (also what an interrupt
+	// gives), "error_max_turns", ….
+	Subtype     string
+	IsError     bool
+	Result      string // the final text on success
+	Errors      []string
+	Duration    time.Duration
+	APIDuration time.Duration
+	NumTurns    int
+	Tokens      Usage // this turn's
+	// CostUSD is the cost of everything this CLI process did so far, not of this turn.
+	CostUSD   float64
+	SessionID string
+	// Denied lists the tools the user denied during the turn.
+	Denied []string
+}
+
+// Exited is the last event: the CLI is gone. MidTurn says it went while a turn was running
+// (a crash, a kill); Code is its exit code, -1 when a signal ended it (Signal names it).
+type Exited struct {
+	Code    int
+	Signal  string
+	MidTurn bool
+}
+
+func (Init) event()                {}
+func (Status) event()              {}
+func (TextDelta) event()           {}
+func (ThinkingDelta) event()       {}
+func (BlockEnd) event()            {}
+func (ToolInputDelta) event()      {}
+func (ToolUse) event()             {}
+func (ToolResult) event()          {}
+func (UserText) event()            {}
+func (PermissionRequest) event()   {}
+func (PermissionCancelled) event() {}
+func (TurnEnd) event()             {}
+func (Exited) event()              {}

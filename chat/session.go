@@ -1,0 +1,210 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// ErrExited is returned for a request the CLI can no longer answer because it is gone.
+var ErrExited = errors.New("claude exited")
+
+// Session is one running CLI conversation. Its methods are safe for concurrent use; Next is
+// meant for one consumer.
+type Session struct {
+	cmd   *exec.Cmd
+	log   *slog.Logger
+	grace time.Duration
+	batch *batcher
+	in    *stdin
+	ctl   *controls
+	perms *permissions
+
+	turns  atomic.Int32  // user turns sent whose result has not come
+	done   chan struct{} // closed when the CLI has exited and everything is read
+	exit   Exited
+
+	closeOnce sync.Once
+}
+
+// Start spawns the CLI. A missing executable fails here (exec.ErrNotFound, wrapped); a CLI
+// that dies right after starting is reported as Exited by Next.
+func Start(opts Options) (*Session, error) {
+	bin := opts.Bin
+	if bin == "" {
+		bin = "claude"
+	}
+	path, err := exec.LookPath(bin)
+	if err != nil {
+		return nil, fmt.Errorf("start claude: %w", err)
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	window := opts.BatchWindow
+	if window == 0 {
+		window = DefaultBatchWindow
+	}
+	grace := opts.CloseGrace
+	if grace <= 0 {
+		grace = DefaultCloseGrace
+	}
+
+	// Our own pipe for stdin, not cmd.StdinPipe: an *os.File from os.Pipe takes write
+	// deadlines, which is how a write honours its context.
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("start claude: %w", err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, fmt.Errorf("start claude: %w", err)
+	}
+	stderr := &logWriter{log: log}
+	cmd := exec.Command(path, opts.args()...)
+	cmd.Dir = opts.Dir
+	cmd.Env = opts.Env
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, stderr
+	// Wait returns this long after the CLI exits even if a grandchild (a Bash tool's
+	// background job) still holds stderr open.
+	cmd.WaitDelay = grace
+	setProcessGroup(cmd)
+	if err := cmd.Start(); err != nil {
+		inR.Close()
+		inW.Close()
+		outR.Close()
+		outW.Close()
+		return nil, fmt.Errorf("start claude: %w", err)
+	}
+	// The child has its copies; ours would keep the pipes open after it exits.
+	inR.Close()
+	outW.Close()
+
+	s := &Session{
+		cmd: cmd, log: log, grace: grace,
+		batch: newBatcher(window),
+		in:    newStdin(inW, log),
+		done:  make(chan struct{}),
+	}
+	s.ctl = newControls(s.in)
+	s.perms = &permissions{pending: map[string]PermissionRequest{}}
+	log.Info("claude started", "pid", cmd.Process.Pid, "dir", opts.Dir, "args", cmd.Args[1:])
+	go s.read(outR, stderr)
+	return s, nil
+}
+
+// PID is the CLI's process id.
+func (s *Session) PID() int { return s.cmd.Process.Pid }
+
+// Next waits for the next batch of events (see Event). After the CLI exited, and the batch
+// with Exited was taken, it returns io.EOF.
+func (s *Session) Next(ctx context.Context) ([]Event, error) { return s.batch.next(ctx) }
+
+// Done is closed once the CLI has exited and its output has been read.
+func (s *Session) Done() <-chan struct{} { return s.done }
+
+// read is the one reader of the CLI's stdout; when stdout ends it reaps the CLI and reports
+// how it went.
+func (s *Session) read(out *os.File, stderr *logWriter) {
+	defer close(s.done)
+	p := newParser(s.emit)
+	p.control = s.ctl.incoming
+	err := readLines(out, maxLine, func(line []byte) bool {
+		if err := p.parse(line); err != nil {
+			s.log.Warn("claude: skipped a line", "err", err, "line", clip(line))
+		}
+		return true
+	}, func(n int) {
+		s.log.Warn("claude: skipped a line over the size limit", "bytes", n, "limit", maxLine)
+	})
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, os.ErrClosed) {
+		s.log.Warn("claude: reading stdout", "err", err)
+	}
+	out.Close()
+	werr := s.cmd.Wait()
+	stderr.flush()
+	s.in.close()
+	s.exit = exitOf(s.cmd.ProcessState, s.turns.Load() > 0)
+	if werr != nil && s.cmd.ProcessState == nil {
+		s.log.Warn("claude: wait", "err", werr)
+	}
+	s.log.Info("claude exited", "code", s.exit.Code, "signal", s.exit.Signal, "mid_turn", s.exit.MidTurn)
+	s.ctl.fail(ErrExited)
+	s.batch.add(s.exit)
+	s.batch.close()
+}
+
+// emit is the parser's output: it keeps the session's state in step, then queues the event.
+func (s *Session) emit(ev Event) {
+	switch ev := ev.(type) {
+	case TurnEnd:
+		s.endTurn()
+	case PermissionRequest:
+		s.perms.add(ev)
+	case PermissionCancelled:
+		s.perms.take(ev.RequestID)
+	}
+	s.batch.add(ev)
+}
+
+// endTurn counts a result line; never below zero, as a result may come without a turn of ours
+// (a slash command's).
+func (s *Session) endTurn() {
+	for {
+		n := s.turns.Load()
+		if n <= 0 || s.turns.CompareAndSwap(n, n-1) {
+			return
+		}
+	}
+}
+
+func exitOf(ps *os.ProcessState, midTurn bool) Exited {
+	e := Exited{Code: -1, MidTurn: midTurn}
+	if ps == nil {
+		return e
+	}
+	e.Code = ps.ExitCode()
+	e.Signal = signalOf(ps)
+	return e
+}
+
+// Close ends the conversation: it closes the CLI's stdin, which makes it exit (code 0), and
+// kills it if it is still there after the grace period. It returns once the CLI is gone and
+// its output read; Next then hands out what is left and Exited. ctx bounds the wait after
+// the kill too.
+func (s *Session) Close(ctx context.Context) error {
+	s.closeOnce.Do(s.in.close)
+	select {
+	case <-s.done:
+		return nil
+	case <-time.After(s.grace):
+	case <-ctx.Done():
+	}
+	s.log.Warn("claude did not exit after its stdin closed; killing it", "pid", s.PID())
+	killProcess(s.cmd)
+	select {
+	case <-s.done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("close claude: %w", ctx.Err())
+	}
+}
+
+// clip shortens a line for the log.
+func clip(b []byte) string {
+	const max = 300
+	if len(b) > max {
+		return string(b[:max]) + "…"
+	}
+	return string(b)
+}

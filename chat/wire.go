@@ -1,0 +1,161 @@
+package chat
+
+import "encoding/json"
+
+// The JSON shapes of the stream, both ways. Incoming lines are decoded once into inLine,
+// whose fields are the union of every line type's; a field a line lacks stays zero.
+
+// inLine is one line the CLI wrote.
+type inLine struct {
+	Type    string `json:"type"`
+	Subtype string `json:"subtype"`
+
+	// stream_event
+	Event json.RawMessage `json:"event"`
+	// Set on the messages of a subagent (the Task tool), to the tool use that runs it.
+	ParentToolUseID string `json:"parent_tool_use_id"`
+
+	// assistant, user
+	Message  json.RawMessage `json:"message"`
+	IsReplay bool            `json:"isReplay"`
+
+	// system/init
+	SessionID      string      `json:"session_id"`
+	CWD            string      `json:"cwd"`
+	Tools          []string    `json:"tools"`
+	MCPServers     []MCPServer `json:"mcp_servers"`
+	Model          string      `json:"model"`
+	PermissionMode string      `json:"permissionMode"`
+	SlashCommands  []string    `json:"slash_commands"`
+	Version        string      `json:"claude_code_version"`
+
+	// system/status: a string or null
+	Status *string `json:"status"`
+
+	// result
+	IsError           bool     `json:"is_error"`
+	DurationMS        float64  `json:"duration_ms"`
+	DurationAPIMS     float64  `json:"duration_api_ms"`
+	NumTurns          int      `json:"num_turns"`
+	Result            string   `json:"result"`
+	Usage             Usage    `json:"usage"`
+	TotalCostUSD      float64  `json:"total_cost_usd"`
+	Errors            []string `json:"errors"`
+	PermissionDenials []struct {
+		ToolName string `json:"tool_name"`
+	} `json:"permission_denials"`
+
+	// control_request, control_response, control_cancel_request
+	RequestID string          `json:"request_id"`
+	Request   json.RawMessage `json:"request"`
+	Response  json.RawMessage `json:"response"`
+}
+
+// streamEvent is the API streaming event inside a stream_event line.
+type streamEvent struct {
+	Type    string `json:"type"`
+	Index   int    `json:"index"`
+	Message struct {
+		ID string `json:"id"`
+	} `json:"message"`
+	ContentBlock struct {
+		Type string `json:"type"`
+		ID   string `json:"id"`
+		Name string `json:"name"`
+	} `json:"content_block"`
+	Delta struct {
+		Type        string `json:"type"`
+		Text        string `json:"text"`
+		Thinking    string `json:"thinking"`
+		PartialJSON string `json:"partial_json"`
+	} `json:"delta"`
+}
+
+// message is the message of an assistant or user line. Content is a string or a list of
+// blocks.
+type message struct {
+	ID      string          `json:"id"`
+	Content json.RawMessage `json:"content"`
+}
+
+// block is one content block of a message.
+type block struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text"`
+	Thinking  string          `json:"thinking"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	ToolUseID string          `json:"tool_use_id"`
+	Content   json.RawMessage `json:"content"` // tool_result: a string or blocks
+	IsError   bool            `json:"is_error"`
+}
+
+// canUseTool is the request of a can_use_tool control_request.
+type canUseTool struct {
+	Subtype     string            `json:"subtype"`
+	ToolName    string            `json:"tool_name"`
+	DisplayName string            `json:"display_name"`
+	Description string            `json:"description"`
+	Input       json.RawMessage   `json:"input"`
+	Suggestions []json.RawMessage `json:"permission_suggestions"`
+	ToolUseID   string            `json:"tool_use_id"`
+}
+
+// controlResponse is the response object of a control_response line, both ways.
+type controlResponse struct {
+	Subtype   string          `json:"subtype"` // "success" or "error"
+	RequestID string          `json:"request_id"`
+	Response  json.RawMessage `json:"response,omitempty"`
+	Error     string          `json:"error,omitempty"`
+}
+
+// Outgoing lines.
+
+type userLine struct {
+	Type            string      `json:"type"` // "user"
+	SessionID       string      `json:"session_id"`
+	Message         userMessage `json:"message"`
+	ParentToolUseID *string     `json:"parent_tool_use_id"` // always null
+}
+
+type userMessage struct {
+	Role    string     `json:"role"` // "user"
+	Content []outBlock `json:"content"`
+}
+
+// outBlock is a text or image block of a user turn.
+type outBlock struct {
+	Type   string       `json:"type"`
+	Text   string       `json:"text,omitempty"`
+	Source *imageSource `json:"source,omitempty"`
+}
+
+// imageSource is the API's base64 form; encoding/json base64-encodes Data.
+type imageSource struct {
+	Type      string `json:"type"` // "base64"
+	MediaType string `json:"media_type"`
+	Data      []byte `json:"data"`
+}
+
+type controlRequestLine struct {
+	Type      string `json:"type"` // "control_request"
+	RequestID string `json:"request_id"`
+	Request   any    `json:"request"`
+}
+
+type controlResponseLine struct {
+	Type     string          `json:"type"` // "control_response"
+	Response controlResponse `json:"response"`
+}
+
+type permissionAllow struct {
+	Behavior           string            `json:"behavior"` // "allow"
+	UpdatedInput       json.RawMessage   `json:"updatedInput"`
+	UpdatedPermissions []json.RawMessage `json:"updatedPermissions,omitempty"`
+}
+
+type permissionDeny struct {
+	Behavior string `json:"behavior"` // "deny"
+	Message  string `json:"message"`
+}
