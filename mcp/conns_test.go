@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -77,6 +78,8 @@ func TestRefusedRequestsCloseTheConnection(t *testing.T) {
 			"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Claude-Code-Ide-Authorization: " + testToken + "\r\n\r\n", 400},
 		{"a refused request with an unsent body is answered and closed",
 			"POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000000\r\n\r\n", 401},
+		{"headers past the limit are answered 431 and closed",
+			"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: " + strings.Repeat("x", 100<<10) + "\r\n\r\n", 431},
 		{"pipelined refused requests get one answer, then the connection closes",
 			"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 401},
 	}

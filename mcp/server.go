@@ -64,6 +64,12 @@ func listenDelay(d time.Duration) time.Duration {
 	return d
 }
 
+// maxHeaderBytes bounds an upgrade request's headers. The CLI's take
+// under 1 KiB; net/http's default of 1 MiB would let each of the pending
+// connections (Limits.PendingConns) of a process without the token hold a
+// megabyte.
+const maxHeaderBytes = 64 << 10
+
 // listenFallback: a client that initialized but never asks for tools/list
 // (not the CLI) is assumed to listen after this long.
 const listenFallback = time.Second
@@ -225,6 +231,7 @@ func (s *Server) Start() (port int, err error) {
 		ReadTimeout:       hs,
 		WriteTimeout:      hs,
 		IdleTimeout:       hs,
+		MaxHeaderBytes:    maxHeaderBytes,
 		ConnState:         s.pending.track,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
 	}
