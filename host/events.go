@@ -2,10 +2,10 @@ package host
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"github.com/claude-nvim/claude.nvim/mcp"
+	"github.com/claude-nvim/claude.nvim/nvimapi"
 	"github.com/claude-nvim/claude.nvim/nvimapi/selection"
 )
 
@@ -78,17 +78,15 @@ func (h *Host) dirChanged() {
 	}()
 }
 
-// diagnosticEvent is captured when DiagnosticChanged fires.
-type diagnosticEvent struct {
-	Path string `msgpack:"path" eval:"expand('<afile>:p')"`
-}
-
-func (h *Host) diagnosticChanged(ev *diagnosticEvent) {
-	if ev == nil || ev.Path == "" || !strings.HasPrefix(ev.Path, "/") {
+// diagnosticChanged is the one handler of DiagnosticChanged: the editor
+// counts it (getDiagnostics may be waiting, see nvimapi/settle.go) and a
+// connected client is told about a file's new diagnostics.
+func (h *Host) diagnosticChanged(ev *nvimapi.DiagnosticEvent) {
+	if ev == nil {
 		return
 	}
-	h.editor.DiagnosticsChanged(ev.Path)
-	if h.running() != nil {
+	h.editor.DiagnosticsChanged(ev)
+	if ev.File && h.running() != nil {
 		h.diags.Changed(ev.Path)
 	}
 }

@@ -20,11 +20,19 @@ const closeViewTimeout = 10 * time.Second
 // errIsDirectory refuses an openDiff of a directory.
 var errIsDirectory = errors.New("is a directory, not a file")
 
+// A proposal has two owners, each of its own half. Go (this file) owns the
+// request: the openDiff call waiting for an answer, found by id or by the
+// CLI's tab name, and its answer (the first decision wins). Lua
+// (lua/claude/diff.lua) owns the view: windows, buffers, keymaps, waiting
+// while the user types, found by the same id. Go never touches a window; Lua
+// never answers the CLI: it reports the user's decision (ClaudeHostDiffDone
+// -> ResolveDiff). What waits for an answer, as :ClaudeStatus lists it, is
+// therefore Go's (PendingDiffs).
+
 // pendingDiff is one proposal waiting for the user.
 type pendingDiff struct {
 	id      int
 	tabName string
-	path    string
 	result  chan mcp.DiffResult // buffered: the first decision wins
 }
 
@@ -50,11 +58,11 @@ func newDiffs() diffs {
 
 // add registers a proposal; a pending one under the same tab name is
 // returned so the caller can reject and close it (the newer replaces it).
-func (ds *diffs) add(tabName, path string) (d, replaced *pendingDiff) {
+func (ds *diffs) add(tabName string) (d, replaced *pendingDiff) {
 	ds.mu.Lock()
 	defer ds.mu.Unlock()
 	ds.next++
-	d = &pendingDiff{id: ds.next, tabName: tabName, path: path, result: make(chan mcp.DiffResult, 1)}
+	d = &pendingDiff{id: ds.next, tabName: tabName, result: make(chan mcp.DiffResult, 1)}
 	if tabName == "" {
 		d.tabName = fmt.Sprintf("claude-diff-%d", d.id)
 	}
@@ -177,7 +185,7 @@ func (e *Editor) OpenDiff(ctx context.Context, req mcp.DiffRequest) (mcp.DiffRes
 			return mcp.DiffResult{}, errIsDirectory
 		}
 	}
-	d, replaced := e.diffs.add(req.TabName, target)
+	d, replaced := e.diffs.add(req.TabName)
 	if replaced != nil {
 		// The CLI sent the same tab again: the old request is answered
 		// as rejected and its view makes room for the new one.

@@ -7,6 +7,15 @@
 // modules and functions of lua/claude, including the ones that tell the
 // Lua layer about the server (state.go). The host passes it events and
 // never calls Neovim itself.
+//
+// Each rule has one owner, on one side of the boundary:
+//   - Which buffer holds a file: lua/claude/tools.lua is_file. Go asks it in
+//     the events' eval (selection.Event.File, DiagnosticEvent.File).
+//   - Waiting for the diagnostics of a reloaded buffer: settle.go, fed by
+//     the host's one DiagnosticChanged handler; Lua reports which buffers
+//     it reloaded and when.
+//   - Proposals: Go owns the requests and their answers (diff.go), Lua the
+//     windows and buffers that show them (lua/claude/diff.lua).
 package nvimapi
 
 import (

@@ -51,11 +51,10 @@ type luaFileDiagnostics struct {
 }
 
 // Diagnostics reads vim.diagnostic for one file or for every file buffer,
-// after reloading files Claude changed. One round trip, unless that
-// reloaded something: then it waits for the new diagnostics (see
+// after reloading files Claude changed. One round trip, unless a reloaded
+// buffer's diagnostics are still to come: then it waits for them (see
 // settle.go) and reads again.
 func (e *Editor) Diagnostics(ctx context.Context, path string) ([]mcp.FileDiagnostics, error) {
-	snap := e.diagEvents.snapshot()
 	var r struct {
 		Reloaded []reloadedBuffer     `msgpack:"reloaded"`
 		Files    []luaFileDiagnostics `msgpack:"files"`
@@ -63,10 +62,9 @@ func (e *Editor) Diagnostics(ctx context.Context, path string) ([]mcp.FileDiagno
 	if err := e.lua(ctx, &r, `return require('claude.tools').refresh_and_diagnose(...)`, pathArg(path)...); err != nil {
 		return nil, fmt.Errorf("diagnostics: %w", luaError(err))
 	}
-	if len(r.Reloaded) == 0 {
+	if !e.awaitReloaded(ctx, r.Reloaded) {
 		return convertFiles(r.Files, path), nil
 	}
-	e.awaitReloaded(ctx, snap, r.Reloaded)
 	return e.ReadDiagnostics(ctx, path)
 }
 

@@ -9,13 +9,12 @@ local checking = false
 local quiet = false
 local conflicts = {} -- buf -> true: changed on disk while it had unsaved edits
 local kept = {} -- files kept during this check, reported once it ends
--- Buffers watch() reloaded after Claude wrote them (buf -> vim.uv.now()),
--- until their diagnostics next change: the CLI asks for diagnostics a few
--- milliseconds after its write, and that answer must still wait for
--- whatever lints the new text (tools.refresh, nvimapi/settle.go).
+-- Buffers watch() reloaded after Claude wrote them: buf -> { tick =
+-- b:changedtick after the reload, at = vim.uv.now() }. The CLI asks for
+-- diagnostics a few milliseconds after its write, and that answer must
+-- still wait for whatever lints the new text: tools.refresh reports these
+-- reloads, and nvimapi/settle.go decides whether and how long to wait.
 local fresh = {}
--- How long (ms) a reload by watch() counts as fresh.
-local FRESH_MS = 2000
 
 -- Runs only while we run :checktime ourselves; otherwise the user's usual
 -- behaviour ('autoread', the W11/W12 prompts) is left alone.
@@ -54,13 +53,6 @@ local function ensure_hooks()
     desc = "claude.nvim: a reloaded or written buffer no longer conflicts",
     callback = function(ev)
       conflicts[ev.buf] = nil
-    end,
-  })
-  vim.api.nvim_create_autocmd({ "DiagnosticChanged", "BufWipeout" }, {
-    group = group,
-    desc = "claude.nvim: a reloaded buffer got its diagnostics",
-    callback = function(ev)
-      fresh[ev.buf] = nil
     end,
   })
 end
@@ -143,7 +135,7 @@ function M.watch(path)
       local tick = vim.b[buf].changedtick
       M.check(buf)
       if vim.api.nvim_buf_is_valid(buf) and vim.b[buf].changedtick ~= tick then
-        fresh[buf] = vim.uv.now()
+        fresh[buf] = { tick = vim.b[buf].changedtick, at = vim.uv.now() }
       end
     end
   end
@@ -166,14 +158,14 @@ function M.watch(path)
   timer:start(WATCH_MS, 0, stop)
 end
 
---- Buffers watch() reloaded in the last moments whose diagnostics have not
---- changed since; each is returned once.
----@return integer[]
+--- The buffers watch() reloaded since the last call, each returned once:
+--- { buf, tick = b:changedtick after the reload, age_ms = how long ago }.
+---@return table[]
 function M.take_fresh()
   local now, out = vim.uv.now(), {}
-  for buf, at in pairs(fresh) do
-    if now - at <= FRESH_MS and vim.api.nvim_buf_is_valid(buf) then
-      table.insert(out, buf)
+  for buf, r in pairs(fresh) do
+    if vim.api.nvim_buf_is_valid(buf) then
+      table.insert(out, { buf = buf, tick = r.tick, age_ms = now - r.at })
     end
   end
   fresh = {}

@@ -62,13 +62,14 @@ function M.read(buf, kind, first, last, start, finish, to_eol)
 end
 
 --- The state of the current window, in the same shape as the selection
---- events' eval (nvimapi/selection.Event in Go), or nil when it shows no file.
+--- events' eval (nvimapi/selection.Event in Go); file says whether it shows
+--- a file (tools.is_file_buf).
 function M.current()
   local buf = vim.api.nvim_get_current_buf()
   return {
     buf = buf,
     path = vim.api.nvim_buf_get_name(buf),
-    buftype = vim.bo[buf].buftype,
+    file = require("claude.tools").is_file_buf(buf),
     mode = vim.fn.mode(),
     cursor = vim.fn.getcurpos(),
     visual = vim.fn.getpos("v"),
@@ -93,7 +94,7 @@ function M.editor_state()
   return {
     buf = buf,
     path = vim.api.nvim_buf_get_name(buf),
-    buftype = vim.bo[buf].buftype,
+    file = require("claude.tools").is_file_buf(buf),
     mode = "n",
     cursor = pos,
     visual = pos,

@@ -4,12 +4,27 @@ local M = {}
 
 local severities = { "Error", "Warning", "Info", "Hint" }
 
---- Whether buf holds a file on disk: a normal buffer with a name that is
---- not a URL (fugitive://, oil://). Terminals, help, scratch, Claude's
---- proposals: no.
+--- Whether a buffer with this name and 'buftype' holds a file on disk: a
+--- normal buffer (not a terminal, Claude's included, nor help, quickfix,
+--- scratch or plugin buffers, nor Claude's proposals, which are acwrite)
+--- named by an absolute path that is not a URL (fugitive://, oil://).
+--- Neovim makes every file buffer's name absolute; a name it left relative
+--- is no file. This is the one rule: the Go host asks it too, in the
+--- cursor and diagnostics events' eval (nvimapi/selection.Event,
+--- nvimapi.DiagnosticEvent).
+---@param name string
+---@param buftype string
+function M.is_file(name, buftype)
+  local absolute = name:sub(1, 1) == "/" or name:find("^%a:[/\\]") ~= nil
+  return buftype == "" and absolute and not name:find("://", 1, true)
+end
+
+--- Whether buf holds a file on disk (is_file); 0 is the current buffer.
+--- Runs on every cursor move (the events' eval): API calls, not vim.bo.
 function M.is_file_buf(buf)
-  local name = vim.api.nvim_buf_get_name(buf)
-  return vim.bo[buf].buftype == "" and name ~= "" and not name:find("://", 1, true)
+  local api = vim.api
+  return api.nvim_buf_is_valid(buf)
+    and M.is_file(api.nvim_buf_get_name(buf), api.nvim_get_option_value("buftype", { buf = buf }))
 end
 local is_file_buf = M.is_file_buf
 
@@ -196,8 +211,10 @@ function M.diagnostics(path)
 end
 
 --- Reloads the buffers whose files changed on disk (Claude just wrote
---- them) and returns those it reloaded, { path, lsp }, where lsp says a
---- language server will probably publish new diagnostics for it.
+--- them) and returns those reloaded now or by the watcher since the last
+--- call: { buf, tick = b:changedtick after the reload, age_ms, lsp }, where
+--- lsp says a language server will probably publish new diagnostics for
+--- it. Whether to wait for those is nvimapi/settle.go's decision.
 function M.refresh()
   if not require("claude").config().auto_reload then
     return {}
@@ -209,29 +226,28 @@ function M.refresh()
     end
   end
   require("claude.reload").check()
-  local changed = {}
+  local reloaded = {}
   for buf, tick in pairs(ticks) do
     if vim.api.nvim_buf_is_valid(buf) and vim.b[buf].changedtick ~= tick then
-      changed[buf] = true
+      reloaded[buf] = { buf = buf, tick = vim.b[buf].changedtick, age_ms = 0 }
     end
   end
   -- After an accepted diff the file watcher usually reloads the buffer
-  -- before the CLI asks: its diagnostics are just as much on their way.
-  for _, buf in ipairs(require("claude.reload").take_fresh()) do
-    changed[buf] = true
+  -- before the CLI asks: its diagnostics may be just as much on their way.
+  for _, r in ipairs(require("claude.reload").take_fresh()) do
+    reloaded[r.buf] = reloaded[r.buf] or r
   end
   local out = {}
-  for buf in pairs(changed) do
-    table.insert(out, {
-      path = vim.api.nvim_buf_get_name(buf),
-      lsp = #vim.lsp.get_clients({ bufnr = buf }) > 0,
-    })
+  for buf, r in pairs(reloaded) do
+    r.lsp = #vim.lsp.get_clients({ bufnr = buf }) > 0
+    table.insert(out, r)
   end
   return out
 end
 
 --- getDiagnostics in one round trip: reload what Claude changed, then read.
---- When something was reloaded the Go side waits and reads again.
+--- When a reloaded buffer's diagnostics are still to come the Go side waits
+--- and reads again.
 function M.refresh_and_diagnose(path)
   return { reloaded = M.refresh(), files = M.diagnostics(path) }
 end

@@ -16,30 +16,19 @@ package selection
 // remote-plugin manifest builds the expression from this struct), so each
 // expression must stay cheap: positions and names, never buffer text.
 type Event struct {
-	Buf     int    `msgpack:"buf" eval:"bufnr()"`
-	Path    string `msgpack:"path" eval:"expand('%:p')"`
-	Buftype string `msgpack:"buftype" eval:"&buftype"`
-	Mode    string `msgpack:"mode" eval:"mode()"`
+	Buf  int    `msgpack:"buf" eval:"bufnr()"`
+	Path string `msgpack:"path" eval:"expand('%:p')"`
+	// Whether the buffer holds a file on disk, by the plugin's one rule
+	// (is_file_buf in lua/claude/tools.lua): not a terminal (Claude's
+	// included), help, quickfix, scratch, plugin or proposal buffer, and
+	// not a URL-like name such as fugitive:// or oil://.
+	File bool   `msgpack:"file" eval:"v:lua.require'claude.tools'.is_file_buf(0)"`
+	Mode string `msgpack:"mode" eval:"mode()"`
 	// [0, lnum, col, off, curswant], 1-based bytes; curswant tells a
 	// blockwise selection extended with $.
 	Cursor []int `msgpack:"cursor" eval:"getcurpos()"`
 	Visual []int `msgpack:"visual" eval:"getpos('v')"` // the other end of a visual selection
 	Tick   int   `msgpack:"tick" eval:"b:changedtick"`
-}
-
-// isFile reports whether the event happened in a buffer that holds a file
-// on disk: not a terminal (Claude's own included), help, quickfix, scratch
-// or plugin buffer, and not a URL-like name such as fugitive:// or oil://.
-func (e *Event) isFile() bool {
-	if e.Buftype != "" || e.Path == "" || e.Path[0] != '/' {
-		return false
-	}
-	for i := 0; i+2 < len(e.Path); i++ {
-		if e.Path[i] == ':' && e.Path[i+1] == '/' && e.Path[i+2] == '/' {
-			return false
-		}
-	}
-	return true
 }
 
 // Kind of a selection, from Neovim's mode() letter.
@@ -120,7 +109,7 @@ func (q Query) Ordered() (first, last Pos) {
 // QueryOf returns the query for an editor state, or false when the state
 // is not in a file buffer.
 func QueryOf(e *Event) (Query, bool) {
-	if !e.isFile() {
+	if !e.File {
 		return Query{}, false
 	}
 	return queryOf(e), true

@@ -51,7 +51,7 @@ func NewTracker(r Reader, send func(*mcp.Selection), log *slog.Logger) *Tracker 
 
 // Observe records one editor event.
 func (t *Tracker) Observe(e *Event) {
-	if !e.isFile() {
+	if !e.File {
 		// Claude's terminal, help, file trees...: keep whatever the user
 		// selected before going there.
 		return

@@ -39,7 +39,7 @@ func next(t *testing.T, sent <-chan string) string {
 }
 
 func ev(mode string, buf, vl, vc, cl, cc int) *Event {
-	return &Event{Buf: buf, Path: fmt.Sprintf("/f%d", buf), Mode: mode, Visual: []int{buf, vl, vc, 0}, Cursor: []int{buf, cl, cc, 0}}
+	return &Event{Buf: buf, Path: fmt.Sprintf("/f%d", buf), File: true, Mode: mode, Visual: []int{buf, vl, vc, 0}, Cursor: []int{buf, cl, cc, 0}}
 }
 
 func TestAVisualSelectionLeftBeforeItWasReadIsStillSent(t *testing.T) {
@@ -69,11 +69,11 @@ func TestASelectionIsHeldWhileTheCursorStaysPut(t *testing.T) {
 	if got := next(t, sent); got != "V 2:1-4:1" {
 		t.Fatalf("sent %q", got)
 	}
-	tr.Observe(ev("n", 1, 4, 1, 4, 1))                                       // Esc
-	tr.Observe(&Event{Buf: 7, Path: "term://claude", Buftype: "terminal"})   // to Claude's terminal
-	tr.Observe(&Event{Buf: 8, Path: "/tmp/x", Buftype: "nofile", Mode: "n"}) // a scratch buffer
-	tr.Observe(ev("n", 1, 4, 1, 4, 1))                                       // back, cursor unmoved
-	tr.Observe(ev("n", 1, 5, 1, 5, 1))                                       // a real move
+	tr.Observe(ev("n", 1, 4, 1, 4, 1))                    // Esc
+	tr.Observe(&Event{Buf: 7, Path: "term://claude"})     // to Claude's terminal
+	tr.Observe(&Event{Buf: 8, Path: "/tmp/x", Mode: "n"}) // a scratch buffer (buftype=nofile)
+	tr.Observe(ev("n", 1, 4, 1, 4, 1))                    // back, cursor unmoved
+	tr.Observe(ev("n", 1, 5, 1, 5, 1))                    // a real move
 	if got := next(t, sent); got != "n 5:1-5:1" {
 		t.Errorf("after the held selection sent %q, want only the real move", got)
 	}
@@ -92,24 +92,5 @@ func TestTheSameStateIsReadOnce(t *testing.T) {
 	tr.Observe(ev("n", 2, 1, 1, 1, 1))
 	if got := next(t, sent); got != "n 1:1-1:1" {
 		t.Errorf("after repeats sent %q, want the next distinct state", got)
-	}
-}
-
-func TestOnlyFileBuffersCount(t *testing.T) {
-	tests := []struct {
-		e    Event
-		file bool
-	}{
-		{Event{Path: "/a/b.go"}, true},
-		{Event{Path: "/a/b.go", Buftype: "terminal"}, false},
-		{Event{Path: "/a/b.go", Buftype: "acwrite"}, false},
-		{Event{Path: ""}, false},
-		{Event{Path: "relative.go"}, false},
-		{Event{Path: "/x/fugitive:///repo/.git//0/f"}, false},
-	}
-	for _, tt := range tests {
-		if got := tt.e.isFile(); got != tt.file {
-			t.Errorf("isFile(%+v) = %v, want %v", tt.e, got, tt.file)
-		}
 	}
 }
