@@ -123,7 +123,7 @@ func readHead(s *StoredSession) error {
 		text := promptText(m.Content)
 		// Slash commands and their output are stored as user lines in tags; they are not
 		// what the user asked.
-		if text == "" || strings.HasPrefix(text, "<") {
+		if text == "" || strings.HasPrefix(text, "<command-") || strings.HasPrefix(text, "<local-command-") {
 			return n < headLines
 		}
 		s.FirstPrompt, s.Started, s.GitBranch, s.CWD = oneLine(text), l.Timestamp, l.GitBranch, l.CWD

@@ -1,0 +1,30 @@
+package chat_test
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// The chat core must not know Neovim (like mcp/): the Neovim side drives it through its API.
+func TestChatDoesNotDependOnNeovim(t *testing.T) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("go command not found: %v", err)
+	}
+	out, err := exec.Command(goBin, "list", "-deps", ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list -deps: %v\n%s", err, out)
+	}
+	deps := strings.Fields(string(out))
+	if len(deps) < 10 {
+		t.Fatalf("go list -deps printed %d packages; it cannot have worked:\n%s", len(deps), out)
+	}
+	for _, dep := range deps {
+		for _, banned := range []string{"github.com/neovim/go-client", "github.com/claude-nvim/claude.nvim/nvimapi"} {
+			if dep == banned || strings.HasPrefix(dep, banned+"/") {
+				t.Errorf("chat depends on %s", dep)
+			}
+		}
+	}
+}
