@@ -131,9 +131,13 @@ func TestOpenFileShowsAndSelects(t *testing.T) {
 		t.Errorf("openFile makeFrontmost=false = %v", info)
 	}
 
-	res, err := c.CallTool("openFile", map[string]any{"filePath": filepath.Join(e.nv.Cwd, "missing.txt")})
+	missing := filepath.Join(e.nv.Cwd, "missing.txt")
+	res, err := c.CallTool("openFile", map[string]any{"filePath": missing})
 	if err != nil || !res.IsError || !strings.Contains(res.Content[0].Text, "File not found") {
 		t.Errorf("openFile of a missing file = %+v, %v; want an error result", res, err)
+	}
+	if err == nil && len(res.Content) == 1 && strings.Count(res.Content[0].Text, missing) != 1 {
+		t.Errorf("openFile of a missing file says %q; want the path named once", res.Content[0].Text)
 	}
 }
 

@@ -259,7 +259,7 @@ func (e *Editor) CloseAllDiffs(ctx context.Context) (int, error) {
 	}
 	var closed int
 	if err := e.lua(ctx, &closed, `return require('claude.diff').close_all()`); err != nil {
-		return 0, fmt.Errorf("close diffs: %w", luaError(err))
+		return 0, luaError(err)
 	}
 	return closed, nil
 }
@@ -269,7 +269,7 @@ func (e *Editor) closeView(ctx context.Context, id int) error {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), closeViewTimeout)
 	defer cancel()
 	if err := e.lua(ctx, nil, `return require('claude.diff').close(...)`, id); err != nil {
-		return fmt.Errorf("close diff view: %w", luaError(err))
+		return luaError(err)
 	}
 	return nil
 }

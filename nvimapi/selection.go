@@ -2,7 +2,6 @@ package nvimapi
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/claude-nvim/claude.nvim/mcp"
 	"github.com/claude-nvim/claude.nvim/nvimapi/selection"
@@ -24,7 +23,7 @@ func (e *Editor) ReadSelection(ctx context.Context, q selection.Query) (*mcp.Sel
 		[]int{first.Line, first.Col}, []int{last.Line, last.Col},
 		[]int{q.Start.Line, q.Start.Col}, []int{q.End.Line, q.End.Col}, q.ToEOL)
 	if err != nil {
-		return nil, fmt.Errorf("read selection in %s: %w", q.Path, err)
+		return nil, luaError(err)
 	}
 	if r == nil {
 		return nil, nil
@@ -68,7 +67,7 @@ func selectionRange(q selection.Query, r *regionText) mcp.Range {
 func (e *Editor) CurrentSelection(ctx context.Context) (*mcp.Selection, error) {
 	var ev selection.Event
 	if err := e.lua(ctx, &ev, `return require('claude.selection').current()`); err != nil {
-		return nil, fmt.Errorf("current selection: %w", err)
+		return nil, luaError(err)
 	}
 	if q, ok := selection.QueryOf(&ev); ok {
 		return e.ReadSelection(ctx, q)

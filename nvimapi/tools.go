@@ -3,7 +3,6 @@ package nvimapi
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -28,7 +27,7 @@ func (e *Editor) OpenFile(ctx context.Context, req mcp.OpenFileRequest) (mcp.Ope
 		"frontmost":     req.MakeFrontmost,
 	}
 	if err := e.lua(ctx, &r, `return require('claude.tools').open_file(...)`, args); err != nil {
-		return mcp.OpenFileResult{}, fmt.Errorf("open file %s: %w", req.Path, luaError(err))
+		return mcp.OpenFileResult{}, luaError(err)
 	}
 	return mcp.OpenFileResult{Message: r.Message, LanguageID: languageID(r.Filetype), LineCount: r.LineCount}, nil
 }
@@ -60,7 +59,7 @@ func (e *Editor) Diagnostics(ctx context.Context, path string) ([]mcp.FileDiagno
 		Files    []luaFileDiagnostics `msgpack:"files"`
 	}
 	if err := e.lua(ctx, &r, `return require('claude.tools').refresh_and_diagnose(...)`, pathArg(path)...); err != nil {
-		return nil, fmt.Errorf("diagnostics: %w", luaError(err))
+		return nil, luaError(err)
 	}
 	if !e.awaitReloaded(ctx, r.Reloaded) {
 		return convertFiles(r.Files, path), nil
@@ -73,7 +72,7 @@ func (e *Editor) Diagnostics(ctx context.Context, path string) ([]mcp.FileDiagno
 func (e *Editor) ReadDiagnostics(ctx context.Context, path string) ([]mcp.FileDiagnostics, error) {
 	var files []luaFileDiagnostics
 	if err := e.lua(ctx, &files, `return require('claude.tools').diagnostics(...)`, pathArg(path)...); err != nil {
-		return nil, fmt.Errorf("diagnostics: %w", luaError(err))
+		return nil, luaError(err)
 	}
 	return convertFiles(files, path), nil
 }
@@ -130,7 +129,7 @@ func (e *Editor) OpenEditors(ctx context.Context) ([]mcp.OpenEditor, error) {
 		LineCount int    `msgpack:"line_count"`
 	}
 	if err := e.lua(ctx, &bufs, `return require('claude.tools').open_editors()`); err != nil {
-		return nil, fmt.Errorf("open editors: %w", luaError(err))
+		return nil, luaError(err)
 	}
 	var sel *mcp.Selection
 	out := make([]mcp.OpenEditor, 0, len(bufs))
@@ -154,7 +153,7 @@ func (e *Editor) OpenEditors(ctx context.Context) ([]mcp.OpenEditor, error) {
 func (e *Editor) WorkspaceFolders(ctx context.Context) ([]string, error) {
 	var dirs []string
 	if err := e.lua(ctx, &dirs, `return require('claude.tools').workspace_folders()`); err != nil {
-		return nil, fmt.Errorf("workspace folders: %w", luaError(err))
+		return nil, luaError(err)
 	}
 	return dirs, nil
 }
@@ -166,7 +165,7 @@ func (e *Editor) DocumentDirty(ctx context.Context, path string) (mcp.DocumentSt
 		Untitled bool `msgpack:"untitled"`
 	}
 	if err := e.lua(ctx, &st, `return require('claude.tools').document_state(...)`, path); err != nil {
-		return mcp.DocumentState{}, fmt.Errorf("document state %s: %w", path, luaError(err))
+		return mcp.DocumentState{}, luaError(err)
 	}
 	if st == nil {
 		return mcp.DocumentState{}, mcp.ErrDocumentNotOpen
@@ -179,7 +178,7 @@ func (e *Editor) DocumentDirty(ctx context.Context, path string) (mcp.DocumentSt
 func (e *Editor) SaveDocument(ctx context.Context, path string) error {
 	var status string
 	if err := e.lua(ctx, &status, `return require('claude.tools').save(...)`, path); err != nil {
-		return fmt.Errorf("save %s: %w", path, luaError(err))
+		return luaError(err)
 	}
 	if status == "not open" {
 		return mcp.ErrDocumentNotOpen
@@ -198,7 +197,9 @@ func languageID(filetype string) string {
 
 // luaError strips the "Error executing lua" wrapping and the Lua traceback
 // from an nvim_exec_lua error, leaving a message a user or the model can
-// read. Context errors pass through unchanged.
+// read. Context errors pass through unchanged. Every call into Lua returns
+// its error through here and adds nothing: the caller (the MCP tool, the
+// host's log line) names the operation and the path, so they appear once.
 func luaError(err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err

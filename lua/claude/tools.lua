@@ -87,7 +87,7 @@ end
 function M.open_file(req)
   local path = req.path
   if vim.fn.filereadable(path) ~= 1 and not M.find_buf(path) then
-    error("File not found: " .. path, 0)
+    error("File not found", 0) -- the tool's error names the path
   end
   local win = M.editor_win()
   if not win then
