@@ -6,7 +6,7 @@ import (
 )
 
 // DefaultCloseGrace is how long Close waits for the CLI to exit after its stdin closes before
-// killing it. The CLI exits at once when idle; mid-turn it first writes its session file.
+// killing it. An idle CLI exits at once; the grace is for one busy finishing its writes.
 const DefaultCloseGrace = 5 * time.Second
 
 // Options say how to start the CLI. Only Dir is required.

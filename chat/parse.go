@@ -72,10 +72,7 @@ func (p *parser) streamEvent(l *inLine) error {
 	if l.ParentToolUseID != "" {
 		return nil // a subagent's partial output: its tool use and result are shown instead
 	}
-	var e streamEvent
-	if err := json.Unmarshal(l.Event, &e); err != nil {
-		return fmt.Errorf("decode stream_event: %w", err)
-	}
+	e := &l.Event
 	switch e.Type {
 	case "message_start":
 		p.msgID, p.seen = e.Message.ID, 0

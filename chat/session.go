@@ -27,9 +27,9 @@ type Session struct {
 	ctl   *controls
 	perms *permissions
 
-	turns  atomic.Int32  // user turns sent whose result has not come
-	done   chan struct{} // closed when the CLI has exited and everything is read
-	exit   Exited
+	turns atomic.Int32  // user turns sent whose result has not come
+	done  chan struct{} // closed when the CLI has exited and everything is read
+	exit  Exited
 
 	closeOnce sync.Once
 }

@@ -10,8 +10,9 @@ type inLine struct {
 	Type    string `json:"type"`
 	Subtype string `json:"subtype"`
 
-	// stream_event
-	Event json.RawMessage `json:"event"`
+	// stream_event, decoded in the same pass (one decode per delta line matters: they are
+	// most of the stream)
+	Event streamEvent `json:"event"`
 	// Set on the messages of a subagent (the Task tool), to the tool use that runs it.
 	ParentToolUseID string `json:"parent_tool_use_id"`
 

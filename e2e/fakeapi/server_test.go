@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/claude-nvim/claude.nvim/e2e/fakeapi"
 )
@@ -161,4 +162,57 @@ func TestNonStreamingAndOtherEndpoints(t *testing.T) {
 	if !strings.Contains(string(b), `"input_tokens":`) {
 		t.Errorf("count_tokens answer = %s", b)
 	}
+}
+
+func TestThinkingChunksAndDelay(t *testing.T) {
+	api := fakeapi.New(t, fakeapi.Turn{Thinking: "hmm", Text: "héllo wörld", Chunk: 2, Delay: time.Millisecond})
+	events := sseEvents(t, post(t, api.URL(), mainBody))
+	var thinking, text, sig string
+	deltas := 0
+	for _, e := range events {
+		if e["type"] != "content_block_delta" {
+			continue
+		}
+		d := e["delta"].(map[string]any)
+		switch d["type"] {
+		case "thinking_delta":
+			thinking += d["thinking"].(string)
+		case "signature_delta":
+			sig = d["signature"].(string)
+		case "text_delta":
+			piece := d["text"].(string)
+			if !utf8.ValidString(piece) || len(piece) > 2 {
+				t.Errorf("text delta %q: want at most 2 bytes, cut between runes", piece)
+			}
+			text += piece
+			deltas++
+		}
+	}
+	if thinking != "hmm" || sig == "" || text != "héllo wörld" {
+		t.Errorf("thinking %q, signature %q, text %q", thinking, sig, text)
+	}
+	if deltas != 8 { // "h" "é" "ll" "o " "w" "ö" "rl" "d"
+		t.Errorf("text came in %d deltas, want 8", deltas)
+	}
+	if first := events[1]["content_block"].(map[string]any); first["type"] != "thinking" {
+		t.Errorf("first block = %v, want thinking", first)
+	}
+}
+
+func TestADelayedStreamStopsWhenTheClientGoesAway(t *testing.T) {
+	api := fakeapi.New(t, fakeapi.Stream(strings.Repeat("x", 1000), 1, time.Hour))
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, api.URL()+"/v1/messages", strings.NewReader(mainBody))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 1)
+	if _, err := resp.Body.Read(buf); err != nil { // the stream has started
+		t.Fatal(err)
+	}
+	cancel()
+	resp.Body.Close()
+	// The handler returns instead of sleeping an hour per delta; the server's Close in
+	// Cleanup would wait for it otherwise.
 }
