@@ -147,3 +147,30 @@ func TestStartWithoutTheCLI(t *testing.T) {
 		t.Errorf("Start = %v, want a start claude error", err)
 	}
 }
+
+func TestSendWritesTextAndImageBlocks(t *testing.T) {
+	// The script hands our line back as a tool result, so the test sees exactly what was written.
+	bin := fakeCLI(t, `
+read line
+printf '{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"x","content":%s}]}}\n' "$(printf '%s' "$line" | sed 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$/"/')"
+`)
+	s, err := Start(Options{Bin: bin, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Send(context.Background(), ""); err == nil {
+		t.Error("Send of nothing succeeded")
+	}
+	if err := s.Send(context.Background(), "look", Image{MediaType: "image/png", Data: []byte("PNG")}); err != nil {
+		t.Fatal(err)
+	}
+	evs := drain(t, s)
+	want := `{"type":"user","session_id":"","message":{"role":"user","content":[{"type":"text","text":"look"},` +
+		`{"type":"image","source":{"type":"base64","media_type":"image/png","data":"UE5H"}}]},"parent_tool_use_id":null}`
+	if got := evs[0].(ToolResult).Content; got != want {
+		t.Errorf("line written =\n%s\nwant\n%s", got, want)
+	}
+	if ex := evs[len(evs)-1].(Exited); !ex.MidTurn || ex.Code != 0 {
+		t.Errorf("Exited = %+v, want code 0 mid-turn (no result came)", ex)
+	}
+}
