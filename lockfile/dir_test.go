@@ -1,7 +1,6 @@
 package lockfile
 
 import (
-	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -104,7 +103,7 @@ func TestEnsureDirLeavesExistingDirectories(t *testing.T) {
 		name string
 		mode fs.FileMode
 	}{
-		{"keeps a 0755 directory at 0755 (CheckDir reports it)", 0o755},
+		{"keeps a 0755 directory at 0755 (:checkhealth reports it)", 0o755},
 		{"keeps a 0700 directory at 0700", 0o700},
 	}
 	for _, tt := range tests {
@@ -131,157 +130,5 @@ func TestEnsureDirRefusesAFile(t *testing.T) {
 	}
 	if err := EnsureDir(dir); err == nil || !strings.Contains(err.Error(), "not a directory") {
 		t.Errorf("EnsureDir(%s) on a regular file = %v, want a 'not a directory' error", dir, err)
-	}
-}
-
-func TestCheckDir(t *testing.T) {
-	tests := []struct {
-		name    string
-		setup   func(t *testing.T, dir string)
-		wantErr string // "" means no error
-	}{
-		{
-			name:  "accepts a 0700 directory",
-			setup: mkdirMode(0o700),
-		},
-		{
-			name:    "reports a 0755 directory as more open than 0700",
-			setup:   mkdirMode(0o755),
-			wantErr: "0755, more open than 0700: run `chmod 700",
-		},
-		{
-			name:    "reports a group-writable directory as more open than 0700",
-			setup:   mkdirMode(0o770),
-			wantErr: "more open than 0700",
-		},
-		{
-			name:    "reports a directory its owner cannot write",
-			setup:   mkdirMode(0o500),
-			wantErr: "0500, the owner needs 0700",
-		},
-		{
-			name:    "reports a missing directory as not existing yet",
-			setup:   func(*testing.T, string) {},
-			wantErr: "does not exist yet",
-		},
-		{
-			name: "reports a file in place of the directory",
-			setup: func(t *testing.T, dir string) {
-				if err := os.WriteFile(dir, nil, 0o600); err != nil {
-					t.Fatal(err)
-				}
-			},
-			wantErr: "is not a directory",
-		},
-		{
-			name: "reports a directory owned by another user",
-			setup: func(t *testing.T, dir string) {
-				if os.Geteuid() != 0 {
-					t.Skip("needs root to chown")
-				}
-				mkdirMode(0o700)(t, dir)
-				if err := os.Chown(dir, 4321, 4321); err != nil {
-					t.Fatal(err)
-				}
-			},
-			wantErr: "owned by uid 4321",
-		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), "ide")
-			tt.setup(t, dir)
-			err := CheckDir(dir)
-			if tt.wantErr == "" {
-				if err != nil {
-					t.Errorf("CheckDir(%s) = %v, want nil", dir, err)
-				}
-				return
-			}
-			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-				t.Errorf("CheckDir(%s) = %v, want an error containing %q", dir, err, tt.wantErr)
-			}
-		})
-	}
-}
-
-func TestCheckDirMissingWrapsErrNotExist(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "ide")
-	if err := CheckDir(dir); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("CheckDir(%s) on a missing directory = %v, want fs.ErrNotExist", dir, err)
-	}
-}
-
-func mkdirMode(mode fs.FileMode) func(t *testing.T, dir string) {
-	return func(t *testing.T, dir string) {
-		t.Helper()
-		if err := os.Mkdir(dir, mode); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Chmod(dir, mode); err != nil { // past the umask
-			t.Fatal(err)
-		}
-	}
-}
-
-func TestCheckFile(t *testing.T) {
-	tests := []struct {
-		name    string
-		setup   func(t *testing.T, path string)
-		wantErr string
-	}{
-		{
-			name:  "accepts a 0600 file",
-			setup: writeMode(0o600),
-		},
-		{
-			name:    "reports a world-readable file",
-			setup:   writeMode(0o644),
-			wantErr: "mode 0644, want 0600",
-		},
-		{
-			name: "reports a symlink",
-			setup: func(t *testing.T, path string) {
-				target := path + ".target"
-				writeMode(0o600)(t, target)
-				if err := os.Symlink(target, path); err != nil {
-					t.Fatal(err)
-				}
-			},
-			wantErr: "not a regular file",
-		},
-		{
-			name:    "reports a missing file",
-			setup:   func(*testing.T, string) {},
-			wantErr: "no such file",
-		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "8080.lock")
-			tt.setup(t, path)
-			err := CheckFile(path)
-			if tt.wantErr == "" {
-				if err != nil {
-					t.Errorf("CheckFile(%s) = %v, want nil", path, err)
-				}
-				return
-			}
-			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-				t.Errorf("CheckFile(%s) = %v, want an error containing %q", path, err, tt.wantErr)
-			}
-		})
-	}
-}
-
-func writeMode(mode fs.FileMode) func(t *testing.T, path string) {
-	return func(t *testing.T, path string) {
-		t.Helper()
-		if err := os.WriteFile(path, []byte("{}"), mode); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Chmod(path, mode); err != nil {
-			t.Fatal(err)
-		}
 	}
 }

@@ -2,19 +2,10 @@
 
 package lockfile
 
-import (
-	"io/fs"
-	"os"
-)
+import "os"
 
 // Outside Unix (Windows) the package only has to compile: claude.nvim does
-// not support it yet. These stand-ins are weaker than the Unix checks.
-
-// checkWritable trusts the mode bits.
-func checkWritable(string) error { return nil }
-
-// fileOwner cannot tell (no uid), so ownership goes unchecked.
-func fileOwner(fs.FileInfo) (int, bool) { return 0, false }
+// not support it yet. This stand-in is weaker than the Unix check.
 
 // processAlive: on Windows FindProcess opens the process and fails if there
 // is none.

@@ -236,22 +236,23 @@ local function inside(dir, folders)
   return false
 end
 
-local function check_lock_dir()
-  health.start("Lock directory")
-  local dir = lock_dir()
+-- The directory itself: there (or to be made), ours, 0700, writable.
+-- Returns whether it exists as a directory (so its files can be listed).
+local function check_dir(dir)
   local stat = vim.uv.fs_stat(dir)
   local uid = vim.uv.getuid()
   if not stat then
     health.ok(dir .. " does not exist yet; the server creates it with mode 0700")
+    return false
   elseif stat.type ~= "directory" then
     health.error(dir .. " is not a directory", "move that file away: `mv " .. dir .. " " .. dir .. ".bak`")
-    return
+    return false
   elseif stat.uid ~= uid then
     health.error(
       string.format("%s is owned by uid %d, not by you (uid %d)", dir, stat.uid, uid),
       "remove it or fix its owner: `sudo chown $USER " .. dir .. "`"
     )
-    return
+    return false
   elseif stat.mode % 512 ~= 448 then -- 0700
     local open = stat.mode % 64 ~= 0
     health.error(
@@ -268,7 +269,12 @@ local function check_lock_dir()
   else
     health.ok(dir .. " has mode 700 and is writable")
   end
+  return true
+end
 
+-- A CLAUDE_CONFIG_DIR set only in the env option: the CLI would look for
+-- lock files elsewhere than the server writes them.
+local function check_config_dir_env()
   local cfg_dir = require("claude").config().env.CLAUDE_CONFIG_DIR
   if cfg_dir and vim.env.CLAUDE_CONFIG_DIR and vim.env.CLAUDE_CONFIG_DIR ~= "" and cfg_dir ~= vim.env.CLAUDE_CONFIG_DIR then
     health.warn(
@@ -280,12 +286,12 @@ local function check_lock_dir()
       "set CLAUDE_CONFIG_DIR in the shell that starts Neovim instead of in the env option"
     )
   end
-  if not stat or stat.type ~= "directory" then
-    return
-  end
+end
 
+-- The lock files: regular, 0600, and which editors serve this directory.
+local function check_lock_files(dir)
   local mine, others = nil, {}
-  local pid, cwd = vim.fn.getpid(), vim.fn.getcwd()
+  local pid, cwd, uid = vim.fn.getpid(), vim.fn.getcwd(), vim.uv.getuid()
   local listed, locks = pcall(lock_files, dir)
   if not listed then
     health.error("cannot list " .. dir .. ": " .. tostring(locks), "run `chmod 700 " .. dir .. "`")
@@ -320,6 +326,18 @@ local function check_lock_dir()
       "a `claude --ide` started here connects to none of them when more than one is valid",
       "inside claude, type /ide and pick this Neovim; or start Claude with :ClaudeOpen (it always connects here)",
     })
+  end
+end
+
+-- The one judge of the lock directory (the Go side only creates it): it
+-- works when the Go binary does not, which is when users run it.
+local function check_lock_dir()
+  health.start("Lock directory")
+  local dir = lock_dir()
+  local exists = check_dir(dir)
+  check_config_dir_env()
+  if exists then
+    check_lock_files(dir)
   end
 end
 
