@@ -74,7 +74,7 @@ func TestLoopbackHostsAreAccepted(t *testing.T) {
 }
 
 // The subprotocol is not a gate: the token is. The CLI asks for "mcp"
-// (PROTOCOL.md §2) and gets it; a client that asks for nothing or for
+// (see the package doc) and gets it; a client that asks for nothing or for
 // something else is served without one (see the comment in NewServer).
 func TestSubprotocolIsNegotiatedNotRequired(t *testing.T) {
 	_, srvURL := startServer(t, mcp.Config{})

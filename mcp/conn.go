@@ -75,16 +75,11 @@ type conn struct {
 
 	// Guarded by srv.mu, so broadcasts and readiness changes are atomic
 	// with respect to each other.
-	info        ClientInfo
-	initialized bool // notifications/initialized (or ide_connected) seen
-	listening   bool // its notification handlers exist: mentions flow
-	// resendSelection: a selection went out before the client listened,
-	// so it goes again when it does.
-	resendSelection bool
-	listenTimer     *time.Timer // pending switch to listening
-	notes           [][]byte    // queued notifications, oldest first
-	dropped         int         // notes dropped since the writer last drained
-	selection       []byte      // the newest selection_changed not yet written
+	info      ClientInfo
+	notify    notifyState // which notifications reach it yet
+	notes     [][]byte    // queued notifications, oldest first
+	dropped   int         // notes dropped since the writer last drained
+	selection []byte      // the newest selection_changed not yet written
 
 	callsMu sync.Mutex
 	calls   map[string]*call // running tools/call by idKey

@@ -43,14 +43,32 @@
 //     A text frame that is not UTF-8 closes the connection with 1007.
 //     A JSON-RPC batch is one -32600 error: MCP dropped batching.
 //   - A client is "ready" when it has sent ide_connected (the CLI has
-//     finished starting): [Config.OnClientReady] fires, its pid is known,
-//     and queued at-mentions are delivered. Selections and [Server.Notify]
-//     reach a client from notifications/initialized on.
+//     finished starting): [Config.OnClientReady] fires and its pid is
+//     known. Selections and [Server.Notify] reach a client from
+//     notifications/initialized on; at-mentions once it listens
+//     ([Config.ListenDelay] after its tools/list answer, or a second after
+//     it initialized if it never asks), and those sent while no client
+//     listened are queued for the first that does. A selection sent before
+//     the client listened goes again then.
 //   - Per client, the newest unsent selection replaces older ones, and at
 //     most 256 other notifications wait; past that the oldest is dropped
 //     and logged. Responses are never dropped.
 //   - Frames up to [MaxMessageSize] are read; a larger one closes that
 //     connection with 1009. permessage-deflate is off.
 //
-// See PROTOCOL.md in the project for what the real CLI sends.
+// What the Claude Code CLI does, which this package relies on (seen with
+// 2.1.x; testdata/handshake.txtar replays its frames):
+//
+//   - It dials ws://127.0.0.1:<port> offering the subprotocol "mcp", with
+//     the lock file's authToken in X-Claude-Code-Ide-Authorization and no
+//     Origin header.
+//   - On one connection it sends, in this order: initialize (with its
+//     protocolVersion and clientInfo "claude-code"),
+//     notifications/initialized, ide_connected {"pid": …}, tools/list,
+//     then tools/call as the model uses the tools.
+//   - It installs its selection_changed and at_mentioned handlers only once
+//     the tools/list answer has reached its UI state, and silently drops
+//     what comes earlier (see [DefaultListenDelay]).
+//   - It leaves with close code 1000, and reconnects after a connection
+//     we closed.
 package mcp

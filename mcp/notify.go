@@ -37,9 +37,8 @@ func (s *Server) SendSelection(sel *Selection) {
 	defer s.mu.Unlock()
 	s.lastSelection = b
 	for c := range s.conns {
-		if c.initialized {
+		if c.notify.selection() {
 			c.setSelectionLocked(b)
-			c.resendSelection = !c.listening
 		}
 	}
 }
@@ -61,7 +60,7 @@ func (s *Server) Mention(m Mention) {
 	defer s.mu.Unlock()
 	sent := false
 	for c := range s.conns {
-		if c.listening {
+		if c.notify.mentions() {
 			c.enqueueLocked(b)
 			sent = true
 		}
@@ -90,7 +89,7 @@ func (s *Server) Notify(method string, params any) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for c := range s.conns {
-		if c.initialized {
+		if c.notify.broadcasts() {
 			c.enqueueLocked(b)
 		}
 	}
@@ -100,22 +99,19 @@ func (s *Server) Notify(method string, params any) {
 // with the newest selection. Mentions wait until the client listens.
 func (s *Server) markInitialized(c *conn) {
 	s.mu.Lock()
-	s.initLocked(c)
-	pending := c.listenTimer != nil || c.listening
-	s.mu.Unlock()
-	if !pending {
-		s.scheduleListening(c, listenFallback)
-	}
+	defer s.mu.Unlock()
+	s.initializeLocked(c)
 }
 
-func (s *Server) initLocked(c *conn) {
-	if c.initialized {
-		return
-	}
-	c.initialized = true
-	if s.lastSelection != nil {
+// initializeLocked moves c on to initialized (see notifyState) and, unless
+// tools/list has scheduled it already, arranges for it to listen after
+// listenFallback.
+func (s *Server) initializeLocked(c *conn) {
+	if c.notify.initialize(s.lastSelection != nil) {
 		c.setSelectionLocked(s.lastSelection)
-		c.resendSelection = !c.listening
+	}
+	if !c.notify.listenPending() {
+		s.scheduleListeningLocked(c, listenFallback)
 	}
 }
 
@@ -124,39 +120,33 @@ func (s *Server) initLocked(c *conn) {
 func (s *Server) scheduleListening(c *conn, d time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if c.listening {
-		return
-	}
-	if c.listenTimer != nil {
-		c.listenTimer.Stop()
-		c.listenTimer = nil
-	}
-	if d <= 0 {
-		s.listenLocked(c)
-		return
-	}
-	c.listenTimer = time.AfterFunc(d, func() {
+	s.scheduleListeningLocked(c, d)
+}
+
+func (s *Server) scheduleListeningLocked(c *conn, d time.Duration) {
+	now := c.notify.scheduleListen(d, func() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if _, alive := s.conns[c]; alive {
 			s.listenLocked(c)
 		}
 	})
+	if now {
+		s.listenLocked(c)
+	}
 }
 
 // listenLocked marks c as listening: the selection it was sent before
 // (which the CLI dropped) is sent again, and the mentions queued while no
 // client listened are delivered.
 func (s *Server) listenLocked(c *conn) {
-	if c.listening {
+	began, sendSelection := c.notify.listen(s.lastSelection != nil)
+	if !began {
 		return
 	}
-	c.listening = true
-	s.initLocked(c)
-	if c.resendSelection && s.lastSelection != nil {
+	if sendSelection {
 		c.setSelectionLocked(s.lastSelection)
 	}
-	c.resendSelection = false
 	for _, b := range s.mentions {
 		c.enqueueLocked(b)
 	}
@@ -171,16 +161,12 @@ func (s *Server) markReady(c *conn, pid int) {
 	s.mu.Lock()
 	first := !c.info.Ready
 	c.info.Ready = true
-	s.initLocked(c) // a client that skips notifications/initialized
+	s.initializeLocked(c) // a client that skips notifications/initialized
 	if pid > 0 {
 		c.info.PID = pid
 	}
-	pending := c.listenTimer != nil || c.listening
 	info := c.info
 	s.mu.Unlock()
-	if !pending {
-		s.scheduleListening(c, listenFallback)
-	}
 
 	if first {
 		c.log.Info("mcp: client ready", "pid", info.PID)

@@ -154,7 +154,7 @@ func NewServer(cfg Config) (*Server, error) {
 		s.version = "dev"
 	}
 	if s.log == nil {
-		s.log = slog.New(discardHandler{})
+		s.log = slog.New(slog.DiscardHandler)
 	}
 	s.callbacks.wg = &s.wg
 	s.callbacks.log = s.log
@@ -188,7 +188,7 @@ func NewServer(cfg Config) (*Server, error) {
 
 	s.upgrader = websocket.Upgrader{
 		HandshakeTimeout: s.limits.Handshake,
-		// Agreed when offered, as the CLI does (PROTOCOL.md §2), but not
+		// Agreed when offered, as the CLI does (see the package doc), but not
 		// required: a client without it (websocat, another MCP client, an
 		// older CLI) is served. Refusing would protect nothing: the header
 		// is the client's to choose, and the token and the Origin and Host
@@ -406,9 +406,7 @@ func (s *Server) unregister(c *conn) {
 	s.mu.Lock()
 	delete(s.conns, c)
 	s.clients--
-	if c.listenTimer != nil {
-		c.listenTimer.Stop()
-	}
+	c.notify.stop()
 	info := c.info
 	s.mu.Unlock()
 	c.log.Info("mcp: client disconnected", "pid", info.PID)
@@ -416,11 +414,3 @@ func (s *Server) unregister(c *conn) {
 		s.callbacks.push(func() { s.onGone(info) })
 	}
 }
-
-// discardHandler drops every record; slog.DiscardHandler needs Go 1.24.
-type discardHandler struct{}
-
-func (discardHandler) Enabled(context.Context, slog.Level) bool  { return false }
-func (discardHandler) Handle(context.Context, slog.Record) error { return nil }
-func (h discardHandler) WithAttrs([]slog.Attr) slog.Handler      { return h }
-func (h discardHandler) WithGroup(string) slog.Handler           { return h }
