@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
-
-	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
 // The CLI asks for one file's diagnostics right before it writes an edit (its baseline). A
@@ -62,11 +60,7 @@ func TestGetDiagnosticsAfterTheWatcherReloadedAnAcceptedEditWaitsForTheLinter(t 
 	if err := os.Rename(tmp, d.path); err != nil {
 		t.Fatal(err)
 	}
-	nvimtest.Wait(t, "the watcher to reload the buffer", waitTimeout, func() bool {
-		var line string
-		d.nv.Lua(&line, `return vim.fn.getbufline(vim.fn.bufnr(...), 2)[1] or ''`, d.path)
-		return line == "TWO"
-	})
+	waitLine(t, d.nv, d.path, 2, "TWO", "the watcher to reload the buffer")
 
 	all := decodeJSON[[]wireFileDiags](t, callTool(t, d.c, "getDiagnostics", nil)[0])
 	if len(all) != 1 || len(all[0].Diagnostics) != 1 || all[0].Diagnostics[0].Range.Start.Line != 1 {

@@ -129,3 +129,94 @@ func TestKeysTypedIntoClaudesTerminalNeverReachAProposal(t *testing.T) {
 		t.Errorf("answer %q, want the proposal as sent", got)
 	}
 }
+
+func TestADiffOpensWhenOnlyClaudesTerminalIsShown(t *testing.T) {
+	d := newDiffEnv(t, idleCLI)
+	d.nv.Cmd("ClaudeOpen")
+	d.nv.Cmd("only")
+	p := d.openDiff(d.path, proposed, tab)
+	var wins []string
+	d.nv.Lua(&wins, `
+		local out = {}
+		for _, w in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+			local b = vim.api.nvim_win_get_buf(w)
+			table.insert(out, vim.bo[b].buftype .. ':' .. tostring(vim.wo[w].diff))
+		end
+		return out`)
+	if strings.Join(wins, " ") != ":true acwrite:true terminal:false" {
+		t.Errorf("windows = %v, want the file and the proposal in diff mode beside the terminal", wins)
+	}
+	d.nv.Cmd("ClaudeDiffDeny")
+	answer(t, p)
+	var n int
+	d.nv.Lua(&n, `return #vim.api.nvim_list_wins()`)
+	if n != 1 {
+		t.Errorf("%d windows after the diff closed, want only the terminal again", n)
+	}
+	d.assertClosed("after rejecting")
+}
+
+func TestAFloatingTerminalStepsAsideForADiff(t *testing.T) {
+	d := newDiffEnv(t, `require('claude').setup({ terminal_cmd = { 'cat' }, terminal = { position = 'float', float = { width = 0.5, height = 10 } } })`)
+	// Claude's floating terminal in this tab page: shown, its size, focused.
+	floating := func() (shown bool, width, height int, focused bool) {
+		var st struct {
+			Shown   bool `msgpack:",array"`
+			Width   int
+			Height  int
+			Focused bool
+		}
+		d.nv.Lua(&st, `
+			local buf = require('claude.terminal').buf()
+			for _, w in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+				if vim.api.nvim_win_get_buf(w) == buf and vim.api.nvim_win_get_config(w).relative ~= '' then
+					return { true, vim.api.nvim_win_get_width(w), vim.api.nvim_win_get_height(w), w == vim.api.nvim_get_current_win() }
+				end
+			end
+			return { false, 0, 0, false }`)
+		return st.Shown, st.Width, st.Height, st.Focused
+	}
+	var columns int
+	d.nv.Lua(&columns, `return vim.o.columns`)
+
+	d.nv.Cmd("ClaudeOpen")
+	if shown, w, h, focused := floating(); !shown || w != columns/2 || h != 10 || !focused {
+		t.Fatalf("after :ClaudeOpen: float shown %v, %dx%d, focused %v; want a focused %dx10 float", shown, w, h, focused, columns/2)
+	}
+	d.nv.Cmd("set columns=100 | doautocmd VimResized")
+	if shown, w, _, _ := floating(); !shown || w != 50 {
+		t.Errorf("after the editor shrank to 100 columns the float is %d wide (shown %v), want 50", w, shown)
+	}
+	d.nv.Cmd("ClaudeToggle")
+	if shown, _, _, _ := floating(); shown {
+		t.Errorf(":ClaudeToggle left the float shown")
+	}
+	d.nv.Cmd("ClaudeToggle")
+
+	// Typing into the float (terminal mode), the diff waits: it would
+	// take the focus, and the float would cover it.
+	p := d.startDiff(d.path, proposed, tab)
+	nvimtest.Wait(t, "the diff to be registered", waitTimeout, func() bool {
+		v, _, _ := d.viewState()
+		return v == 1
+	})
+	if shown, _, _, focused := floating(); !shown || !focused {
+		t.Errorf("a diff arriving in terminal mode: float shown %v, focused %v; want it left as it is", shown, focused)
+	}
+	d.nv.Keys(`<C-\><C-n>`)
+	nvimtest.Next(t, d.opened, "the diff to open once the user left terminal mode", waitTimeout)
+	if shown, _, _, _ := floating(); shown {
+		t.Errorf("the float still covers the diff")
+	}
+	var cur string
+	d.nv.Lua(&cur, `return vim.bo.buftype`)
+	if cur != "acwrite" {
+		t.Errorf("focus is in a %q buffer, want the proposal", cur)
+	}
+	d.nv.Cmd("write")
+	answer(t, p)
+	nvimtest.Next(t, d.closed, "the diff to close", waitTimeout)
+	if shown, _, _, focused := floating(); !shown || !focused {
+		t.Errorf("after the diff: float shown %v, focused %v; want it back with focus", shown, focused)
+	}
+}

@@ -558,3 +558,16 @@ func TestADiffWaitsWhileTheUserTypes(t *testing.T) {
 		})
 	}
 }
+
+func TestACancelledOpenDiffClosesTheView(t *testing.T) {
+	d := newDiffEnv(t, "")
+	p := d.openDiff(d.path, proposed, tab)
+	if err := p.Cancel("user interrupted"); err != nil {
+		t.Fatal(err)
+	}
+	if ev := nvimtest.Next(t, d.closed, "the view to close", waitTimeout); ev["result"] != "closed" {
+		t.Errorf("ClaudeDiffClosed %v", ev)
+	}
+	d.assertClosed("after notifications/cancelled")
+	d.assertUntouched(d.path, original)
+}

@@ -140,6 +140,16 @@ func writeOnDisk(t *testing.T, path, content string) {
 	}
 }
 
+// waitLine waits until line lnum (1-based) of path's buffer reads want.
+func waitLine(t testing.TB, nv *nvimtest.Nvim, path string, lnum int, want, what string) {
+	t.Helper()
+	nvimtest.Wait(t, what, waitTimeout, func() bool {
+		var line string
+		nv.Lua(&line, `local path, lnum = ... return vim.fn.getbufline(vim.fn.bufnr(path), lnum)[1] or ''`, path, lnum)
+		return line == want
+	})
+}
+
 // commandMessages runs an Ex command that should tell the user something
 // (a user error, a notice) and returns what it added to :messages. Such a
 // command never fails as a Vim error: that would be a stack trace when it

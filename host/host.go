@@ -69,7 +69,7 @@ func New(opts Options) *Host {
 func (h *Host) Register(p *plugin.Plugin) error {
 	if p.Nvim != nil {
 		h.editor = nvimapi.New(p.Nvim)
-		h.tracker = selection.NewTracker(h.editor, h.sendSelection, h.log)
+		h.tracker = selection.NewTracker(h.editor, h.sendSelection, nil, h.log)
 		h.editor.SetLatestSelection(h.tracker.Latest)
 		h.diags = newDiagnosticsNotifier(h.editor, h.notifyDiagnostics, h.log)
 	}

@@ -276,3 +276,18 @@ func TestTerminalProvidersStartTheCLIElsewhere(t *testing.T) {
 		}
 	})
 }
+
+func TestTheTerminalOpensWhereConfigured(t *testing.T) {
+	e := newEnv(t)
+	e.nv.Lua(nil, `require('claude').setup({ terminal_cmd = { 'cat' }, terminal = { position = 'below', size = 7 } })`)
+	e.nv.Cmd("ClaudeOpen")
+	var st struct {
+		Height int `msgpack:"height"`
+		Row    int `msgpack:"row"`
+	}
+	e.nv.Lua(&st, `local w = vim.api.nvim_get_current_win()
+		return { height = vim.api.nvim_win_get_height(w), row = vim.api.nvim_win_get_position(w)[1] }`)
+	if st.Height != 7 || st.Row == 0 {
+		t.Errorf("terminal window height %d at row %d, want 7 lines at the bottom", st.Height, st.Row)
+	}
+}

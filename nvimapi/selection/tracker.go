@@ -20,13 +20,26 @@ type Reader interface {
 	ReadSelection(ctx context.Context, q Query) (*mcp.Selection, error)
 }
 
+// Clock is the tracker's time: the real one, or a test's.
+type Clock interface {
+	Now() time.Time
+	// Alarm returns a channel that receives once Now has reached at.
+	Alarm(at time.Time) <-chan time.Time
+}
+
+type realClock struct{}
+
+func (realClock) Now() time.Time                      { return time.Now() }
+func (realClock) Alarm(at time.Time) <-chan time.Time { return time.After(time.Until(at)) }
+
 // Tracker follows cursor events and sends each new selection once.
 // Observe is cheap and never blocks, so it can run on the goroutine that
 // receives Neovim's notifications; reading and sending happen on Run's.
 type Tracker struct {
-	read Reader
-	send func(*mcp.Selection)
-	log  *slog.Logger
+	read  Reader
+	send  func(*mcp.Selection)
+	clock Clock
+	log   *slog.Logger
 
 	mu       sync.Mutex
 	flush    *Query // a visual selection that just ended: read it before anything newer
@@ -41,12 +54,16 @@ type Tracker struct {
 }
 
 // NewTracker returns a tracker that reads with r and hands each new
-// selection to send (which must not block for long).
-func NewTracker(r Reader, send func(*mcp.Selection), log *slog.Logger) *Tracker {
+// selection to send (which must not block for long). A nil clock is the
+// real one.
+func NewTracker(r Reader, send func(*mcp.Selection), clock Clock, log *slog.Logger) *Tracker {
+	if clock == nil {
+		clock = realClock{}
+	}
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Tracker{read: r, send: send, log: log, wake: make(chan struct{}, 1)}
+	return &Tracker{read: r, send: send, clock: clock, log: log, wake: make(chan struct{}, 1)}
 }
 
 // Observe records one editor event.
@@ -103,44 +120,42 @@ func (t *Tracker) Reset() {
 	t.flush, t.pending, t.lastRead, t.latest = nil, nil, nil, nil
 }
 
-// next takes the query to read now, or says how long to wait for one.
-func (t *Tracker) next(now time.Time) (q *Query, wait time.Duration) {
+// next takes the query to read now, or says when to read one (zero when
+// there is nothing to read).
+func (t *Tracker) next(now time.Time) (q *Query, at time.Time) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.flush != nil {
 		q, t.flush = t.flush, nil
-		return q, 0
+		return q, time.Time{}
 	}
 	if t.pending == nil {
-		return nil, -1
+		return nil, time.Time{}
 	}
-	if d := t.lastAt.Add(MinInterval).Sub(now); d > 0 {
-		return nil, d
+	if at := t.lastAt.Add(MinInterval); at.After(now) {
+		return nil, at
 	}
 	q, t.pending = t.pending, nil
-	return q, 0
+	return q, time.Time{}
 }
 
 // Run reads and sends selections until ctx ends.
 func (t *Tracker) Run(ctx context.Context) {
-	timer := time.NewTimer(time.Hour)
-	timer.Stop()
 	for {
-		q, wait := t.next(time.Now())
+		q, at := t.next(t.clock.Now())
 		if q != nil {
 			t.readAndSend(ctx, q)
 			continue
 		}
-		if wait > 0 {
-			timer.Reset(wait)
+		var alarm <-chan time.Time // nil: nothing to wait for but an event
+		if !at.IsZero() {
+			alarm = t.clock.Alarm(at)
 		}
 		select {
 		case <-ctx.Done():
-			timer.Stop()
 			return
 		case <-t.wake:
-			timer.Stop()
-		case <-timer.C:
+		case <-alarm:
 		}
 	}
 }
@@ -154,7 +169,7 @@ func (t *Tracker) readAndSend(ctx context.Context, q *Query) {
 	}
 	sel, err := t.read.ReadSelection(ctx, *q)
 	t.mu.Lock()
-	t.lastAt = time.Now()
+	t.lastAt = t.clock.Now()
 	if err != nil || sel == nil {
 		t.mu.Unlock()
 		if err != nil {

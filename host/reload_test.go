@@ -1,0 +1,73 @@
+package host
+
+import (
+	"strings"
+	"testing"
+)
+
+// Files Claude changes on disk reach the buffers showing them
+// (lua/claude/reload.lua): reloaded unless they hold unsaved edits, after
+// an accepted diff and after one decided in the CLI's own prompt, and
+// before a diff compares with them.
+
+func TestAFileChangedOnDiskIsReloadedUnlessTheBufferHasUnsavedEdits(t *testing.T) {
+	e := newEnv(t)
+	clean := e.nv.WriteFile("clean.txt", "old\n")
+	dirty := e.nv.WriteFile("dirty.txt", "old\n")
+	e.start()
+	e.nv.Cmd("edit " + dirty + " | call setline(1, 'mine') | edit " + clean)
+	for _, p := range []string{clean, dirty} {
+		writeOnDisk(t, p, "from Claude\n")
+	}
+	e.nv.Lua(nil, `require('claude.reload').check()`)
+	var lines map[string]string
+	e.nv.Lua(&lines, `local a, b = ... return { clean = vim.fn.getbufline(vim.fn.bufnr(a), 1)[1], dirty = vim.fn.getbufline(vim.fn.bufnr(b), 1)[1] }`, clean, dirty)
+	if lines["clean"] != "from Claude" {
+		t.Errorf("the clean buffer shows %q, want Claude's text reloaded", lines["clean"])
+	}
+	if lines["dirty"] != "mine" {
+		t.Errorf("the buffer with unsaved edits shows %q, want the user's text kept", lines["dirty"])
+	}
+	if msgs := e.nv.Messages(); !strings.Contains(msgs, "dirty.txt changed on disk but has unsaved edits") {
+		t.Errorf("no warning about the kept edits; messages: %q", msgs)
+	}
+}
+
+func TestAnAcceptedDiffReloadsTheFileWhenTheCLIWritesIt(t *testing.T) {
+	d := newDiffEnv(t, "")
+	p := d.openDiff(d.path, proposed, tab)
+	d.nv.Cmd("write")
+	answer(t, p)
+	// The CLI writes the file a moment after FILE_SAVED.
+	writeOnDisk(t, d.path, proposed)
+	waitLine(t, d.nv, d.path, 2, "TWO", "the buffer to show the new text")
+}
+
+// Accepting in the CLI's own prompt: the CLI sends close_tab, then writes
+// the file; the user's buffer must follow even if they stay in Claude's
+// terminal (nothing else would trigger a check).
+func TestADiffDecidedInTheCLIPromptReloadsTheFileWhenWritten(t *testing.T) {
+	d := newDiffEnv(t, "")
+	p := d.openDiff(d.path, proposed, tab)
+	callTool(t, d.c, "close_tab", map[string]string{"tab_name": tab})
+	answer(t, p)
+	writeOnDisk(t, d.path, proposed)
+	waitLine(t, d.nv, d.path, 2, "TWO", "the buffer to show the CLI's write")
+}
+
+func TestADiffComparesWithTheFileAsItIsOnDiskNow(t *testing.T) {
+	// Focus stays in Claude's terminal: no BufEnter of a file buffer does it.
+	d := newDiffEnv(t, `require('claude').setup({ terminal_cmd = { 'cat' }, diff = { keep_terminal_focus = true } })`)
+	d.nv.Cmd("ClaudeOpen")
+	// Claude wrote the file without asking (an allowed edit); the buffer
+	// has not looked since.
+	writeOnDisk(t, d.path, "one\ntwo, by Claude\nthree\n")
+	p := d.openDiff(d.path, proposed, tab)
+	var left []string
+	d.nv.Lua(&left, `return vim.fn.getbufline(vim.fn.bufnr(...), 1, '$')`, d.path)
+	if strings.Join(left, "\n") != "one\ntwo, by Claude\nthree" {
+		t.Errorf("the diff's left side shows %q, want the file as it is on disk", left)
+	}
+	d.nv.Cmd("ClaudeDiffDeny")
+	answer(t, p)
+}
