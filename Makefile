@@ -84,7 +84,11 @@ e2e: deps claude-cli ## End-to-end tests: the real Claude Code CLI in Neovim 0.1
 		echo "== e2e with $$version"; \
 		NVIM=$$nvim CLAUDE_BIN=$(DEPS)/claude-code/bin/claude $(GO) test -json -count=1 -timeout 20m \
 			-parallel $(E2E_PARALLEL) ./e2e/ | bin/e2e-summary -label "e2e ($$version)" || status=1; \
-	done; exit $$status
+	done; \
+	echo "== the chat core with the real CLI (no Neovim)"; \
+	CLAUDE_BIN=$(DEPS)/claude-code/bin/claude $(GO) test -json -count=1 -timeout 10m ./chat/ \
+		| bin/e2e-summary -label "chat" || status=1; \
+	exit $$status
 
 manifest: ## Regenerate rplugin/claude-nvim.vim from the Go handlers.
 	$(GO) test ./host -run Manifest -update >/dev/null

@@ -33,12 +33,19 @@ func (s *session) assertEditorReaches(when string, selectKeys, indicator string)
 	s.nv.Keys("<Esc>")
 }
 
-func TestTheCLIReconnectsWhenTheGoHostDies(t *testing.T) {
-	t.Parallel()
-	s := newSession(t)
+// openOnGreet starts a scenario the usual way: greet.txt open, Claude connected.
+func openOnGreet(t *testing.T, script ...fakeapi.Turn) (*session, string) {
+	t.Helper()
+	s := newSession(t, script...)
 	path := s.writeFile("greet.txt", original)
 	s.edit(path)
 	s.open()
+	return s, path
+}
+
+func TestTheCLIReconnectsWhenTheGoHostDies(t *testing.T) {
+	t.Parallel()
+	s, _ := openOnGreet(t)
 	oldHost := s.hostPIDNow()
 
 	if err := syscall.Kill(oldHost, syscall.SIGKILL); err != nil {
@@ -63,10 +70,7 @@ func TestTheCLIReconnectsWhenTheGoHostDies(t *testing.T) {
 
 func TestTheCLIReconnectsAfterClaudeStopAndClaudeOpen(t *testing.T) {
 	t.Parallel()
-	s := newSession(t)
-	path := s.writeFile("greet.txt", original)
-	s.edit(path)
-	s.open()
+	s, _ := openOnGreet(t)
 
 	s.nv.Cmd("ClaudeStop")
 	if msgs := s.nv.Messages(); !strings.Contains(msgs, "server stopped: Claude is disconnected. :ClaudeStart (or :ClaudeOpen) within about 15 s reconnects it") {
@@ -96,11 +100,8 @@ func status(t *testing.T, s *session) serverStatus {
 // invites, while Claude's edit arrives: the keys must all reach the CLI, none the proposal.
 func TestKeysTypedIntoClaudesTerminalWhileAnEditArrivesStayThere(t *testing.T) {
 	t.Parallel()
-	s := newSession(t)
-	path := s.writeFile("greet.txt", original)
+	s, path := openOnGreet(t)
 	s.api.Push(fakeapi.Read(path), fakeapi.Edit(path, "two", "TWO"), fakeapi.Say("Louder now."))
-	s.edit(path)
-	s.open()
 	s.prompt("Please make the second line of greet.txt louder")
 
 	// Typing goes on, a key at a time, until the proposal is on screen and a while after.

@@ -127,11 +127,7 @@ func startEdit(t *testing.T, final string, before func(s *session)) (*session, s
 	s.open()
 	s.prompt("Please make the second line of greet.txt louder")
 	s.nextDiffOpened(path)
-	// The user is still in Claude's terminal, typing or not: the diff opens beside it and
-	// leaves the keys there. :ClaudeDiffFocus goes to it.
-	s.assertStillInTerminal("when the diff opened")
-	s.nv.Cmd("ClaudeDiffFocus")
-	s.waitMode("n", "normal mode in the proposal")
+	s.goToTheProposal()
 	if st := s.diffState(); !st.InProposal || st.Views != 1 || st.DiffWindows != 2 {
 		t.Fatalf("after openDiff: %+v; want one view, two windows in diff mode, the cursor in the proposal", st)
 	}
@@ -140,6 +136,16 @@ func startEdit(t *testing.T, final string, before func(s *session)) (*session, s
 	}
 	s.assertTerminalFits("with the diff open")
 	return s, path
+}
+
+// goToTheProposal does what the user does when a diff opens while they are in Claude's
+// terminal, typing or not: it opens beside the terminal and leaves the keys there, so they
+// go to it with :ClaudeDiffFocus.
+func (s *session) goToTheProposal() {
+	s.t.Helper()
+	s.assertStillInTerminal("when the diff opened")
+	s.nv.Cmd("ClaudeDiffFocus")
+	s.waitMode("n", "normal mode in the proposal")
 }
 
 // editResult waits for the n-th main request, the one after an Edit or Write was decided,
@@ -259,7 +265,7 @@ func startWrite(t *testing.T, final string) (*session, string) {
 	s.open()
 	s.prompt("Please create new.txt")
 	s.nextDiffOpened(path)
-	s.waitMode("n", "normal mode in the proposal")
+	s.goToTheProposal()
 	s.assertTerminalFits("with the diff open")
 	return s, path
 }

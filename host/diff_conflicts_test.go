@@ -63,10 +63,13 @@ func TestTwoDiffsOfTheSameFileDoNotDisturbEachOther(t *testing.T) {
 	}
 	// The user's file buffer shows in both; its accept key acts on the
 	// view of the window it is typed in.
-	d.nv.Lua(nil, `
-		for _, w in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
-			if vim.wo[w].diff and not vim.b[vim.api.nvim_win_get_buf(w)].claude_diff then vim.api.nvim_set_current_win(w) end
-		end`)
+	toTheFile := func() {
+		d.nv.Lua(nil, `
+			for _, w in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+				if vim.wo[w].diff and not vim.b[vim.api.nvim_win_get_buf(w)].claude_diff then vim.api.nvim_set_current_win(w) end
+			end`)
+	}
+	toTheFile()
 	d.nv.Keys(`\ad`)
 	if got := answer(t, second); got[0] != "DIFF_REJECTED" || got[1] != tab2 {
 		t.Errorf("the second diff answered %q, want its rejection", got)
@@ -75,10 +78,7 @@ func TestTwoDiffsOfTheSameFileDoNotDisturbEachOther(t *testing.T) {
 	if got := tabs(); len(got) != 1 || got[0].DiffWins != 2 {
 		t.Errorf("after deciding the second diff: tab pages %+v; want the first view alone, still in diff mode", got)
 	}
-	d.nv.Lua(nil, `
-		for _, w in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
-			if vim.wo[w].diff and not vim.b[vim.api.nvim_win_get_buf(w)].claude_diff then vim.api.nvim_set_current_win(w) end
-		end`)
+	toTheFile()
 	d.nv.Keys(`\aa`)
 	if got := answer(t, first); got[0] != "FILE_SAVED" || got[1] != proposed {
 		t.Errorf("the first diff answered %q, want its proposal accepted", got)

@@ -70,9 +70,7 @@ func TestMessagesNeverWaitForEnter(t *testing.T) {
 		nv := newNvim(t)
 		withUI(t, nv)
 		modeAfter(t, nv, `require("claude.notify").error(`+longError+`)`)
-		var shown []string
-		nv.Lua(&shown, `return require("claude.notify").shown()`)
-		if got := strings.Join(shown, " "); !strings.Contains(got, "(needs Go 1.24 or newer; see :help claude-install)") {
+		if shown := messageWindow(t, nv); !strings.Contains(shown, "(needs Go 1.24 or newer; see :help claude-install)") {
 			t.Errorf("the message window shows %q, want the whole message", shown)
 		}
 	})
@@ -85,11 +83,18 @@ func TestAMessageInInsertModeIsNotHiddenByTheModeMessage(t *testing.T) {
 	withUI(t, nv)
 	nv.Keys("i")
 	modeAfter(t, nv, `require("claude.notify").info("Claude proposes a change to greet.txt")`)
-	var shown []string
-	nv.Lua(&shown, `return require("claude.notify").shown()`)
-	if got := strings.Join(shown, " "); !strings.Contains(got, "Claude proposes a change to greet.txt") {
+	if shown := messageWindow(t, nv); !strings.Contains(shown, "Claude proposes a change to greet.txt") {
 		t.Errorf("in Insert mode the message window shows %q, want the message", shown)
 	}
+}
+
+// messageWindow is the text of claude.notify's message window, its lines
+// joined by spaces ("" when it is closed).
+func messageWindow(t *testing.T, nv *nvimtest.Nvim) string {
+	t.Helper()
+	var shown []string
+	nv.Lua(&shown, `return require("claude.notify").shown()`)
+	return strings.Join(shown, " ")
 }
 
 func TestANotifierThatReplacesVimNotifyGetsEveryMessage(t *testing.T) {
