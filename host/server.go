@@ -29,9 +29,11 @@ type startOptions struct {
 	Token string `msgpack:"token"`
 
 	// What the server needs to know about Neovim, passed along so the
-	// host never calls back for it: the lock file's pid and folders, and
-	// where the user is (the first CLI to connect learns the current file
-	// without waiting for a cursor move; VS Code sends the active editor).
+	// host never calls back for it: the lock file's pid (Neovim's: the CLI
+	// deletes a lock whose pid is dead) and folders (the CLI takes a lock
+	// whose folders hold its cwd), and where the user is (the first CLI to
+	// connect learns the current file without waiting for a cursor move;
+	// VS Code sends the active editor).
 	PID     int              `msgpack:"pid"`
 	Folders []string         `msgpack:"folders"`
 	Where   *selection.Event `msgpack:"where"`
@@ -44,7 +46,7 @@ type serverInfo struct {
 	Lockfile string       `msgpack:"lockfile,omitempty"`
 	Token    string       `msgpack:"token,omitempty"` // kept by Lua to resume (startOptions)
 	Clients  []clientInfo `msgpack:"clients"`
-	Diffs    []string     `msgpack:"diffs"`
+	Diffs    []string     `msgpack:"diffs"` // tab names of the proposals waiting for an answer
 }
 
 type clientInfo struct {
@@ -75,53 +77,75 @@ func (h *Host) start(args []startOptions) (*serverInfo, error) {
 	if info := h.info(); info.Running {
 		return info, nil
 	}
+	dir, err := h.prepareLockDir()
+	if err != nil {
+		return nil, fmt.Errorf("start: %w", err)
+	}
+	srv, port, token, err := h.listen(opts)
+	if err != nil {
+		return nil, fmt.Errorf("start: %w", err)
+	}
+	lock, err := writeLock(dir, port, token, opts)
+	if err != nil {
+		_ = srv.Close(context.Background())
+		return nil, fmt.Errorf("start: %w", err)
+	}
+	h.run(srv, lock, port, token, opts.Where)
+	h.log.Info("server started", "port", port, "lockfile", lock.Path())
+	return h.info(), nil
+}
+
+// prepareLockDir returns the lock directory, private and rid of the locks
+// of editors that are gone.
+func (h *Host) prepareLockDir() (string, error) {
 	dir := h.lockDir
 	if dir == "" {
 		var err error
 		if dir, err = lockfile.Dir(); err != nil {
-			return nil, fmt.Errorf("start: %w", err)
+			return "", err
 		}
 	}
 	if err := lockfile.EnsureDir(dir); err != nil {
-		return nil, fmt.Errorf("start: %w", err)
+		return "", err
 	}
 	if removed, err := lockfile.RemoveStale(dir); err != nil {
 		h.log.Warn("removing stale lock files", "err", err)
 	} else if len(removed) > 0 {
 		h.log.Info("removed stale lock files", "files", removed)
 	}
-	srv, port, token, err := h.listen(opts)
-	if err != nil {
-		return nil, fmt.Errorf("start: %w", err)
-	}
+	return dir, nil
+}
+
+// writeLock writes the lock file through which the CLI finds the server
+// on port and authenticates with token.
+func writeLock(dir string, port int, token string, opts startOptions) (*lockfile.Lock, error) {
 	ideName := opts.IDEName
 	if ideName == "" {
 		ideName = lockfile.IDEName
 	}
-	lock, err := lockfile.Create(dir, port, lockfile.Info{
+	return lockfile.Create(dir, port, lockfile.Info{
 		PID:              opts.PID,
 		WorkspaceFolders: opts.Folders,
 		IDEName:          ideName,
 		Transport:        lockfile.Transport,
 		AuthToken:        token,
 	})
-	if err != nil {
-		_ = srv.Close(context.Background())
-		return nil, fmt.Errorf("start: %w", err)
-	}
+}
 
+// run makes srv the running server and starts what feeds it until
+// Shutdown: the selection tracker, told first where the user is (nil:
+// nowhere known), and the diagnostics notifier.
+func (h *Host) run(srv *mcp.Server, lock *lockfile.Lock, port int, token string, where *selection.Event) {
 	ctx, cancel := context.WithCancel(context.Background())
 	h.mu.Lock()
 	h.server, h.lock, h.port, h.token, h.stopRun = srv, lock, port, token, cancel
 	h.mu.Unlock()
 	h.tracker.Reset()
-	if opts.Where != nil {
-		h.tracker.Observe(opts.Where)
+	if where != nil {
+		h.tracker.Observe(where)
 	}
 	go h.tracker.Run(ctx)
 	go h.diags.Run(ctx)
-	h.log.Info("server started", "port", port, "lockfile", lock.Path())
-	return h.info(), nil
 }
 
 // listen starts an MCP server: on the port and with the token of the one

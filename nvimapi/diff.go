@@ -127,7 +127,8 @@ func (ds *diffs) takeAll() []*pendingDiff {
 	return all
 }
 
-// Pending returns the tab names of the proposals waiting for the user.
+// PendingDiffs returns the tab names of the proposals still waiting for
+// an answer (for :ClaudeStatus).
 func (e *Editor) PendingDiffs() []string {
 	e.diffs.mu.Lock()
 	defer e.diffs.mu.Unlock()

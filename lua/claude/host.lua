@@ -294,7 +294,8 @@ function M.start_async(opts)
   end, ASYNC_START_TIMEOUT_MS)
 end
 
---- Called by the Go host when an asynchronous start finished.
+--- Called by the Go host (nvimapi.Editor.StartFinished) when an
+--- asynchronous start finished.
 ---@param result table { info = server info } or { error = message, version = host's }
 function M._started(result)
   state.async_pending = false

@@ -1,5 +1,6 @@
--- State the Go host pushes to us, so statuslines and :ClaudeStatus-like
--- queries never wait on RPC.
+-- The server's state as Lua knows it, so statuslines and :ClaudeStatus-like
+-- queries never wait on RPC: the server's from ClaudeHostStart's answer and
+-- the host's exit (init.lua, host.lua), the clients' pushed by the Go host.
 local M = {
   server_running = false,
   port = nil,
@@ -13,7 +14,8 @@ local M = {
 
 local events = require("claude.events")
 
---- Called by the Go host when the server starts or stops.
+--- Called by init.lua when the server started or was stopped, and by
+--- host.lua when the Go host exited.
 ---@param info table { running, port, lockfile }
 function M._server(info)
   M.server_running = info.running and true or false
@@ -31,7 +33,8 @@ function M._server(info)
   vim.cmd.redrawstatus({ bang = true })
 end
 
---- Called by the Go host when a CLI finished connecting or went away.
+--- Called by the Go host (nvimapi.Editor.ClientChanged) when a CLI
+--- finished connecting or went away.
 ---@param info table { connected = bool, clients = n, pid, name, version }
 function M._client(info)
   M.clients = info.clients or 0
