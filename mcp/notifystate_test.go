@@ -6,54 +6,46 @@ import (
 )
 
 func TestNotifyStateTransitions(t *testing.T) {
-	type event int
-	const (
-		initialize event = iota
-		selection
-		listen
-	)
+	// outcome is where one event leaves a client, and whether the
+	// server's selection goes to it now.
+	type outcome struct {
+		to   notifyStage
+		send bool
+	}
+	// Each event starts afresh from the row's stage.
 	tests := []struct {
-		name          string
-		from          notifyStage
-		event         event
-		haveSelection bool // the server has a selection to send
-		want          notifyStage
-		wantSend      bool // the selection goes to the client now
+		name                          string
+		from                          notifyStage
+		haveSelection                 bool // the server has a selection to send
+		initialize, selection, listen outcome
 	}{
-		{"initializing without a selection sends nothing", stageConnected, initialize, false, stageInitialized, false},
-		{"initializing with a selection sends it and owes it", stageConnected, initialize, true, stageOwesSelection, true},
-		{"initializing twice changes nothing", stageInitialized, initialize, true, stageInitialized, false},
-		{"initializing after listening changes nothing", stageListening, initialize, true, stageListening, false},
-
-		{"a selection skips a client that has not initialized", stageConnected, selection, true, stageConnected, false},
-		{"a selection to an initialized client is sent and owed", stageInitialized, selection, true, stageOwesSelection, true},
-		{"a selection to a client that owes one is sent", stageOwesSelection, selection, true, stageOwesSelection, true},
-		{"a selection to a listening client is sent", stageListening, selection, true, stageListening, true},
-
-		{"listening before initializing sends the selection", stageConnected, listen, true, stageListening, true},
-		{"listening before initializing, with no selection, sends none", stageConnected, listen, false, stageListening, false},
-		{"listening after initializing sends no selection it did not miss", stageInitialized, listen, true, stageListening, false},
-		{"listening sends an owed selection again", stageOwesSelection, listen, true, stageListening, true},
-		{"listening twice sends nothing", stageListening, listen, true, stageListening, false},
+		{"a connected client gets the selection on initializing or on listening first", stageConnected, true, outcome{stageOwesSelection, true}, outcome{stageConnected, false}, outcome{stageListening, true}},
+		{"a connected client is sent no selection while the server has none", stageConnected, false, outcome{stageInitialized, false}, outcome{stageConnected, false}, outcome{stageListening, false}},
+		{"an initialized client owes a new selection but has missed none on listening", stageInitialized, true, outcome{stageInitialized, false}, outcome{stageOwesSelection, true}, outcome{stageListening, false}},
+		{"a client that owes the selection gets each new one and it again on listening", stageOwesSelection, true, outcome{stageOwesSelection, false}, outcome{stageOwesSelection, true}, outcome{stageListening, true}},
+		{"a listening client gets each new selection and stays listening", stageListening, true, outcome{stageListening, false}, outcome{stageListening, true}, outcome{stageListening, false}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			n := notifyState{stage: tt.from}
-			var send bool
-			switch tt.event {
-			case initialize:
-				send = n.initialize(tt.haveSelection)
-			case selection:
-				send = n.selection()
-			case listen:
-				began, s := n.listen(tt.haveSelection)
-				if want := tt.from != stageListening; began != want {
-					t.Errorf("listen from %v: began %v, want %v", tt.from, began, want)
+			check := func(event string, n notifyState, send bool, want outcome) {
+				t.Helper()
+				if n.stage != want.to || send != want.send {
+					t.Errorf("%s from %v: stage %v, send selection %v; want %v, %v", event, tt.from, n.stage, send, want.to, want.send)
 				}
-				send = s
 			}
-			if n.stage != tt.want || send != tt.wantSend {
-				t.Errorf("from %v: stage %v, send selection %v; want %v, %v", tt.from, n.stage, send, tt.want, tt.wantSend)
+			n := notifyState{stage: tt.from}
+			send := n.initialize(tt.haveSelection)
+			check("initialize", n, send, tt.initialize)
+
+			n = notifyState{stage: tt.from}
+			send = n.selection()
+			check("selection", n, send, tt.selection)
+
+			n = notifyState{stage: tt.from}
+			began, send := n.listen(tt.haveSelection)
+			check("listen", n, send, tt.listen)
+			if want := tt.from != stageListening; began != want {
+				t.Errorf("listen from %v: began %v, want %v", tt.from, began, want)
 			}
 		})
 	}
