@@ -40,8 +40,7 @@ func TestRefusedBeforeUpgrade(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := websocket.Dialer{Subprotocols: []string{"mcp"}}
-			ws, resp, err := d.Dial(mcptest.WebSocketURL(srvURL), tt.header)
+			ws, resp, err := mcptest.DialConn(srvURL, tt.header)
 			if err == nil {
 				ws.Close()
 				t.Fatalf("upgrade with %v succeeded, want HTTP %d", tt.header, tt.want)
@@ -91,7 +90,7 @@ func TestSubprotocolIsNegotiatedNotRequired(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			d := websocket.Dialer{Subprotocols: tt.offers}
-			ws, _, err := d.Dial(mcptest.WebSocketURL(srvURL), http.Header{"X-Claude-Code-Ide-Authorization": {testToken}})
+			ws, _, err := d.Dial(mcptest.WebSocketURL(srvURL), tokenHeader())
 			if err != nil {
 				t.Fatalf("dial offering %q: %v", tt.offers, err)
 			}

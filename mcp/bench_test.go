@@ -45,8 +45,7 @@ func benchServer(b *testing.B, tools []mcp.Tool) string {
 
 func benchDial(b *testing.B, url string) *websocket.Conn {
 	b.Helper()
-	d := websocket.Dialer{Subprotocols: []string{"mcp"}}
-	ws, _, err := d.Dial(url, http.Header{"X-Claude-Code-Ide-Authorization": {testToken}})
+	ws, _, err := mcptest.DialConn(url, tokenHeader())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -178,8 +178,7 @@ func TestClientsOverTheCapAreRefused(t *testing.T) {
 	first := mcptest.Dial(t, url, testToken)
 	mcptest.Dial(t, url, testToken)
 
-	d := websocket.Dialer{Subprotocols: []string{"mcp"}}
-	_, resp, err := d.Dial(mcptest.WebSocketURL(url), http.Header{"X-Claude-Code-Ide-Authorization": {testToken}})
+	_, resp, err := mcptest.DialConn(url, tokenHeader())
 	if err == nil || resp == nil || resp.StatusCode != http.StatusServiceUnavailable || !resp.Close {
 		t.Fatalf("a third client: %v (response %+v), want 503 and close", err, resp)
 	}

@@ -3,6 +3,7 @@ package mcp
 import (
 	"bytes"
 	"log/slog"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -14,30 +15,48 @@ import (
 // test fails, so every log call is exercised without cluttering passing
 // runs. Create it before the server so its cleanup runs after the server's.
 func NewTestLogger(t testing.TB) *slog.Logger {
-	w := &lockedBuffer{}
+	w := &LogBuffer{}
 	t.Cleanup(func() {
 		if t.Failed() {
 			t.Logf("server log:\n%s", w.String())
 		}
 	})
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	return w.Logger()
 }
 
-type lockedBuffer struct {
+// LogBuffer collects a server's log as text; it is safe for concurrent
+// writes.
+type LogBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
 }
 
-func (w *lockedBuffer) Write(p []byte) (int, error) {
+func (w *LogBuffer) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.b.Write(p)
 }
 
-func (w *lockedBuffer) String() string {
+func (w *LogBuffer) String() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.b.String()
+}
+
+// Logger logs every level to w, as text.
+func (w *LogBuffer) Logger() *slog.Logger {
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+// Lines returns the lines whose message is msg.
+func (w *LogBuffer) Lines(msg string) []string {
+	var out []string
+	for _, line := range strings.Split(w.String(), "\n") {
+		if strings.Contains(line, `msg="`+msg+`"`) {
+			out = append(out, line)
+		}
+	}
+	return out
 }
 
 // QueuedFor reports how many notifications and selections are waiting for

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"testing"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/claude-nvim/claude.nvim/mcp"
 	"github.com/claude-nvim/claude.nvim/mcp/mcptest"
+	"github.com/gorilla/websocket"
 )
 
 const testToken = "test-token-0123456789"
@@ -80,6 +82,7 @@ func (b *blocker) tool() mcp.Tool {
 		}}
 }
 
+// recv takes the next value from ch, giving up after wait.
 func recv[T any](t *testing.T, ch <-chan T, what string) T {
 	t.Helper()
 	select {
@@ -89,6 +92,48 @@ func recv[T any](t *testing.T, ch <-chan T, what string) T {
 		t.Fatalf("timed out waiting for %s", what)
 		panic("unreachable")
 	}
+}
+
+// tokenHeader is the upgrade header the CLI sends, with testToken.
+func tokenHeader() http.Header {
+	return http.Header{mcptest.TokenHeader: {testToken}}
+}
+
+// dialRaw connects a plain gorilla client the way the CLI does (headers h
+// plus the token), for tests that need exact control over frames.
+func dialRaw(t *testing.T, url string, h http.Header) *websocket.Conn {
+	t.Helper()
+	h.Set(mcptest.TokenHeader, testToken)
+	ws, _, err := mcptest.DialConn(url, h)
+	if err != nil {
+		t.Fatalf("dial: %v", err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	return ws
+}
+
+func sendJSON(t *testing.T, ws *websocket.Conn, frame string) {
+	t.Helper()
+	if err := ws.WriteMessage(websocket.TextMessage, []byte(frame)); err != nil {
+		t.Fatalf("send %s: %v", frame, err)
+	}
+}
+
+// nextFrame reads ws's next frame, giving up after wait.
+func nextFrame(ws *websocket.Conn) ([]byte, error) {
+	_ = ws.SetReadDeadline(time.Now().Add(wait))
+	_, data, err := ws.ReadMessage()
+	return data, err
+}
+
+// readFrame is nextFrame for a frame that must come.
+func readFrame(t *testing.T, ws *websocket.Conn) []byte {
+	t.Helper()
+	data, err := nextFrame(ws)
+	if err != nil {
+		t.Fatalf("read: %v", err)
+	}
+	return data
 }
 
 var echoTool = mcp.Tool{Name: "echo", Description: "Echo text",

@@ -42,8 +42,7 @@ func TestCloseSaysGoingAwayAndCancelsCalls(t *testing.T) {
 		t.Errorf("Clients() after Close has %d entries", n)
 	}
 
-	d := websocket.Dialer{Subprotocols: []string{"mcp"}}
-	_, resp, err := d.Dial(mcptest.WebSocketURL(url), http.Header{"X-Claude-Code-Ide-Authorization": {testToken}})
+	_, resp, err := mcptest.DialConn(url, tokenHeader())
 	if err == nil || resp == nil || resp.StatusCode != http.StatusServiceUnavailable {
 		t.Errorf("dial after Close: %v, want HTTP 503", err)
 	}

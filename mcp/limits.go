@@ -58,28 +58,22 @@ var DefaultLimits = Limits{
 // withDefaults fills the zero (or negative) fields of l from DefaultLimits.
 func (l Limits) withDefaults() Limits {
 	d := DefaultLimits
-	if l.Handshake <= 0 {
-		l.Handshake = d.Handshake
-	}
-	if l.Initialize <= 0 {
-		l.Initialize = d.Initialize
-	}
-	if l.PendingConns <= 0 {
-		l.PendingConns = d.PendingConns
-	}
-	if l.Clients <= 0 {
-		l.Clients = d.Clients
-	}
-	if l.CallsInFlight <= 0 {
-		l.CallsInFlight = d.CallsInFlight
-	}
-	if l.RefusalLogBurst <= 0 {
-		l.RefusalLogBurst = d.RefusalLogBurst
-	}
-	if l.RefusalLogInterval <= 0 {
-		l.RefusalLogInterval = d.RefusalLogInterval
-	}
+	l.Handshake = positiveOr(l.Handshake, d.Handshake)
+	l.Initialize = positiveOr(l.Initialize, d.Initialize)
+	l.PendingConns = positiveOr(l.PendingConns, d.PendingConns)
+	l.Clients = positiveOr(l.Clients, d.Clients)
+	l.CallsInFlight = positiveOr(l.CallsInFlight, d.CallsInFlight)
+	l.RefusalLogBurst = positiveOr(l.RefusalLogBurst, d.RefusalLogBurst)
+	l.RefusalLogInterval = positiveOr(l.RefusalLogInterval, d.RefusalLogInterval)
 	return l
+}
+
+// positiveOr is v, or d where v is zero or negative.
+func positiveOr[T int | time.Duration](v, d T) T {
+	if v > 0 {
+		return v
+	}
+	return d
 }
 
 // spikeFrameSize: a connection that read a frame this large has made the

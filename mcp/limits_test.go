@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/claude-nvim/claude.nvim/mcp"
 	"github.com/claude-nvim/claude.nvim/mcp/mcptest"
@@ -73,8 +72,7 @@ func TestTextFramesMustBeUTF8(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			ws := dialRaw(t, url, http.Header{})
 			sendJSON(t, ws, tt.frame)
-			_ = ws.SetReadDeadline(time.Now().Add(wait))
-			_, data, err := ws.ReadMessage()
+			data, err := nextFrame(ws)
 			switch {
 			case tt.close && !websocket.IsCloseError(err, websocket.CloseInvalidFramePayloadData):
 				t.Errorf("frame %q: got %s, %v; want close 1007 and no answer", tt.frame, data, err)

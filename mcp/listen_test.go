@@ -9,48 +9,19 @@ import (
 
 	"github.com/claude-nvim/claude.nvim/mcp"
 	"github.com/claude-nvim/claude.nvim/mcp/mcptest"
-	"github.com/gorilla/websocket"
 )
 
-// rawClient reads frames in arrival order, which mcptest.Client (a
-// demultiplexer) does not expose.
-type rawClient struct {
-	t  *testing.T
-	ws *websocket.Conn
-}
-
-func dialRawClient(t *testing.T, url string) *rawClient {
+// frameName is a frame's method, or "response <id>" for a response; raw
+// frames show the arrival order, which mcptest.Client (a demultiplexer)
+// does not expose.
+func frameName(t *testing.T, data []byte) string {
 	t.Helper()
-	d := websocket.Dialer{Subprotocols: []string{"mcp"}}
-	ws, _, err := d.Dial(mcptest.WebSocketURL(url), http.Header{"X-Claude-Code-Ide-Authorization": {testToken}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ws.Close() })
-	return &rawClient{t, ws}
-}
-
-func (r *rawClient) send(frame string) {
-	r.t.Helper()
-	if err := r.ws.WriteMessage(websocket.TextMessage, []byte(frame)); err != nil {
-		r.t.Fatal(err)
-	}
-}
-
-// next returns the next frame's id (for a response) or method.
-func (r *rawClient) next() string {
-	r.t.Helper()
-	_ = r.ws.SetReadDeadline(time.Now().Add(wait))
-	_, data, err := r.ws.ReadMessage()
-	if err != nil {
-		r.t.Fatalf("read: %v", err)
-	}
 	var m struct {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
 	}
 	if err := json.Unmarshal(data, &m); err != nil {
-		r.t.Fatal(err)
+		t.Fatal(err)
 	}
 	if m.Method != "" {
 		return m.Method
@@ -64,26 +35,27 @@ func (r *rawClient) next() string {
 // come again.
 func TestMentionsWaitUntilAfterToolsListAndTheSelectionIsResent(t *testing.T) {
 	srv, url := startServer(t, mcp.Config{ListenDelay: 50 * time.Millisecond})
-	c := dialRawClient(t, url)
-	c.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`)
-	c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	c.send(`{"jsonrpc":"2.0","method":"ide_connected","params":{"pid":1}}`)
-	c.send(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+	ws := dialRaw(t, url, http.Header{})
+	next := func() string { return frameName(t, readFrame(t, ws)) }
+	sendJSON(t, ws, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`)
+	sendJSON(t, ws, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	sendJSON(t, ws, `{"jsonrpc":"2.0","method":"ide_connected","params":{"pid":1}}`)
+	sendJSON(t, ws, `{"jsonrpc":"2.0","id":1,"method":"ping"}`)
 	for _, want := range []string{"response 0", "response 1"} {
-		if got := c.next(); got != want {
+		if got := next(); got != want {
 			t.Fatalf("got %s, want %s", got, want)
 		}
 	}
 	line := 3
 	srv.Mention(mcp.Mention{Path: "/f", LineStart: &line, LineEnd: &line})
 	srv.SendSelection(&mcp.Selection{Text: "x", FilePath: "/f"})
-	if got := c.next(); got != "selection_changed" {
+	if got := next(); got != "selection_changed" {
 		t.Fatalf("got %s, want the selection at once (the client is initialized)", got)
 	}
-	c.send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+	sendJSON(t, ws, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
 	var got []string
 	for len(got) < 3 {
-		got = append(got, c.next())
+		got = append(got, next())
 	}
 	rest := got[1] + " " + got[2]
 	if got[0] != "response 2" || !strings.Contains(rest, "selection_changed") || !strings.Contains(rest, "at_mentioned") {

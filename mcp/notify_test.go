@@ -131,13 +131,23 @@ func (c gatedConn) Write(p []byte) (int, error) {
 	return c.Conn.Write(p)
 }
 
-// startGatedServer is startServer with a gate on the server's writes.
-func startGatedServer(t *testing.T, cfg mcp.Config) (*mcp.Server, string, *gate) {
+// stalledClient serves an initialized client through a gate on the
+// server's writes, and returns with the gate shut: the client's id, and
+// the gate to reopen.
+func stalledClient(t *testing.T) (*mcp.Server, *mcptest.Client, string, *gate) {
 	t.Helper()
-	cfg.Token = testToken
-	cfg.Logger = mcp.NewTestLogger(t)
-	cfg.ListenDelay = -1
-	srv, err := mcp.NewServer(cfg)
+	srv, url, g := startGatedServer(t)
+	c := mcptest.Dial(t, url, testToken)
+	c.Initialize()
+	id := srv.Clients()[0].ID
+	g.shut()
+	return srv, c, id, g
+}
+
+// startGatedServer is startServer with a gate on the server's writes.
+func startGatedServer(t *testing.T) (*mcp.Server, string, *gate) {
+	t.Helper()
+	srv, err := mcp.NewServer(mcp.Config{Token: testToken, Logger: mcp.NewTestLogger(t), ListenDelay: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,12 +164,7 @@ func startGatedServer(t *testing.T, cfg mcp.Config) (*mcp.Server, string, *gate)
 }
 
 func TestAStalledClientHoldsOnlyTheNewestSelection(t *testing.T) {
-	srv, url, g := startGatedServer(t, mcp.Config{})
-	c := mcptest.Dial(t, url, testToken)
-	c.Initialize()
-	id := srv.Clients()[0].ID
-
-	g.shut()
+	srv, c, id, g := stalledClient(t)
 	const n = 1000
 	for i := 1; i <= n; i++ {
 		srv.SendSelection(&mcp.Selection{Text: strconv.Itoa(i), FilePath: "/f.go"})
@@ -190,12 +195,7 @@ func TestAStalledClientHoldsOnlyTheNewestSelection(t *testing.T) {
 }
 
 func TestAStalledClientsQueueIsBounded(t *testing.T) {
-	srv, url, g := startGatedServer(t, mcp.Config{})
-	c := mcptest.Dial(t, url, testToken)
-	c.Initialize()
-	id := srv.Clients()[0].ID
-
-	g.shut()
+	srv, c, id, g := stalledClient(t)
 	const n = 2000
 	for i := 1; i <= n; i++ {
 		srv.Notify("diagnostics_changed", map[string]int{"seq": i})

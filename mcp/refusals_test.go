@@ -1,55 +1,21 @@
 package mcp_test
 
 import (
-	"bytes"
-	"log/slog"
 	"net/http"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/claude-nvim/claude.nvim/mcp"
 	"github.com/claude-nvim/claude.nvim/mcp/mcptest"
-	"github.com/gorilla/websocket"
 )
-
-// logBuffer collects a server's log as text lines.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) logger() *slog.Logger {
-	return slog.New(slog.NewTextHandler(l, &slog.HandlerOptions{Level: slog.LevelDebug}))
-}
-
-// lines returns the lines whose message is msg.
-func (l *logBuffer) lines(msg string) []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	var out []string
-	for _, line := range strings.Split(l.b.String(), "\n") {
-		if strings.Contains(line, `msg="`+msg+`"`) {
-			out = append(out, line)
-		}
-	}
-	return out
-}
 
 // refuse makes one upgrade attempt that the server must refuse.
 func refuse(t *testing.T, url string, h http.Header) {
 	t.Helper()
-	d := websocket.Dialer{Subprotocols: []string{"mcp"}}
-	ws, resp, err := d.Dial(mcptest.WebSocketURL(url), h)
+	ws, resp, err := mcptest.DialConn(url, h)
 	if err == nil {
 		ws.Close()
 		t.Fatalf("an upgrade with %v was accepted", h)
@@ -82,9 +48,9 @@ const (
 )
 
 func TestRefusalsPastTheBurstAreCountedInOneLine(t *testing.T) {
-	var log logBuffer
+	var log mcp.LogBuffer
 	srv, url := startServer(t, mcp.Config{
-		Logger: log.logger(),
+		Logger: log.Logger(),
 		Limits: mcp.Limits{RefusalLogBurst: 3, RefusalLogInterval: time.Hour},
 	})
 	wrong := http.Header{"X-Claude-Code-Ide-Authorization": {"wrong"}}
@@ -93,13 +59,13 @@ func TestRefusalsPastTheBurstAreCountedInOneLine(t *testing.T) {
 		refuse(t, url, wrong)
 	}
 	refuse(t, url, browser)
-	if got := log.lines(refusedMsg); len(got) != 3 {
+	if got := log.Lines(refusedMsg); len(got) != 3 {
 		t.Errorf("100 refusals logged %d lines one by one, want the burst of 3:\n%s", len(got), strings.Join(got, "\n"))
 	}
 
 	// Close ends the window early, so the count is not lost.
 	closeServer(t, srv)
-	sums := log.lines(refusedSumMsg)
+	sums := log.Lines(refusedSumMsg)
 	if len(sums) != 1 {
 		t.Fatalf("%d summary lines, want 1:\n%s", len(sums), strings.Join(sums, "\n"))
 	}
@@ -114,9 +80,9 @@ func TestRefusalsPastTheBurstAreCountedInOneLine(t *testing.T) {
 // Whatever the timing of the windows, every refusal is either logged on
 // its own or counted in a summary.
 func TestEveryRefusalIsLoggedOrCounted(t *testing.T) {
-	var log logBuffer
+	var log mcp.LogBuffer
 	srv, url := startServer(t, mcp.Config{
-		Logger: log.logger(),
+		Logger: log.Logger(),
 		Limits: mcp.Limits{RefusalLogBurst: 2, RefusalLogInterval: time.Millisecond},
 	})
 	const n = 200
@@ -124,8 +90,8 @@ func TestEveryRefusalIsLoggedOrCounted(t *testing.T) {
 		refuse(t, url, http.Header{})
 	}
 	closeServer(t, srv)
-	alone := len(log.lines(refusedMsg))
-	counted := summarised(t, log.lines(refusedSumMsg))
+	alone := len(log.Lines(refusedMsg))
+	counted := summarised(t, log.Lines(refusedSumMsg))
 	if alone+counted != n {
 		t.Errorf("%d refusals: %d logged alone and %d counted in summaries, want them to add up", n, alone, counted)
 	}

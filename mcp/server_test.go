@@ -7,21 +7,11 @@ import (
 	"net/http"
 	"os"
 	"testing"
-	"time"
 
 	"github.com/claude-nvim/claude.nvim/mcp"
 	"github.com/claude-nvim/claude.nvim/mcp/mcptest"
 	"github.com/google/uuid"
-	"github.com/gorilla/websocket"
 )
-
-func TestSubprotocolMCPIsNegotiated(t *testing.T) {
-	_, url := startServer(t, mcp.Config{})
-	c := mcptest.Dial(t, url, testToken)
-	if got := c.Subprotocol(); got != "mcp" {
-		t.Errorf("subprotocol = %q, want mcp", got)
-	}
-}
 
 func TestABlockedCallDelaysNothingElse(t *testing.T) {
 	b := newBlocker()
@@ -195,35 +185,4 @@ func TestClientsAndCallbacks(t *testing.T) {
 	if left := srv.Clients(); len(left) != 0 {
 		t.Errorf("Clients() after OnClientGone = %+v, want none", left)
 	}
-}
-
-// dialRaw connects a plain gorilla client with the token and subprotocol,
-// for tests that need exact control over frames.
-func dialRaw(t *testing.T, url string, h http.Header) *websocket.Conn {
-	t.Helper()
-	h.Set("X-Claude-Code-Ide-Authorization", testToken)
-	d := websocket.Dialer{Subprotocols: []string{"mcp"}}
-	ws, _, err := d.Dial(mcptest.WebSocketURL(url), h)
-	if err != nil {
-		t.Fatalf("dial: %v", err)
-	}
-	t.Cleanup(func() { ws.Close() })
-	return ws
-}
-
-func sendJSON(t *testing.T, ws *websocket.Conn, frame string) {
-	t.Helper()
-	if err := ws.WriteMessage(websocket.TextMessage, []byte(frame)); err != nil {
-		t.Fatalf("send %s: %v", frame, err)
-	}
-}
-
-func readFrame(t *testing.T, ws *websocket.Conn) []byte {
-	t.Helper()
-	_ = ws.SetReadDeadline(time.Now().Add(wait))
-	_, data, err := ws.ReadMessage()
-	if err != nil {
-		t.Fatalf("read: %v", err)
-	}
-	return data
 }

@@ -74,14 +74,26 @@ type response struct {
 	err    error
 }
 
-// Dial connects to url (ws:// or the http:// of an httptest.Server) with
-// the auth token header and subprotocol "mcp", as the CLI does. It fails
-// the test if the upgrade is refused, and closes the client at cleanup.
+// TokenHeader carries the lock file's authToken on the upgrade request.
+const TokenHeader = "X-Claude-Code-Ide-Authorization"
+
+// DialConn opens a bare WebSocket to url (ws:// or the http:// of an
+// httptest.Server) the way the CLI does: offering the subprotocol "mcp",
+// with h as the request headers (the CLI puts its token in TokenHeader)
+// and the handshake bounded by DefaultTimeout. It is for tests that need
+// exact control over frames or want to see a refusal; the caller closes
+// the connection.
+func DialConn(url string, h http.Header) (*websocket.Conn, *http.Response, error) {
+	d := websocket.Dialer{Subprotocols: []string{"mcp"}, HandshakeTimeout: DefaultTimeout}
+	return d.Dial(WebSocketURL(url), h)
+}
+
+// Dial connects to url with DialConn and the token, as the CLI does. It
+// fails the test if the upgrade is refused, and closes the client at
+// cleanup.
 func Dial(t testing.TB, url, token string) *Client {
 	t.Helper()
-	d := websocket.Dialer{Subprotocols: []string{"mcp"}, HandshakeTimeout: DefaultTimeout}
-	h := http.Header{"X-Claude-Code-Ide-Authorization": {token}}
-	ws, resp, err := d.Dial(WebSocketURL(url), h)
+	ws, resp, err := DialConn(url, http.Header{TokenHeader: {token}})
 	if err != nil {
 		status := ""
 		if resp != nil {
