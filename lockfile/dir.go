@@ -84,4 +84,3 @@ func mkdirPrivate(dir string) error {
 	}
 	return os.Chmod(dir, dirMode)
 }
-

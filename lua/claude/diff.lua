@@ -674,7 +674,7 @@ function M.close_all()
   return n
 end
 
---- Ids of the open views (for tests and :ClaudeStatus).
+--- Ids of the open views (for tests).
 function M.ids()
   local ids = vim.tbl_keys(views)
   table.sort(ids)
