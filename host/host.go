@@ -31,6 +31,7 @@ type Host struct {
 	editor  *nvimapi.Editor
 	tracker *selection.Tracker
 	diags   *diagnosticsNotifier
+	chats   chats // :ClaudeChat (chat.go)
 
 	// lifecycle serialises starting and stopping the server; never held
 	// while calling Neovim.
@@ -80,11 +81,16 @@ func (h *Host) Register(p *plugin.Plugin) error {
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostStart"}, h.start)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostStop"}, h.stop)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostStatus"}, h.status)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatStart"}, h.chatStart)
 
 	// Async: fire and forget from Lua.
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostStartAsync"}, h.startAsync)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostMention"}, h.mention)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostDiffDone"}, h.diffDone)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatSend"}, h.chatSend)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatAnswer"}, h.chatAnswer)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatInterrupt"}, h.chatInterrupt)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatStop"}, h.chatStop)
 
 	for _, event := range []string{"CursorMoved", "CursorMovedI", "ModeChanged", "BufEnter"} {
 		p.HandleAutocmd(&plugin.AutocmdOptions{Event: event, Pattern: "*", Eval: "*"}, h.cursorEvent)

@@ -121,6 +121,18 @@ command("ClaudeDiffFocus", function()
   require("claude.diff").focus()
 end, { desc = "Go to the Claude proposal waiting for review" })
 
+command("ClaudeChat", function()
+  require("claude.chat").open()
+end, { desc = "Open (or focus) the native chat of this workspace (preview)" })
+
+command("ClaudeChatInterrupt", function()
+  require("claude.chat").interrupt()
+end, { desc = "Interrupt the chat's running turn" })
+
+command("ClaudeChatStop", function()
+  require("claude.chat").stop()
+end, { desc = "End the chat's Claude CLI (the transcript stays)" })
+
 command("ClaudeLog", function()
   require("claude.commands").log()
 end, { desc = "Open the claude.nvim log file" })

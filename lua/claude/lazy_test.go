@@ -28,7 +28,7 @@ local commands = {
   "ClaudeOpen", "ClaudeToggle", "ClaudeFocus", "ClaudeClose", "ClaudeSend", "ClaudeAdd",
   "ClaudeStart", "ClaudeStop", "ClaudeStatus", "ClaudeDiffAccept", "ClaudeDiffReject", "ClaudeDiffDeny",
   "ClaudeDiffFocus", "ClaudeAsk", "ClaudeSendText",
-  "ClaudeLog",
+  "ClaudeLog", "ClaudeChat", "ClaudeChatInterrupt", "ClaudeChatStop",
 }
 _G.lazy_loads = 0
 

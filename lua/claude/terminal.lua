@@ -74,6 +74,23 @@ function M.program()
   return first
 end
 
+--- Reports a terminal_cmd whose program is not on PATH (the same message
+--- for :ClaudeOpen and :ClaudeChat); returns whether it can run.
+function M.check_program()
+  local prog = M.program()
+  if prog and vim.fn.executable(prog) ~= 1 then
+    require("claude.notify").notify(
+      string.format(
+        "claude.nvim: %s is not an executable on PATH. Install the Claude Code CLI (npm install -g @anthropic-ai/claude-code) or point terminal_cmd in setup() at it.",
+        prog
+      ),
+      vim.log.levels.ERROR
+    )
+    return false
+  end
+  return true
+end
+
 --- Types data into the running CLI, as keys typed in its terminal.
 ---@param data string
 function M.send(data)
@@ -286,15 +303,7 @@ local function start(args)
   if provider ~= "native" then
     return start_elsewhere(provider, command(args), M.env(info.port), cwd)
   end
-  local prog = M.program()
-  if prog and vim.fn.executable(prog) ~= 1 then
-    require("claude.notify").notify(
-      string.format(
-        "claude.nvim: %s is not an executable on PATH. Install the Claude Code CLI (npm install -g @anthropic-ai/claude-code) or point terminal_cmd in setup() at it.",
-        prog
-      ),
-      vim.log.levels.ERROR
-    )
+  if not M.check_program() then
     return false
   end
   local buf = vim.api.nvim_create_buf(false, false)

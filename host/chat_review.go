@@ -1,0 +1,140 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/claude-nvim/claude.nvim/chat"
+	"github.com/claude-nvim/claude.nvim/mcp"
+	"github.com/claude-nvim/claude.nvim/nvimapi"
+)
+
+// Edits the chat's CLI asks about are reviewed in the diff view of the terminal's openDiff
+// (nvimapi.Editor.OpenDiff, lua/claude/diff.lua): accept allows with the user's final text,
+// reject denies.
+
+// rejectMessage is what the model is told when the user rejects a proposed edit.
+const rejectMessage = "The user rejected this change in the editor's diff review."
+
+// editInput is the input of Edit, MultiEdit and Write, as far as a review needs it.
+type editInput struct {
+	FilePath   string `json:"file_path"`
+	Content    string `json:"content"` // Write
+	OldString  string `json:"old_string"`
+	NewString  string `json:"new_string"`
+	ReplaceAll bool   `json:"replace_all"`
+	Edits      []struct {
+		OldString  string `json:"old_string"`
+		NewString  string `json:"new_string"`
+		ReplaceAll bool   `json:"replace_all"`
+	} `json:"edits"` // MultiEdit
+}
+
+// proposal is what an edit request would leave in its file: the file's text before and
+// after. ok is false for a request that is not an edit or whose edit does not apply (the
+// user is then asked as for any tool).
+func proposal(req chat.PermissionRequest) (path, before, after string, ok bool) {
+	switch req.ToolName {
+	case "Edit", "MultiEdit", "Write":
+	default:
+		return "", "", "", false
+	}
+	var in editInput
+	if json.Unmarshal(req.Input, &in) != nil || !filepath.IsAbs(in.FilePath) {
+		return "", "", "", false
+	}
+	b, err := os.ReadFile(in.FilePath)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "", "", "", false
+	}
+	before = string(b)
+	if req.ToolName == "Write" {
+		return in.FilePath, before, in.Content, true
+	}
+	edits := in.Edits
+	if req.ToolName == "Edit" {
+		edits = append(edits[:0:0], struct {
+			OldString  string `json:"old_string"`
+			NewString  string `json:"new_string"`
+			ReplaceAll bool   `json:"replace_all"`
+		}{in.OldString, in.NewString, in.ReplaceAll})
+	}
+	after = before
+	for _, e := range edits {
+		if e.OldString == "" || !strings.Contains(after, e.OldString) {
+			return "", "", "", false
+		}
+		n := 1
+		if e.ReplaceAll {
+			n = -1
+		}
+		after = strings.Replace(after, e.OldString, e.NewString, n)
+	}
+	return in.FilePath, before, after, true
+}
+
+// updatedInput is the tool input that leaves final in the file: the request's own when the
+// user accepted it unchanged; else Write's content, or an Edit of the whole file.
+func updatedInput(req chat.PermissionRequest, before, after, final string) (json.RawMessage, error) {
+	if final == after {
+		return nil, nil
+	}
+	var in map[string]any
+	if err := json.Unmarshal(req.Input, &in); err != nil {
+		return nil, err
+	}
+	switch req.ToolName {
+	case "Write":
+		in["content"] = final
+	case "Edit":
+		in["old_string"], in["new_string"], in["replace_all"] = before, final, false
+	default: // MultiEdit: one edit of the whole file
+		in["edits"] = []map[string]any{{"old_string": before, "new_string": final, "replace_all": false}}
+	}
+	return json.Marshal(in)
+}
+
+// review shows an edit request as a diff and answers it with the user's decision. It runs
+// in its own goroutine; ctx ends when the request is withdrawn.
+func (h *Host) review(ctx context.Context, dir string, s *chat.Session, req chat.PermissionRequest, path, before, after string) {
+	res, err := h.editor.OpenDiff(ctx, mcp.DiffRequest{
+		OldPath: path, NewPath: path, NewContents: after,
+		TabName: fmt.Sprintf("%s (Claude chat, %s)", filepath.Base(path), req.RequestID),
+	})
+	if ctx.Err() != nil {
+		return // withdrawn: the view is closed, the CLI asks no more
+	}
+	wctx, cancel := context.WithTimeout(context.Background(), chatWriteTimeout)
+	defer cancel()
+	var line string
+	switch {
+	case err != nil:
+		line = "could not show the diff (" + err.Error() + "): denied"
+		err = s.Deny(wctx, req.RequestID, "The editor could not show this change: "+err.Error())
+	case res.Outcome == mcp.DiffAccepted:
+		var input json.RawMessage
+		if input, err = updatedInput(req, before, after, res.FinalText); err == nil {
+			line = "accepted"
+			if input != nil {
+				line = "accepted with your changes"
+			}
+			err = s.Allow(wctx, req.RequestID, input)
+		}
+	default:
+		line = "rejected"
+		err = s.Deny(wctx, req.RequestID, rejectMessage)
+	}
+	if err != nil && !errors.Is(err, chat.ErrNoSuchRequest) {
+		h.chatFail(dir, "answer", err)
+		return
+	}
+	if err := h.editor.ChatEvents(context.Background(), dir, []nvimapi.ChatItem{{Kind: "answered", ID: req.RequestID, Text: line}}); err != nil {
+		h.log.Warn("chat: render", "dir", dir, "err", err)
+	}
+}

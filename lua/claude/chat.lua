@@ -1,0 +1,548 @@
+-- The native chat (:ClaudeChat, preview): per workspace a transcript buffer
+-- and an input buffer below it. The Go host owns the CLI (host/chat.go) and
+-- pushes its events here in batches, one call per batch (M._events); this
+-- module renders them, asks the user about permissions and sends what the
+-- user types. Closing the windows keeps the chat: :ClaudeChat shows it again.
+local M = {}
+
+-- By workspace directory: { dir, tbuf, ibuf, busy, model, mode, streaming,
+-- last, asking, queue, withdrawn }.
+local chats = {}
+
+-- Lines of the input window.
+local INPUT_HEIGHT = 5
+
+local function cfg()
+  return require("claude").config()
+end
+
+local function valid(buf)
+  return buf ~= nil and vim.api.nvim_buf_is_valid(buf)
+end
+
+-- The chat of the current buffer, else the one of the workspace a new CLI
+-- would start in.
+local function current_dir()
+  local dir = vim.b.claude_chat_dir
+  if type(dir) == "string" and chats[dir] then
+    return dir
+  end
+  return require("claude.terminal").session_cwd()
+end
+
+local function set_name(buf, name)
+  if not pcall(vim.api.nvim_buf_set_name, buf, name) then
+    pcall(vim.api.nvim_buf_set_name, buf, name .. " #" .. buf)
+  end
+end
+
+local function map(buf, modes, lhs, rhs, desc)
+  vim.keymap.set(modes, lhs, rhs, { buffer = buf, silent = true, desc = "claude.nvim: " .. desc })
+end
+
+local function status_text(c)
+  local parts = { "Claude chat" }
+  if c.model then
+    table.insert(parts, c.model)
+  end
+  if c.mode and c.mode ~= "default" then
+    table.insert(parts, c.mode)
+  end
+  if c.busy then
+    table.insert(parts, "working… (<C-c> interrupts)")
+  end
+  return table.concat(parts, " · ")
+end
+
+local function update_status(c)
+  if valid(c.tbuf) then
+    vim.b[c.tbuf].claude_chat_status = status_text(c)
+  end
+end
+
+local function make_buffers(c)
+  if not valid(c.tbuf) then
+    local buf = vim.api.nvim_create_buf(false, true) -- nofile, hidden when closed
+    set_name(buf, "claude-chat://" .. c.dir)
+    vim.bo[buf].filetype = "markdown"
+    vim.bo[buf].modifiable = false
+    vim.b[buf].claude_chat_dir = c.dir
+    map(buf, { "n" }, "<C-c>", function()
+      M.interrupt(c.dir)
+    end, "interrupt Claude's turn")
+    map(buf, { "n" }, "i", function()
+      M.open(c.dir)
+      vim.cmd.startinsert()
+    end, "type in the chat's input")
+    c.tbuf, c.streaming, c.last = buf, nil, nil
+  end
+  if not valid(c.ibuf) then
+    local buf = vim.api.nvim_create_buf(false, true)
+    set_name(buf, "claude-chat-input://" .. c.dir)
+    vim.bo[buf].filetype = "markdown"
+    vim.b[buf].claude_chat_dir = c.dir
+    local function submit()
+      M.submit(c.dir)
+    end
+    map(buf, { "n" }, "<CR>", submit, "send the chat input to Claude")
+    map(buf, { "n", "i" }, "<C-s>", submit, "send the chat input to Claude")
+    map(buf, { "n", "i" }, "<C-c>", function()
+      M.interrupt(c.dir)
+    end, "interrupt Claude's turn")
+    c.ibuf = buf
+  end
+  update_status(c)
+end
+
+local function chat(dir)
+  local c = chats[dir]
+  if not c then
+    c = { dir = dir, queue = {}, withdrawn = {} }
+    chats[dir] = c
+  end
+  make_buffers(c)
+  return c
+end
+
+local function window(buf)
+  for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+    if vim.api.nvim_win_get_buf(win) == buf then
+      return win
+    end
+  end
+  return nil
+end
+
+-- Keeps every window on the transcript at its end, unless the user moved
+-- the cursor up in the current one to read.
+local function follow(c)
+  local last = vim.api.nvim_buf_line_count(c.tbuf)
+  for _, win in ipairs(vim.fn.win_findbuf(c.tbuf)) do
+    local row = vim.api.nvim_win_get_cursor(win)[1]
+    if win ~= vim.api.nvim_get_current_win() or row >= (c.followed or last) then
+      pcall(vim.api.nvim_win_set_cursor, win, { last, 0 })
+    end
+  end
+  c.followed = last
+end
+
+-- Opens the transcript where the terminal would go (terminal.position and
+-- size; a float becomes a right split) and the input below it.
+local function open_windows(c)
+  local twin = window(c.tbuf)
+  if not twin then
+    local pos = cfg().terminal.position
+    if pos == "tab" then
+      vim.cmd("tab sbuffer " .. c.tbuf)
+      twin = vim.api.nvim_get_current_win()
+    else
+      if pos == "float" then
+        pos = "right"
+      end
+      local vertical = pos == "right" or pos == "left"
+      local size, total = cfg().terminal.size, vertical and vim.o.columns or vim.o.lines
+      local n = size < 1 and math.max(1, math.floor(total * size)) or math.min(math.floor(size), total)
+      twin = vim.api.nvim_open_win(c.tbuf, true, {
+        split = pos,
+        win = -1,
+        width = vertical and n or nil,
+        height = (not vertical) and n or nil,
+      })
+      vim.wo[twin].winfixwidth = vertical
+    end
+    vim.wo[twin].wrap = true
+    vim.wo[twin].linebreak = true
+    vim.wo[twin].number = false
+    vim.wo[twin].winbar = "%{get(b:, 'claude_chat_status', '')}"
+  end
+  local iwin = window(c.ibuf)
+  if not iwin then
+    iwin = vim.api.nvim_open_win(c.ibuf, true, { split = "below", win = twin, height = INPUT_HEIGHT })
+    vim.wo[iwin].winfixheight = true
+    vim.wo[iwin].number = false
+  end
+  vim.api.nvim_set_current_win(iwin)
+  c.followed = nil
+  follow(c)
+end
+
+-- terminal_cmd as a program and arguments, without a shell.
+local function command()
+  local prog = require("claude.terminal").program()
+  if not prog then
+    return nil
+  end
+  local cmd = cfg().terminal_cmd
+  local words = type(cmd) == "table" and cmd or vim.split(vim.trim(cmd), "%s+")
+  return prog, vim.list_slice(words, 2)
+end
+
+-- The CLI's environment: Neovim's, plus what the terminal gets except the
+-- IDE server's port (print mode never connects to it).
+local function environment()
+  local env = vim.fn.environ()
+  for k, v in pairs(require("claude.terminal").env(0)) do
+    env[k] = v
+  end
+  env.CLAUDE_CODE_SSE_PORT = nil
+  return env
+end
+
+-- Starts the chat's CLI unless it runs (resuming the conversation when an
+-- earlier one exited); false after telling the user why not.
+local function start(c)
+  if not require("claude.terminal").check_program() then
+    return false
+  end
+  local prog, args = command()
+  if not prog then
+    require("claude.notify").error(":ClaudeChat needs terminal_cmd to be a program (a list or a plain command line), not shell syntax")
+    return false
+  end
+  local started = require("claude.host").call("ClaudeHostChatStart", { dir = c.dir, bin = prog, args = args, env = environment() })
+  return started ~= nil
+end
+
+--- Opens (or focuses) the chat of dir (default: the current workspace).
+---@param dir string|nil
+function M.open(dir)
+  dir = dir or current_dir()
+  if not start(chats[dir] or { dir = dir }) then
+    return false
+  end
+  open_windows(chat(dir))
+  return true
+end
+
+-- Rendering. Each function gets the chat and its (modifiable) transcript.
+
+local function last_line(buf)
+  local n = vim.api.nvim_buf_line_count(buf)
+  return n, vim.api.nvim_buf_get_lines(buf, n - 1, n, false)[1]
+end
+
+-- Adds whole lines at the end; blank first separates them from what is above.
+local function add(c, buf, lines, blank)
+  local n, last = last_line(buf)
+  if n == 1 and last == "" then
+    vim.api.nvim_buf_set_lines(buf, 0, 1, false, lines)
+    return
+  end
+  if blank and last ~= "" then
+    table.insert(lines, 1, "")
+  end
+  vim.api.nvim_buf_set_lines(buf, n, n, false, lines)
+  c.streaming = nil
+end
+
+-- Appends streamed text to the last line, splitting at newlines.
+local function stream(buf, text)
+  local n, last = last_line(buf)
+  local parts = vim.split(text, "\n", { plain = true })
+  parts[1] = last .. parts[1]
+  vim.api.nvim_buf_set_lines(buf, n - 1, n, false, parts)
+end
+
+local function write(c, fn)
+  if not valid(c.tbuf) then
+    return
+  end
+  vim.bo[c.tbuf].modifiable = true
+  local ok, err = pcall(fn, c.tbuf)
+  vim.bo[c.tbuf].modifiable = false
+  if not ok then
+    require("claude.notify").error("chat: " .. tostring(err))
+  end
+end
+
+local function first_line(s)
+  return (tostring(s or ""):gsub("\n.*", ""))
+end
+
+-- What a tool call is about, from its input: the command, the path, ….
+local function about(item)
+  local input = type(item.input) == "table" and item.input or {}
+  return first_line(input.command or input.file_path or input.notebook_path or input.url or input.pattern or input.query or item.description or "")
+end
+
+local function where(dest)
+  return ({
+    session = "for this session",
+    localSettings = "always, in .claude/settings.local.json",
+    projectSettings = "always, in .claude/settings.json",
+    userSettings = "always, in your user settings",
+  })[dest or "session"] or ("in " .. tostring(dest))
+end
+
+-- A permission_suggestions entry as a choice the user can read.
+local function describe(s)
+  if type(s) ~= "table" then
+    return "Allow (" .. tostring(s) .. ")"
+  end
+  if s.type == "setMode" then
+    return string.format("Allow, and switch to mode %s %s", s.mode, where(s.destination))
+  elseif s.type == "addRules" or s.type == "replaceRules" then
+    local rules = {}
+    for _, r in ipairs(s.rules or {}) do
+      table.insert(rules, r.ruleContent and (r.toolName .. "(" .. r.ruleContent .. ")") or r.toolName)
+    end
+    return string.format("Allow, and allow %s %s", table.concat(rules, ", "), where(s.destination))
+  elseif s.type == "addDirectories" then
+    return string.format("Allow, and add %s to the workspace %s", table.concat(s.directories or {}, ", "), where(s.destination))
+  end
+  return "Allow, and " .. vim.json.encode(s)
+end
+
+local ask_next
+
+local function answer(c, item, reply, line)
+  reply.dir, reply.request_id = c.dir, item.id
+  if not c.withdrawn[item.id] then
+    require("claude.host").call("ClaudeHostChatAnswer", reply)
+    write(c, function(buf)
+      add(c, buf, { "  ⎿  " .. line })
+    end)
+    follow(c)
+  end
+  c.asking = false
+  ask_next(c)
+end
+
+-- Asks about one permission request with vim.ui.select; nothing is allowed
+-- unless the user picks an allow.
+local function ask(c, item)
+  c.asking = true
+  local choices = { { label = "Allow once", allow = true } }
+  for i, s in ipairs(item.suggestions or {}) do
+    table.insert(choices, { label = describe(s), allow = true, suggestion = i })
+  end
+  table.insert(choices, { label = "Deny", allow = false })
+  local prompt = string.format("Claude wants to use %s: %s", item.name, about(item))
+  vim.ui.select(choices, {
+    prompt = prompt,
+    kind = "claude_permission",
+    format_item = function(ch)
+      return ch.label
+    end,
+  }, function(choice)
+    if choice and choice.allow then
+      answer(c, item, { allow = true, suggestion = choice.suggestion or 0 }, "allowed: " .. choice.label)
+      return
+    end
+    if not choice then
+      answer(c, item, { allow = false, message = "The user dismissed the permission prompt." }, "denied")
+      return
+    end
+    vim.ui.input({ prompt = "Reason for denying (optional, Claude sees it): " }, function(reason)
+      reason = reason and vim.trim(reason) or ""
+      answer(c, item, { allow = false, message = reason }, reason == "" and "denied" or ("denied: " .. reason))
+    end)
+  end)
+end
+
+ask_next = function(c)
+  if c.asking then
+    return
+  end
+  local item = table.remove(c.queue, 1)
+  while item and c.withdrawn[item.id] do
+    item = table.remove(c.queue, 1)
+  end
+  if item then
+    ask(c, item)
+  end
+end
+
+local function duration(ms)
+  if ms < 1000 then
+    return string.format("%d ms", ms)
+  end
+  return string.format("%.1f s", ms / 1000)
+end
+
+local render = {}
+
+function render.init(c, _, it)
+  c.model, c.mode = it.model, it.mode
+end
+
+function render.status(c, buf, it)
+  if it.mode and it.mode ~= "" and it.mode ~= c.mode then
+    c.mode = it.mode
+    add(c, buf, { "_Mode: " .. it.mode .. "_" }, true)
+  end
+end
+
+function render.text(c, buf, it)
+  if c.streaming ~= "text" then
+    add(c, buf, { "" }, true)
+    c.streaming = "text"
+  end
+  stream(buf, it.text)
+  c.last = "text"
+end
+
+function render.thinking(c, buf)
+  if c.streaming ~= "thinking" then
+    add(c, buf, { "_∴ Thinking…_" }, true)
+    c.streaming = "thinking"
+  end
+end
+
+function render.block_end(c)
+  c.streaming = nil
+end
+
+function render.tool(c, buf, it)
+  add(c, buf, { string.format("● %s(%s)", it.name, first_line(it.summary)) }, c.last ~= "tool")
+  c.last = "tool"
+end
+
+function render.result(c, buf, it)
+  local text
+  if (it.lines or 0) <= 1 then
+    text = it.text or ""
+  else
+    text = string.format("%s … (%d lines)", it.text or "", it.lines)
+  end
+  add(c, buf, { "  ⎿  " .. (it.is_error and "Error: " or "") .. text })
+  c.last = "tool"
+end
+
+function render.user(c, buf, it)
+  add(c, buf, { "_" .. first_line(it.text) .. "_" }, true)
+  c.last = "user"
+end
+
+function render.permission(c, buf, it)
+  if it.review then
+    -- An edit: the host shows it in the diff review and answers it.
+    add(c, buf, { string.format("? %s(%s): review the proposed change in the diff", it.name, about(it)) }, c.last ~= "tool")
+    c.last = "tool"
+    return
+  end
+  add(c, buf, { string.format("? %s(%s) asks for permission", it.name, about(it)) }, c.last ~= "tool")
+  c.last = "tool"
+  table.insert(c.queue, it)
+  -- Asked after this batch is rendered: the host's call must not wait on the user.
+  vim.schedule(function()
+    ask_next(c)
+  end)
+end
+
+function render.answered(c, buf, it)
+  add(c, buf, { "  ⎿  " .. it.text })
+end
+
+function render.cancelled(c, buf, it)
+  c.withdrawn[it.id] = true
+  add(c, buf, { "  ⎿  permission request withdrawn (the turn was interrupted)" })
+end
+
+function render.finish(c, buf, it)
+  if it.is_error then
+    local why = it.errors and #it.errors > 0 and table.concat(it.errors, "; ") or it.subtype
+    add(c, buf, { "**Error:** " .. first_line(why) }, true)
+  end
+  add(c, buf, {
+    string.format(
+      "─── %s · %d tokens in, %d out · $%.4f (session)",
+      duration(it.duration_ms or 0),
+      it.tokens_in or 0,
+      it.tokens_out or 0,
+      it.cost_usd or 0
+    ),
+  }, true)
+  c.busy, c.last = false, "end"
+end
+
+function render.exited(c, buf, it)
+  local how = it.signal and it.signal ~= "" and ("signal " .. it.signal) or ("code " .. tostring(it.code or 0))
+  if it.mid_turn then
+    add(c, buf, { string.format("**Claude exited mid-turn (%s).** Send again to resume the conversation.", how) }, true)
+  else
+    add(c, buf, { string.format("_Claude exited (%s)._", how) }, true)
+  end
+  c.busy, c.last, c.queue = false, "end", {}
+end
+
+function render.error(c, buf, it)
+  add(c, buf, { "**Error:** " .. first_line(it.text) }, true)
+end
+
+render["end"] = render.finish
+
+--- Renders one batch of the host's events (host/chat.go). Not for users.
+---@param dir string
+---@param items table[]
+function M._events(dir, items)
+  local c = chat(dir)
+  write(c, function(buf)
+    for _, it in ipairs(items) do
+      local fn = render[it.kind]
+      if fn then
+        fn(c, buf, it)
+      end
+    end
+  end)
+  update_status(c)
+  follow(c)
+end
+
+--- Sends the input buffer's text as the next turn and clears it.
+---@param dir string|nil
+function M.submit(dir)
+  dir = dir or current_dir()
+  local c = chats[dir]
+  if not c or not valid(c.ibuf) then
+    return
+  end
+  local lines = vim.api.nvim_buf_get_lines(c.ibuf, 0, -1, false)
+  local text = vim.trim(table.concat(lines, "\n"))
+  if text == "" or not start(c) then
+    return
+  end
+  vim.api.nvim_buf_set_lines(c.ibuf, 0, -1, false, {})
+  local quoted = {}
+  for _, l in ipairs(vim.split(text, "\n", { plain = true })) do
+    table.insert(quoted, "> " .. l)
+  end
+  write(c, function(buf)
+    add(c, buf, quoted, true)
+  end)
+  c.last, c.busy = "user", true
+  update_status(c)
+  follow(c)
+  require("claude.host").call("ClaudeHostChatSend", dir, text)
+end
+
+--- Interrupts the chat's running turn.
+---@param dir string|nil
+function M.interrupt(dir)
+  dir = dir or current_dir()
+  if chats[dir] and require("claude.host").running() then
+    require("claude.host").call("ClaudeHostChatInterrupt", dir)
+  end
+end
+
+--- Ends the chat's CLI; the transcript stays, the next turn starts a new conversation.
+---@param dir string|nil
+function M.stop(dir)
+  dir = dir or current_dir()
+  if not chats[dir] or not require("claude.host").running() then
+    require("claude.notify").info("no chat runs for " .. dir)
+    return
+  end
+  require("claude.host").call("ClaudeHostChatStop", dir)
+end
+
+--- The transcript and input buffers of dir's chat (for tests and statuslines).
+function M.buffers(dir)
+  local c = chats[dir or current_dir()]
+  if not c then
+    return nil
+  end
+  return { transcript = c.tbuf, input = c.ibuf }
+end
+
+return M
