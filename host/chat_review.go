@@ -105,7 +105,7 @@ func updatedInput(req chat.PermissionRequest, before, after, final string) (json
 func (h *Host) review(ctx context.Context, dir string, s *chat.Session, req chat.PermissionRequest, path, before, after string) {
 	res, err := h.editor.OpenDiff(ctx, mcp.DiffRequest{
 		OldPath: path, NewPath: path, NewContents: after,
-		TabName: fmt.Sprintf("%s (Claude chat, %s)", filepath.Base(path), req.RequestID),
+		TabName: fmt.Sprintf("✻ [Claude Code] %s (%s) ⧉", filepath.Base(path), req.RequestID), // as the CLI names its diffs
 	})
 	if ctx.Err() != nil {
 		return // withdrawn: the view is closed, the CLI asks no more

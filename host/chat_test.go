@@ -312,7 +312,7 @@ func TestAChatEditIsReviewedInTheDiffView(t *testing.T) {
 			e.nv.Cmd("ClaudeChat")
 			e.prompt("make an edit")
 			nvimtest.Next(t, opened, "the diff of the proposed edit", waitTimeout)
-			e.waitTranscript("? Edit(" + path + "): review the proposed change in the diff")
+			e.waitTranscript("? Edit(greet.txt): review the proposed change in the diff")
 			e.nv.Cmd("ClaudeDiffFocus")
 			e.nv.Cmd(tt.act)
 			e.waitTranscript(tt.shown)

@@ -259,10 +259,15 @@ local function first_line(s)
   return (tostring(s or ""):gsub("\n.*", ""))
 end
 
--- What a tool call is about, from its input: the command, the path, ….
-local function about(item)
+-- What a tool call is about, from its input: the command, the path
+-- (relative to the chat's directory when inside it), ….
+local function about(c, item)
   local input = type(item.input) == "table" and item.input or {}
-  return first_line(input.command or input.file_path or input.notebook_path or input.url or input.pattern or input.query or item.description or "")
+  local path = input.file_path or input.notebook_path
+  if type(path) == "string" and vim.startswith(path, c.dir .. "/") then
+    path = path:sub(#c.dir + 2)
+  end
+  return first_line(input.command or path or input.url or input.pattern or input.query or item.description or "")
 end
 
 local function where(dest)
@@ -317,7 +322,7 @@ local function ask(c, item)
     table.insert(choices, { label = describe(s), allow = true, suggestion = i })
   end
   table.insert(choices, { label = "Deny", allow = false })
-  local prompt = string.format("Claude wants to use %s: %s", item.name, about(item))
+  local prompt = string.format("Claude wants to use %s: %s", item.name, about(c, item))
   vim.ui.select(choices, {
     prompt = prompt,
     kind = "claude_permission",
@@ -417,11 +422,11 @@ end
 function render.permission(c, buf, it)
   if it.review then
     -- An edit: the host shows it in the diff review and answers it.
-    add(c, buf, { string.format("? %s(%s): review the proposed change in the diff", it.name, about(it)) }, c.last ~= "tool")
+    add(c, buf, { string.format("? %s(%s): review the proposed change in the diff", it.name, about(c, it)) }, c.last ~= "tool")
     c.last = "tool"
     return
   end
-  add(c, buf, { string.format("? %s(%s) asks for permission", it.name, about(it)) }, c.last ~= "tool")
+  add(c, buf, { string.format("? %s(%s) asks for permission", it.name, about(c, it)) }, c.last ~= "tool")
   c.last = "tool"
   table.insert(c.queue, it)
   -- Asked after this batch is rendered: the host's call must not wait on the user.
