@@ -36,11 +36,11 @@ func main() {
 	signal.Notify(signals, syscall.SIGTERM, syscall.SIGHUP)
 	go func() {
 		<-signals
-		_ = h.Shutdown()
+		h.Exit()
 		os.Exit(0)
 	}()
 
 	plugin.Main(h.Register)
 	// Serve returned: Neovim closed our stdin (it exited or was killed).
-	_ = h.Shutdown()
+	h.Exit()
 }

@@ -370,3 +370,25 @@ func (h *Host) chatStop(args []string) {
 		}
 	}()
 }
+
+// CloseChats ends every chat's CLI, for a host that is exiting with Neovim: each gets its
+// stdin closed and is killed when ctx ends, so none goes on with a turn nobody sees.
+func (h *Host) CloseChats(ctx context.Context) {
+	h.chats.mu.Lock()
+	var sessions []*chat.Session
+	for _, st := range h.chats.byDir {
+		if st.session != nil {
+			sessions = append(sessions, st.session)
+		}
+	}
+	h.chats.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, s := range sessions {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_ = s.Close(ctx)
+		}()
+	}
+	wg.Wait()
+}

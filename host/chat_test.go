@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
@@ -326,5 +327,28 @@ func TestAChatEditIsReviewedInTheDiffView(t *testing.T) {
 				t.Errorf("the file holds %q; Neovim must leave writing it to the CLI", got)
 			}
 		})
+	}
+}
+
+// A host that exits with Neovim takes its chats' CLIs with it, mid-turn or not.
+func TestAnExitingHostEndsItsChatsCLIs(t *testing.T) {
+	e := newChatEnv(t)
+	e.nv.Cmd("ClaudeChat")
+	e.prompt("slow")
+	e.waitTranscript("Working")
+	var pids []int
+	e.host.chats.mu.Lock()
+	for _, st := range e.host.chats.byDir {
+		if st.session != nil {
+			pids = append(pids, st.session.PID())
+		}
+	}
+	e.host.chats.mu.Unlock()
+	if len(pids) != 1 || pids[0] <= 0 {
+		t.Fatalf("chat CLI pids %v, want one", pids)
+	}
+	e.host.Exit()
+	if err := syscall.Kill(pids[0], 0); err == nil {
+		t.Errorf("the chat's CLI (pid %d) still runs after the host exited", pids[0])
 	}
 }

@@ -241,6 +241,19 @@ func (h *Host) Shutdown() error {
 	return errors.Join(errLock, errClose)
 }
 
+// chatExitGrace bounds how long an exiting host waits for its chats' CLIs
+// before it kills them.
+const chatExitGrace = 2 * time.Second
+
+// Exit is Shutdown for a host whose Neovim is gone (or going): the server
+// and its lock file, and every chat's CLI.
+func (h *Host) Exit() {
+	_ = h.Shutdown()
+	ctx, cancel := context.WithTimeout(context.Background(), chatExitGrace)
+	defer cancel()
+	h.CloseChats(ctx)
+}
+
 // status serves ClaudeHostStatus.
 func (h *Host) status(args []any) (*serverInfo, error) {
 	return h.info(), nil
