@@ -38,6 +38,7 @@ type chatState struct {
 	sessionID string
 	pending   map[string]chat.PermissionRequest // asked and not answered yet
 	reviews   map[string]context.CancelFunc     // edits shown as diffs: withdraws them
+	init      *chatInit                         // the running CLI's initialize answer
 }
 
 // chatStartArgs are ClaudeHostChatStart's argument (lua/claude/chat.lua).
@@ -77,6 +78,7 @@ func (h *Host) chatStart(args []chatStartArgs) (bool, error) {
 		return false, err
 	}
 	st.session, st.pending, st.reviews = s, map[string]chat.PermissionRequest{}, map[string]context.CancelFunc{}
+	st.init = h.initialize(a.Dir, s)
 	go h.runChat(a.Dir, st, s)
 	return true, nil
 }
@@ -186,7 +188,7 @@ func (h *Host) chatItems(st *chatState, s *chat.Session, evs []chat.Event) []nvi
 				for _, cancel := range st.reviews {
 					cancel()
 				}
-				st.session, st.pending, st.reviews = nil, nil, nil
+				st.session, st.pending, st.reviews, st.init = nil, nil, nil, nil
 			}
 			h.chats.mu.Unlock()
 			items = append(items, nvimapi.ChatItem{Kind: "exited", Code: e.Code, Signal: e.Signal, MidTurn: e.MidTurn})

@@ -28,9 +28,18 @@ result() {
   say '{"type":"result","subtype":"'"${1:-success}"'","is_error":'"${2:-false}"',"duration_ms":1500,"num_turns":1,"session_id":"s1","total_cost_usd":0.0123,"usage":{"input_tokens":10,"output_tokens":5}}'
 }
 idof() { printf '%s' "$1" | sed -n 's/.*"request_id":"\([^"]*\)".*/\1/p'; }
+printf 'ARGS %s\n' "$*" >> "$rec"
 while IFS= read -r line; do
   printf '%s\n' "$line" >> "$rec"
   case "$line" in
+  *'"subtype":"initialize"'*)
+    say '{"type":"control_response","response":{"subtype":"success","request_id":"'"$(idof "$line")"'","response":{"commands":[],"models":[{"value":"default","displayName":"Default (recommended)","description":"The best model"},{"value":"sonnet","displayName":"Sonnet","description":"Fast"}]}}}' ;;
+  *'"subtype":"set_model"'*)
+    say '{"type":"control_response","response":{"subtype":"success","request_id":"'"$(idof "$line")"'"}}' ;;
+  *'"subtype":"set_permission_mode"'*)
+    m=$(printf '%s' "$line" | sed -n 's/.*"mode":"\([^"]*\)".*/\1/p')
+    say '{"type":"control_response","response":{"subtype":"success","request_id":"'"$(idof "$line")"'","response":{"mode":"'"$m"'"}}}'
+    say '{"type":"system","subtype":"status","status":null,"permissionMode":"'"$m"'","session_id":"s1"}' ;;
   *'"subtype":"interrupt"'*)
     say '{"type":"control_response","response":{"subtype":"success","request_id":"'"$(idof "$line")"'"}}'
     say '{"type":"user","message":{"role":"user","content":[{"type":"text","text":"[Request interrupted by user]"}]}}'
@@ -350,5 +359,52 @@ func TestAnExitingHostEndsItsChatsCLIs(t *testing.T) {
 	e.host.Exit()
 	if err := syscall.Kill(pids[0], 0); err == nil {
 		t.Errorf("the chat's CLI (pid %d) still runs after the host exited", pids[0])
+	}
+}
+
+func TestClaudeChatModeAndShiftTabSwitchTheModeTheWinbarShows(t *testing.T) {
+	e := newChatEnv(t)
+	e.nv.Cmd("ClaudeChat")
+	winbar := func() string {
+		var s string
+		e.nv.Lua(&s, `return vim.b[require('claude.chat').buffers().transcript].claude_chat_status or ''`)
+		return s
+	}
+	steps := []struct {
+		how  string
+		mode string
+	}{
+		{":ClaudeChatMode acceptEdits", "acceptEdits"},
+		{"<S-Tab> in the input", "plan"},
+		{"<S-Tab> in the transcript", "default"},
+		{":ClaudeChatMode plan", "plan"},
+	}
+	for i, step := range steps {
+		switch step.how {
+		case "<S-Tab> in the input":
+			e.nv.Keys("<Esc><S-Tab>")
+		case "<S-Tab> in the transcript":
+			e.nv.Cmd("wincmd k")
+			e.nv.Keys("<S-Tab>")
+			e.nv.Cmd("wincmd j")
+		default:
+			e.nv.Cmd(strings.TrimPrefix(step.how, ":"))
+		}
+		nvimtest.Wait(t, step.how+" to reach the CLI", waitTimeout, func() bool {
+			return strings.Count(e.recorded(), `"subtype":"set_permission_mode"`) == i+1
+		})
+		if got := e.recorded(); !strings.HasSuffix(got, `"request":{"mode":"`+step.mode+`","subtype":"set_permission_mode"}}`+"\n") {
+			t.Fatalf("after %s the CLI read\n%s\nwant a switch to %s last", step.how, got, step.mode)
+		}
+		e.waitTranscript("_Mode: " + step.mode + "_")
+		want := "Claude chat · " + step.mode
+		if step.mode == "default" {
+			want = "Claude chat"
+		}
+		nvimtest.Wait(t, "the winbar to show "+want, waitTimeout, func() bool { return winbar() == want })
+	}
+	got := commandMessages(t, e.nv, "ClaudeChatMode bogus")
+	if !strings.Contains(got, "unknown chat mode bogus; use one of: default, acceptEdits, plan") {
+		t.Errorf(":ClaudeChatMode bogus said %q; want the modes it takes", got)
 	}
 }

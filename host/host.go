@@ -91,6 +91,9 @@ func (h *Host) Register(p *plugin.Plugin) error {
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatAnswer"}, h.chatAnswer)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatInterrupt"}, h.chatInterrupt)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatStop"}, h.chatStop)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatMode"}, h.chatMode)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatModel"}, h.chatModel)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatModels"}, h.chatModels)
 
 	for _, event := range []string{"CursorMoved", "CursorMovedI", "ModeChanged", "BufEnter"} {
 		p.HandleAutocmd(&plugin.AutocmdOptions{Event: event, Pattern: "*", Eval: "*"}, h.cursorEvent)

@@ -5,7 +5,7 @@ import "context"
 // ChatItem is one thing the chat transcript shows (lua/claude/chat.lua renders it). Kind
 // says which fields are set: "init", "status", "text", "thinking", "block_end", "tool",
 // "result", "user", "permission", "answered" (how a reviewed edit was answered), "cancelled", "end", "exited",
-// "error".
+// "error", "model" (the model the user switched to).
 type ChatItem struct {
 	Kind string `msgpack:"kind"`
 
@@ -22,7 +22,7 @@ type ChatItem struct {
 	Suggestions []any  `msgpack:"suggestions,omitempty"`
 	Review      bool   `msgpack:"review,omitempty"` // an edit shown as a diff: the host answers it
 
-	// init, status
+	// init, status, model
 	SessionID string `msgpack:"session_id,omitempty"`
 	Model     string `msgpack:"model,omitempty"`
 	Mode      string `msgpack:"mode,omitempty"`
@@ -45,6 +45,26 @@ type ChatItem struct {
 // batch, whatever its size. dir names the chat (its workspace).
 func (e *Editor) ChatEvents(ctx context.Context, dir string, items []ChatItem) error {
 	if err := e.lua(ctx, nil, `require('claude.chat')._events(...)`, dir, items); err != nil {
+		return luaError(err)
+	}
+	return nil
+}
+
+// ChatModel is one entry of the CLI's model list, for :ClaudeModel's picker.
+type ChatModel struct {
+	Value       string `msgpack:"value"` // what --model and set_model take
+	Name        string `msgpack:"name"`
+	Description string `msgpack:"description"`
+}
+
+// ChatModels hands the CLI's model list to :ClaudeModel's picker (lua/claude/model.lua).
+// running says whether dir's chat runs (the choice then applies to it at once); errText is
+// why there is no list, if there is none.
+func (e *Editor) ChatModels(ctx context.Context, dir string, models []ChatModel, running bool, errText string) error {
+	if models == nil {
+		models = []ChatModel{}
+	}
+	if err := e.lua(ctx, nil, `require('claude.model')._models(...)`, dir, models, running, errText); err != nil {
 		return luaError(err)
 	}
 	return nil

@@ -133,6 +133,16 @@ command("ClaudeChatStop", function()
   require("claude.chat").stop()
 end, { desc = "End the chat's Claude CLI (the transcript stays)" })
 
+command("ClaudeChatMode", function(o)
+  require("claude.chat").set_mode(o.args ~= "" and o.args or nil)
+end, {
+  nargs = "?",
+  complete = function()
+    return require("claude.chat").modes
+  end,
+  desc = "Switch the chat's permission mode: default, acceptEdits or plan (none: the next one)",
+})
+
 command("ClaudeLog", function()
   require("claude.commands").log()
 end, { desc = "Open the claude.nvim log file" })

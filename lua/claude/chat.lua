@@ -12,6 +12,10 @@ local chats = {}
 -- Lines of the input window.
 local INPUT_HEIGHT = 5
 
+-- The permission modes :ClaudeChatMode and <S-Tab> switch between, in the
+-- CLI's shift+tab order.
+M.modes = { "default", "acceptEdits", "plan" }
+
 local function cfg()
   return require("claude").config()
 end
@@ -70,6 +74,9 @@ local function make_buffers(c)
     map(buf, { "n" }, "<C-c>", function()
       M.interrupt(c.dir)
     end, "interrupt Claude's turn")
+    map(buf, { "n" }, "<S-Tab>", function()
+      M.set_mode(nil, c.dir)
+    end, "switch Claude's permission mode")
     map(buf, { "n" }, "i", function()
       M.open(c.dir)
       vim.cmd.startinsert()
@@ -89,6 +96,9 @@ local function make_buffers(c)
     map(buf, { "n", "i" }, "<C-c>", function()
       M.interrupt(c.dir)
     end, "interrupt Claude's turn")
+    map(buf, { "n" }, "<S-Tab>", function()
+      M.set_mode(nil, c.dir)
+    end, "switch Claude's permission mode")
     c.ibuf = buf
   end
   update_status(c)
@@ -372,6 +382,9 @@ function render.init(c, _, it)
 end
 
 function render.status(c, buf, it)
+  if it.mode and it.mode ~= "" then
+    c.mode_wanted = nil
+  end
   if it.mode and it.mode ~= "" and it.mode ~= c.mode then
     c.mode = it.mode
     add(c, buf, { "_Mode: " .. it.mode .. "_" }, true)
@@ -528,6 +541,35 @@ function M.interrupt(dir)
   if chats[dir] and require("claude.host").running() then
     require("claude.host").call("ClaudeHostChatInterrupt", dir)
   end
+end
+
+--- Switches the chat's permission mode (one of M.modes); nil takes the next
+--- one, as shift+tab does in the CLI. The winbar shows it once the CLI
+--- confirms.
+---@param mode string|nil
+---@param dir string|nil
+function M.set_mode(mode, dir)
+  dir = dir or current_dir()
+  local c = chats[dir]
+  if not c or not require("claude.host").running() then
+    require("claude.notify").info("no chat runs for " .. dir .. "; :ClaudeChat starts one")
+    return
+  end
+  if mode == nil then
+    local from = c.mode_wanted or c.mode or "default"
+    local i = 0
+    for k, m in ipairs(M.modes) do
+      if m == from then
+        i = k
+      end
+    end
+    mode = M.modes[i % #M.modes + 1]
+  elseif not vim.tbl_contains(M.modes, mode) then
+    require("claude.notify").error("unknown chat mode " .. mode .. "; use one of: " .. table.concat(M.modes, ", "))
+    return
+  end
+  c.mode_wanted = mode
+  require("claude.host").call("ClaudeHostChatMode", dir, mode)
 end
 
 --- Ends the chat's CLI; the transcript stays, the next turn starts a new conversation.

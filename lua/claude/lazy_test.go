@@ -28,7 +28,7 @@ local commands = {
   "ClaudeOpen", "ClaudeToggle", "ClaudeFocus", "ClaudeClose", "ClaudeSend", "ClaudeAdd",
   "ClaudeStart", "ClaudeStop", "ClaudeStatus", "ClaudeDiffAccept", "ClaudeDiffReject", "ClaudeDiffDeny",
   "ClaudeDiffFocus", "ClaudeAsk", "ClaudeSendText",
-  "ClaudeLog", "ClaudeChat", "ClaudeChatInterrupt", "ClaudeChatStop",
+  "ClaudeLog", "ClaudeChat", "ClaudeChatInterrupt", "ClaudeChatStop", "ClaudeChatMode",
 }
 _G.lazy_loads = 0
 
