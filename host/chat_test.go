@@ -408,3 +408,67 @@ func TestClaudeChatModeAndShiftTabSwitchTheModeTheWinbarShows(t *testing.T) {
 		t.Errorf(":ClaudeChatMode bogus said %q; want the modes it takes", got)
 	}
 }
+
+func TestClaudeModelPicksFromTheCLIsListAndLaterStartsUseIt(t *testing.T) {
+	wantLabels := []string{"Default (recommended) — The best model", "Sonnet — Fast"}
+	checkAsked := func(t *testing.T, e *chatEnv) {
+		t.Helper()
+		var asked []map[string]any
+		e.nv.Lua(&asked, `return _G.asked`)
+		if len(asked) != 1 || asked[0]["prompt"] != "Claude model" {
+			t.Fatalf("asked %v, want one question: Claude model", asked)
+		}
+		labels := asked[0]["labels"].([]any)
+		if len(labels) != 2 || labels[0] != wantLabels[0] || labels[1] != wantLabels[1] {
+			t.Errorf("the picker offered %v, want %q", labels, wantLabels)
+		}
+	}
+	argsLine := func(record string, terminal bool) string {
+		for _, l := range strings.Split(record, "\n") {
+			if strings.HasPrefix(l, "ARGS ") && strings.Contains(l, " -p ") != terminal && strings.Contains(l, "--model sonnet") {
+				return l
+			}
+		}
+		return ""
+	}
+
+	t.Run("a running chat switches at once and :ClaudeOpen gets --model", func(t *testing.T) {
+		e := newChatEnv(t)
+		e.nv.Lua(nil, `_G.pick = 2`)
+		e.nv.Cmd("ClaudeChat")
+		e.nv.Cmd("ClaudeModel")
+		e.recorded(`"request":{"model":"sonnet","subtype":"set_model"}`)
+		e.waitTranscript("_Model: sonnet_")
+		checkAsked(t, e)
+		var winbar string
+		e.nv.Lua(&winbar, `return vim.b[require('claude.chat').buffers().transcript].claude_chat_status`)
+		if winbar != "Claude chat · sonnet" {
+			t.Errorf("winbar = %q, want the new model", winbar)
+		}
+		e.nv.Cmd("ClaudeOpen")
+		nvimtest.Wait(t, "the terminal's CLI to start with --model sonnet", waitTimeout, func() bool {
+			return argsLine(e.recorded(), true) != ""
+		})
+	})
+
+	t.Run("with no chat the choice waits for the next chat", func(t *testing.T) {
+		e := newChatEnv(t)
+		e.nv.Lua(nil, `_G.pick = 2`)
+		e.nv.Cmd("ClaudeModel")
+		nvimtest.Wait(t, "the picker", waitTimeout, func() bool {
+			var n int
+			e.nv.Lua(&n, `return #_G.asked`)
+			return n == 1
+		})
+		checkAsked(t, e)
+		if got := e.recorded(`"subtype":"initialize"`); strings.Contains(got, "set_model") || argsLine(got, false) != "" {
+			t.Errorf("before any chat the CLI read\n%s\nwant no model switch", got)
+		}
+		e.nv.Cmd("ClaudeChat")
+		e.prompt("stream")
+		e.waitTranscript("Hello from the stand-in.")
+		if got := e.recorded(); argsLine(got, false) == "" || strings.Contains(got, "set_model") {
+			t.Errorf("the chat's CLI read\n%s\nwant it started with --model sonnet, and no set_model", got)
+		}
+	})
+}

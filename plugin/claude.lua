@@ -143,6 +143,10 @@ end, {
   desc = "Switch the chat's permission mode: default, acceptEdits or plan (none: the next one)",
 })
 
+command("ClaudeModel", function()
+  require("claude.model").pick()
+end, { desc = "Pick Claude's model from the CLI's list: the running chat now, later chats and terminals too" })
+
 command("ClaudeLog", function()
   require("claude.commands").log()
 end, { desc = "Open the claude.nvim log file" })

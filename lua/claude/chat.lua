@@ -198,19 +198,34 @@ local function environment()
   return env
 end
 
--- Starts the chat's CLI unless it runs (resuming the conversation when an
--- earlier one exited); false after telling the user why not.
-local function start(c)
+-- What starts a chat CLI in dir (ClaudeHostChatStart's argument), or nil
+-- after telling the user why it cannot.
+local function start_args(dir)
   if not require("claude.terminal").check_program() then
-    return false
+    return nil
   end
   local prog, args = command()
   if not prog then
     require("claude.notify").error(":ClaudeChat needs terminal_cmd to be a program (a list or a plain command line), not shell syntax")
+    return nil
+  end
+  return { dir = dir, bin = prog, args = require("claude.model").args(args), env = environment() }
+end
+
+-- Starts the chat's CLI unless it runs (resuming the conversation when an
+-- earlier one exited); false after telling the user why not.
+local function start(c)
+  local args = start_args(c.dir)
+  if not args then
     return false
   end
-  local started = require("claude.host").call("ClaudeHostChatStart", { dir = c.dir, bin = prog, args = args, env = environment() })
-  return started ~= nil
+  return require("claude.host").call("ClaudeHostChatStart", args) ~= nil
+end
+
+--- ClaudeHostChatStart's argument for the current workspace's chat, or nil
+--- (the user was told why). Not for users.
+function M._start_args()
+  return start_args(current_dir())
 end
 
 --- Opens (or focuses) the chat of dir (default: the current workspace).
@@ -379,6 +394,11 @@ local render = {}
 
 function render.init(c, _, it)
   c.model, c.mode = it.model, it.mode
+end
+
+function render.model(c, buf, it)
+  c.model = it.model
+  add(c, buf, { "_Model: " .. it.model .. "_" }, true)
 end
 
 function render.status(c, buf, it)

@@ -50,7 +50,7 @@ end
 
 local function command(args)
   local cmd = cfg().terminal_cmd
-  args = args or {}
+  args = require("claude.model").args(args or {})
   if type(cmd) == "table" then
     return vim.list_extend(vim.deepcopy(cmd), args)
   end

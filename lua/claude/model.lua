@@ -1,0 +1,86 @@
+-- :ClaudeModel: picks a model from the CLI's own list (its answer to the
+-- stream-json initialize request). The running chat's CLI gave that list
+-- when it started; with no chat running, the Go host starts a CLI just to
+-- ask it. The choice applies to the running chat at once and is kept for
+-- every CLI started later in this Neovim: chats and :ClaudeOpen get
+-- `--model {value}`.
+local M = {}
+
+-- The model picked with :ClaudeModel, nil until then.
+local selected
+
+--- The picked model's value, or nil.
+function M.selected()
+  return selected
+end
+
+--- args with `--model {picked}` added, unless none was picked or args name a
+--- model already.
+---@param args string[]
+---@return string[]
+function M.args(args)
+  if not selected then
+    return args
+  end
+  for _, a in ipairs(args) do
+    if a == "--model" or vim.startswith(a, "--model=") then
+      return args
+    end
+  end
+  local out = vim.list_extend({}, args)
+  vim.list_extend(out, { "--model", selected })
+  return out
+end
+
+--- Asks the host for the CLI's model list; the picker opens when it comes
+--- (M._models).
+function M.pick()
+  local args = require("claude.chat")._start_args()
+  if args then
+    require("claude.host").call("ClaudeHostChatModels", args)
+  end
+end
+
+local function label(m)
+  local name = (m.name and m.name ~= "") and m.name or m.value
+  if m.description and m.description ~= "" then
+    name = name .. " — " .. m.description
+  end
+  if m.value == selected then
+    name = name .. " (current)"
+  end
+  return name
+end
+
+--- The host's answer to M.pick (host/chat_control.go). Not for users.
+---@param dir string the chat's workspace
+---@param models {value: string, name: string, description: string}[]
+---@param running boolean whether dir's chat runs: the choice applies to it now
+---@param err string why there is no list, "" when there is one
+function M._models(dir, models, running, err)
+  local notify = require("claude.notify")
+  if err ~= "" then
+    notify.error("could not get Claude's model list: " .. err)
+    return
+  end
+  if #models == 0 then
+    notify.warn("Claude's CLI listed no models")
+    return
+  end
+  -- Asked after the host's call returns: it must not wait on the user.
+  vim.schedule(function()
+    vim.ui.select(models, { prompt = "Claude model", kind = "claude_model", format_item = label }, function(m)
+      if not m then
+        return
+      end
+      selected = m.value
+      if running then
+        require("claude.host").call("ClaudeHostChatModel", dir, m.value)
+      else
+        notify.info("Claude will use model " .. m.value .. " from the next start (chat or terminal)")
+      end
+    end)
+  end)
+end
+
+return M
