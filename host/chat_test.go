@@ -472,3 +472,45 @@ func TestClaudeModelPicksFromTheCLIsListAndLaterStartsUseIt(t *testing.T) {
 		}
 	})
 }
+
+func TestTheChatInputRecallsEarlierPrompts(t *testing.T) {
+	e := newChatEnv(t)
+	e.nv.Cmd("ClaudeChat")
+	e.prompt("stream one")
+	e.waitTranscript("> stream one")
+	e.nv.Lua(nil, `vim.api.nvim_buf_set_lines(require('claude.chat').buffers().input, 0, -1, false, { ... })`, "stream two", "second line")
+	e.nv.Keys("<Esc><CR>")
+	e.waitTranscript("> stream two", "> second line")
+	e.nv.Lua(nil, `vim.api.nvim_buf_set_lines(require('claude.chat').buffers().input, 0, -1, false, { 'a draft' })`)
+	input := func() string {
+		var lines []string
+		e.nv.Lua(&lines, `return vim.api.nvim_buf_get_lines(require('claude.chat').buffers().input, 0, -1, false)`)
+		return strings.Join(lines, "\n")
+	}
+	steps := []struct{ keys, want string }{
+		{"<Up>", "stream two\nsecond line"},
+		{"<Up>", "stream one"}, // from the first line of the recalled prompt
+		{"<Up>", "stream one"}, // the oldest stays
+		{"<Down>", "stream two\nsecond line"},
+		{"<Down>", "a draft"}, // from its last line, past the newest: the draft again
+		{"<C-p><C-p>", "stream one"},
+		{"<C-n>", "stream two\nsecond line"},
+		{"gg<Down>", "stream two\nsecond line"}, // not on the last line: the cursor moves
+	}
+	e.nv.Keys("<Esc>")
+	for _, step := range steps {
+		e.nv.Keys(step.keys)
+		if got := input(); got != step.want {
+			t.Fatalf("after %s the input holds %q, want %q", step.keys, got, step.want)
+		}
+	}
+	var row int
+	e.nv.Lua(&row, `return vim.api.nvim_win_get_cursor(0)[1]`)
+	if row != 2 {
+		t.Errorf("<Down> on the first of two lines left the cursor on line %d, want 2", row)
+	}
+	e.nv.Keys("<Up><Up><CR>")
+	nvimtest.Wait(t, "the recalled prompt to be sent again", waitTimeout, func() bool {
+		return strings.Count(e.recorded(), `"text":"stream one"`) == 2
+	})
+}

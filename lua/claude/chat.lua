@@ -6,7 +6,8 @@
 local M = {}
 
 -- By workspace directory: { dir, tbuf, ibuf, busy, model, mode, streaming,
--- last, asking, queue, withdrawn }.
+-- last, asking, queue, withdrawn, history (prompts sent, oldest first),
+-- recalled (the history index in the input; nil: the draft), draft }.
 local chats = {}
 
 -- Lines of the input window.
@@ -99,6 +100,18 @@ local function make_buffers(c)
     map(buf, { "n" }, "<S-Tab>", function()
       M.set_mode(nil, c.dir)
     end, "switch Claude's permission mode")
+    map(buf, { "n" }, "<Up>", function()
+      M.recall(c.dir, -1, true)
+    end, "on the first line: recall the previous prompt")
+    map(buf, { "n" }, "<Down>", function()
+      M.recall(c.dir, 1, true)
+    end, "on the last line: recall the next prompt")
+    map(buf, { "n" }, "<C-p>", function()
+      M.recall(c.dir, -1)
+    end, "recall the previous prompt")
+    map(buf, { "n" }, "<C-n>", function()
+      M.recall(c.dir, 1)
+    end, "recall the next prompt")
     c.ibuf = buf
   end
   update_status(c)
@@ -107,7 +120,7 @@ end
 local function chat(dir)
   local c = chats[dir]
   if not c then
-    c = { dir = dir, queue = {}, withdrawn = {} }
+    c = { dir = dir, queue = {}, withdrawn = {}, history = {} }
     chats[dir] = c
   end
   make_buffers(c)
@@ -541,6 +554,10 @@ function M.submit(dir)
     return
   end
   vim.api.nvim_buf_set_lines(c.ibuf, 0, -1, false, {})
+  if c.history[#c.history] ~= text then
+    table.insert(c.history, text)
+  end
+  c.recalled, c.draft = nil, nil
   local quoted = {}
   for _, l in ipairs(vim.split(text, "\n", { plain = true })) do
     table.insert(quoted, "> " .. l)
@@ -552,6 +569,49 @@ function M.submit(dir)
   update_status(c)
   follow(c)
   require("claude.host").call("ClaudeHostChatSend", dir, text)
+end
+
+--- Replaces the chat input with the previous (step -1) or next (step 1)
+--- prompt sent in this chat; past the newest, with what was typed before.
+--- With at_edge, only from the input's first (or last) line: elsewhere the
+--- cursor moves up (or down) as usual.
+---@param dir string|nil
+---@param step integer
+---@param at_edge boolean|nil
+function M.recall(dir, step, at_edge)
+  dir = dir or current_dir()
+  local c = chats[dir]
+  if not c or not valid(c.ibuf) then
+    return
+  end
+  local win = window(c.ibuf)
+  if at_edge and win then
+    local row = vim.api.nvim_win_get_cursor(win)[1]
+    if (step < 0 and row > 1) or (step > 0 and row < vim.api.nvim_buf_line_count(c.ibuf)) then
+      vim.cmd("normal! " .. vim.v.count1 .. (step < 0 and "k" or "j"))
+      return
+    end
+  end
+  local newest = #c.history + 1 -- the draft
+  local i = (c.recalled or newest) + step
+  if i < 1 or i > newest then
+    return
+  end
+  if not c.recalled then
+    c.draft = vim.api.nvim_buf_get_lines(c.ibuf, 0, -1, false)
+  end
+  local lines
+  if i == newest then
+    lines, c.recalled = c.draft or { "" }, nil
+  else
+    lines, c.recalled = vim.split(c.history[i], "\n", { plain = true }), i
+  end
+  vim.api.nvim_buf_set_lines(c.ibuf, 0, -1, false, lines)
+  if win then
+    -- On the edge the next press goes on from.
+    local row = step < 0 and 1 or #lines
+    vim.api.nvim_win_set_cursor(win, { row, step < 0 and 0 or math.max(0, #lines[row] - 1) })
+  end
 end
 
 --- Interrupts the chat's running turn.
