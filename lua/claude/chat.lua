@@ -35,12 +35,6 @@ local function current_dir()
   return require("claude.terminal").session_cwd()
 end
 
-local function set_name(buf, name)
-  if not pcall(vim.api.nvim_buf_set_name, buf, name) then
-    pcall(vim.api.nvim_buf_set_name, buf, name .. " #" .. buf)
-  end
-end
-
 local function map(buf, modes, lhs, rhs, desc)
   vim.keymap.set(modes, lhs, rhs, { buffer = buf, silent = true, desc = "claude.nvim: " .. desc })
 end
@@ -68,7 +62,7 @@ end
 local function make_buffers(c)
   if not valid(c.tbuf) then
     local buf = vim.api.nvim_create_buf(false, true) -- nofile, hidden when closed
-    set_name(buf, "claude-chat://" .. c.dir)
+    require("claude.tools").set_buf_name(buf, "claude-chat://" .. c.dir, buf)
     vim.bo[buf].filetype = "markdown"
     vim.bo[buf].modifiable = false
     vim.b[buf].claude_chat_dir = c.dir
@@ -86,7 +80,7 @@ local function make_buffers(c)
   end
   if not valid(c.ibuf) then
     local buf = vim.api.nvim_create_buf(false, true)
-    set_name(buf, "claude-chat-input://" .. c.dir)
+    require("claude.tools").set_buf_name(buf, "claude-chat-input://" .. c.dir, buf)
     vim.bo[buf].filetype = "markdown"
     vim.b[buf].claude_chat_dir = c.dir
     local function submit()
@@ -128,12 +122,7 @@ local function chat(dir)
 end
 
 local function window(buf)
-  for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
-    if vim.api.nvim_win_get_buf(win) == buf then
-      return win
-    end
-  end
-  return nil
+  return require("claude.terminal").window_in_tab(buf)
 end
 
 -- Keeps every window on the transcript at its end, unless the user moved
@@ -155,24 +144,7 @@ local function open_windows(c)
   local twin = window(c.tbuf)
   if not twin then
     local pos = cfg().terminal.position
-    if pos == "tab" then
-      vim.cmd("tab sbuffer " .. c.tbuf)
-      twin = vim.api.nvim_get_current_win()
-    else
-      if pos == "float" then
-        pos = "right"
-      end
-      local vertical = pos == "right" or pos == "left"
-      local size, total = cfg().terminal.size, vertical and vim.o.columns or vim.o.lines
-      local n = size < 1 and math.max(1, math.floor(total * size)) or math.min(math.floor(size), total)
-      twin = vim.api.nvim_open_win(c.tbuf, true, {
-        split = pos,
-        win = -1,
-        width = vertical and n or nil,
-        height = (not vertical) and n or nil,
-      })
-      vim.wo[twin].winfixwidth = vertical
-    end
+    twin = require("claude.terminal").open_window(c.tbuf, pos == "float" and "right" or pos)
     vim.wo[twin].wrap = true
     vim.wo[twin].linebreak = true
     vim.wo[twin].number = false

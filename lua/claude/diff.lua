@@ -178,9 +178,7 @@ local function proposal_buffer(view, spec, filetype)
   bo.bufhidden = "wipe" -- closing its last window is a rejection
   bo.swapfile = false
   local name = spec.new_path .. " (Claude proposal)"
-  if not pcall(vim.api.nvim_buf_set_name, buf, name) then
-    pcall(vim.api.nvim_buf_set_name, buf, name .. " #" .. view.id)
-  end
+  require("claude.tools").set_buf_name(buf, name, view.id)
   vim.api.nvim_buf_set_lines(buf, 0, -1, false, spec.lines)
   bo.fileformat = spec.dos and "dos" or "unix"
   bo.eol = spec.eol

@@ -122,18 +122,20 @@ function M.buf()
   return nil
 end
 
-local function window()
-  local buf = M.buf()
-  if not buf then
-    return nil
-  end
-  -- Prefer a window in the current tab page.
+--- The window showing buf in the current tab page, or nil.
+---@param buf integer
+function M.window_in_tab(buf)
   for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
     if vim.api.nvim_win_get_buf(win) == buf then
       return win
     end
   end
   return nil
+end
+
+local function window()
+  local buf = M.buf()
+  return buf and M.window_in_tab(buf) or nil
 end
 
 -- A size option in cells: a fraction (< 1) of total, or a count (>= 1),
@@ -166,9 +168,13 @@ local function float_config()
   }
 end
 
--- Opens a window for buf where the user configured it; returns the window.
-local function split(buf)
-  local pos = cfg().terminal.position
+--- Opens a window for buf at position (terminal.position by default),
+--- sized by terminal.size, and enters it; returns the window. The chat's
+--- transcript opens the same way.
+---@param buf integer
+---@param position string|nil
+function M.open_window(buf, position)
+  local pos = position or cfg().terminal.position
   if pos == "tab" then
     vim.cmd("tab sbuffer " .. buf)
     return vim.api.nvim_get_current_win()
@@ -307,7 +313,7 @@ local function start(args)
     return false
   end
   local buf = vim.api.nvim_create_buf(false, false)
-  local win = split(buf)
+  local win = M.open_window(buf)
   local opts = {
     cwd = cwd,
     env = M.env(info.port),
@@ -337,9 +343,7 @@ local function start(args)
   vim.b[buf].claude_terminal = true
   -- A name and a filetype statusline plugins and autocmds can match on.
   local name = "claude://" .. opts.cwd
-  if not pcall(vim.api.nvim_buf_set_name, buf, name) then
-    pcall(vim.api.nvim_buf_set_name, buf, name .. " #" .. buf)
-  end
+  require("claude.tools").set_buf_name(buf, name, buf)
   vim.bo[buf].filetype = "claude"
   local group = vim.api.nvim_create_augroup("ClaudeTerminal", { clear = true })
   vim.api.nvim_create_autocmd("BufEnter", {
@@ -378,7 +382,7 @@ local function show()
   if win then
     vim.api.nvim_set_current_win(win)
   else
-    split(term.buf)
+    M.open_window(term.buf)
   end
   enter_insert()
 end

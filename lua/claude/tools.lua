@@ -28,6 +28,17 @@ function M.is_file_buf(buf)
 end
 local is_file_buf = M.is_file_buf
 
+--- Names buf name, or "name #tag" when another buffer has that name
+--- already (a second view of the same file, a restarted terminal).
+---@param buf integer
+---@param name string
+---@param tag integer|string
+function M.set_buf_name(buf, name, tag)
+  if not pcall(vim.api.nvim_buf_set_name, buf, name) then
+    pcall(vim.api.nvim_buf_set_name, buf, name .. " #" .. tag)
+  end
+end
+
 --- The file buffer (is_file_buf) of path, or nil: never a proposal or
 --- another scratch buffer that happens to carry that name. Compares full
 --- names (bufnr() would treat path as a pattern) and resolves symlinks.
