@@ -253,20 +253,29 @@ type chatSendArgs struct {
 	Text string
 }
 
-// chatSend serves ClaudeHostChatSend (async): a user turn.
-func (h *Host) chatSend(args chatSendArgs) {
+// withChat runs write on dir's running chat, off the handler's goroutine and bounded by
+// chatWriteTimeout; a chat that is not running, or a write that fails, is reported in its
+// transcript as what failed.
+func (h *Host) withChat(dir, what string, write func(context.Context, *chat.Session) error) {
 	go func() {
-		s := h.chatSession(args.Dir)
+		s := h.chatSession(dir)
 		if s == nil {
-			h.chatFail(args.Dir, "send", chat.ErrExited)
+			h.chatFail(dir, what, chat.ErrExited)
 			return
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), chatWriteTimeout)
 		defer cancel()
-		if err := s.Send(ctx, args.Text); err != nil {
-			h.chatFail(args.Dir, "send", err)
+		if err := write(ctx, s); err != nil {
+			h.chatFail(dir, what, err)
 		}
 	}()
+}
+
+// chatSend serves ClaudeHostChatSend (async): a user turn.
+func (h *Host) chatSend(args chatSendArgs) {
+	h.withChat(args.Dir, "send", func(ctx context.Context, s *chat.Session) error {
+		return s.Send(ctx, args.Text)
+	})
 }
 
 // chatAnswerArgs are ClaudeHostChatAnswer's: the user's answer to a permission request.

@@ -55,18 +55,9 @@ type chatModeArgs struct {
 // chatMode serves ClaudeHostChatMode (async): switch the running chat's permission mode.
 // The CLI confirms with a status line, which the transcript and winbar show.
 func (h *Host) chatMode(args chatModeArgs) {
-	go func() {
-		s := h.chatSession(args.Dir)
-		if s == nil {
-			h.chatFail(args.Dir, "mode", chat.ErrExited)
-			return
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), chatWriteTimeout)
-		defer cancel()
-		if err := s.SetPermissionMode(ctx, args.Mode); err != nil {
-			h.chatFail(args.Dir, "mode", err)
-		}
-	}()
+	h.withChat(args.Dir, "mode", func(ctx context.Context, s *chat.Session) error {
+		return s.SetPermissionMode(ctx, args.Mode)
+	})
 }
 
 // chatModelArgs are ClaudeHostChatModel's: the chat's directory and a Model.Value.
@@ -78,23 +69,16 @@ type chatModelArgs struct {
 // chatModel serves ClaudeHostChatModel (async): switch the running chat's model. The CLI
 // only echoes it as a replayed line, so the transcript is told here.
 func (h *Host) chatModel(args chatModelArgs) {
-	go func() {
-		s := h.chatSession(args.Dir)
-		if s == nil {
-			h.chatFail(args.Dir, "model", chat.ErrExited)
-			return
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), chatWriteTimeout)
-		defer cancel()
+	h.withChat(args.Dir, "model", func(ctx context.Context, s *chat.Session) error {
 		if err := s.SetModel(ctx, args.Model); err != nil {
-			h.chatFail(args.Dir, "model", err)
-			return
+			return err
 		}
 		item := nvimapi.ChatItem{Kind: "model", Model: args.Model}
 		if err := h.editor.ChatEvents(ctx, args.Dir, []nvimapi.ChatItem{item}); err != nil {
 			h.log.Warn("chat: render", "dir", args.Dir, "err", err)
 		}
-	}()
+		return nil
+	})
 }
 
 // chatModels serves ClaudeHostChatModels (async): the CLI's model list goes to Lua's picker
