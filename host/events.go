@@ -59,18 +59,18 @@ func (h *Host) diffDone(args diffDoneArgs) {
 // dirChanged keeps the lock file's workspaceFolders truthful after :cd,
 // :tcd and :lcd (the CLI matches its own cwd against them).
 func (h *Host) dirChanged() {
-	h.mu.Lock()
-	lock := h.lock
-	h.mu.Unlock()
-	if lock == nil {
+	locks := h.followingLocks() // a session bound to one folder keeps it
+	if len(locks) == 0 {
 		return
 	}
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), folderUpdateTimeout)
 		defer cancel()
 		folders, err := h.editor.WorkspaceFolders(ctx)
-		if err == nil {
-			err = lock.SetWorkspaceFolders(folders)
+		for _, lock := range locks {
+			if err == nil {
+				err = lock.SetWorkspaceFolders(folders)
+			}
 		}
 		if err != nil {
 			h.log.Warn("update workspace folders", "err", err)

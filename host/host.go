@@ -11,7 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/claude-nvim/claude.nvim/lockfile"
 	"github.com/claude-nvim/claude.nvim/mcp"
 	"github.com/claude-nvim/claude.nvim/nvimapi"
 	"github.com/claude-nvim/claude.nvim/nvimapi/selection"
@@ -37,12 +36,10 @@ type Host struct {
 	// while calling Neovim.
 	lifecycle sync.Mutex
 
-	mu      sync.Mutex // guards the fields below; never held while calling Neovim
-	server  *mcp.Server
-	lock    *lockfile.Lock
-	port    int
-	token   string
-	stopRun context.CancelFunc // stops the goroutines of the running server
+	mu       sync.Mutex // guards the fields below; never held while calling Neovim
+	sessions map[int]*serverSession
+	current  int                // the session selections and mentions go to
+	stopRun  context.CancelFunc // stops the selection and diagnostics feeds
 }
 
 // Options configure a Host.
@@ -86,6 +83,7 @@ func (h *Host) Register(p *plugin.Plugin) error {
 	// Async: fire and forget from Lua.
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostStartAsync"}, h.startAsync)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostMention"}, h.mention)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostSession"}, h.useSession)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostDiffDone"}, h.diffDone)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatSend"}, h.chatSend)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatAnswer"}, h.chatAnswer)
@@ -107,9 +105,13 @@ func (h *Host) hostVersion(args []any) (string, error) {
 	return Version, nil
 }
 
-// running returns the server when it runs.
+// running returns the server of the current session, nil when no
+// session runs.
 func (h *Host) running() *mcp.Server {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.server
+	if s := h.currentLocked(); s != nil {
+		return s.server
+	}
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/claude-nvim/claude.nvim/lockfile"
@@ -37,16 +38,27 @@ type startOptions struct {
 	PID     int              `msgpack:"pid"`
 	Folders []string         `msgpack:"folders"`
 	Where   *selection.Event `msgpack:"where"`
+
+	// Session names the server among this Neovim's sessions (one CLI
+	// each); 0 means the first, 1. Cwd binds a session to one directory:
+	// its lock file and getWorkspaceFolders name that one and do not follow
+	// :cd. Empty, they follow Neovim's working directories.
+	Session int    `msgpack:"session"`
+	Cwd     string `msgpack:"cwd"`
 }
 
 // serverInfo answers ClaudeHostStart and ClaudeHostStatus.
 type serverInfo struct {
+	Session  int          `msgpack:"session"`
+	Cwd      string       `msgpack:"cwd,omitempty"` // a bound session's directory
 	Running  bool         `msgpack:"running"`
 	Port     int          `msgpack:"port,omitempty"`
 	Lockfile string       `msgpack:"lockfile,omitempty"`
 	Token    string       `msgpack:"token,omitempty"` // kept by Lua to resume (startOptions)
 	Clients  []clientInfo `msgpack:"clients"`
 	Diffs    []string     `msgpack:"diffs"` // tab names of the proposals waiting for an answer
+	// Every running session, the first included (ClaudeHostStatus only).
+	Sessions []*serverInfo `msgpack:"sessions,omitempty"`
 }
 
 type clientInfo struct {
@@ -66,7 +78,10 @@ func (h *Host) start(args []startOptions) (*serverInfo, error) {
 	if len(args) > 0 {
 		opts = args[0]
 	}
-	if info := h.info(); info.Running {
+	if opts.Session <= 0 {
+		opts.Session = firstSession
+	}
+	if info := h.info(opts.Session); info.Running {
 		return info, nil
 	}
 	if opts.PID <= 0 {
@@ -74,12 +89,15 @@ func (h *Host) start(args []startOptions) (*serverInfo, error) {
 	}
 	h.lifecycle.Lock()
 	defer h.lifecycle.Unlock()
-	if info := h.info(); info.Running {
+	if info := h.info(opts.Session); info.Running {
 		return info, nil
 	}
 	dir, err := h.prepareLockDir()
 	if err != nil {
 		return nil, fmt.Errorf("start: %w", err)
+	}
+	if opts.Cwd != "" {
+		opts.Folders = []string{opts.Cwd}
 	}
 	srv, port, token, err := h.listen(opts)
 	if err != nil {
@@ -90,9 +108,9 @@ func (h *Host) start(args []startOptions) (*serverInfo, error) {
 		_ = srv.Close(context.Background())
 		return nil, fmt.Errorf("start: %w", err)
 	}
-	h.run(srv, lock, port, token, opts.Where)
-	h.log.Info("server started", "port", port, "lockfile", lock.Path())
-	return h.info(), nil
+	h.run(&serverSession{id: opts.Session, cwd: opts.Cwd, server: srv, lock: lock, port: port, token: token}, opts.Where)
+	h.log.Info("server started", "session", opts.Session, "cwd", opts.Cwd, "port", port, "lockfile", lock.Path())
+	return h.info(opts.Session), nil
 }
 
 // prepareLockDir returns the lock directory, private and rid of the locks
@@ -132,14 +150,27 @@ func writeLock(dir string, port int, token string, opts startOptions) (*lockfile
 	})
 }
 
-// run makes srv the running server and starts what feeds it until
-// Shutdown: the selection tracker, told first where the user is (nil:
-// nowhere known), and the diagnostics notifier.
-func (h *Host) run(srv *mcp.Server, lock *lockfile.Lock, port int, token string, where *selection.Event) {
-	ctx, cancel := context.WithCancel(context.Background())
+// run adds a running session. The first one also starts what feeds every
+// session until the last stops: the selection tracker, told first where
+// the user is (nil: nowhere known), and the diagnostics notifier.
+func (h *Host) run(s *serverSession, where *selection.Event) {
 	h.mu.Lock()
-	h.server, h.lock, h.port, h.token, h.stopRun = srv, lock, port, token, cancel
+	if h.sessions == nil {
+		h.sessions = map[int]*serverSession{}
+	}
+	h.sessions[s.id] = s
+	if h.sessions[h.current] == nil {
+		h.current = s.id
+	}
+	first := h.stopRun == nil
+	var ctx context.Context
+	if first {
+		ctx, h.stopRun = context.WithCancel(context.Background())
+	}
 	h.mu.Unlock()
+	if !first {
+		return
+	}
 	h.tracker.Reset()
 	if where != nil {
 		h.tracker.Observe(where)
@@ -153,7 +184,7 @@ func (h *Host) run(srv *mcp.Server, lock *lockfile.Lock, port int, token string,
 // running CLI reconnects), else on a new port with a new token.
 func (h *Host) listen(opts startOptions) (srv *mcp.Server, port int, token string, err error) {
 	if opts.Port > 0 && lockfile.IsToken(opts.Token) {
-		srv, port, err = h.serve(opts.Token, opts.Port, opts.Port)
+		srv, port, err = h.serve(opts, opts.Token, opts.Port, opts.Port)
 		if err == nil {
 			h.log.Info("resumed the previous server's port and token", "port", port)
 			return srv, port, opts.Token, nil
@@ -163,21 +194,26 @@ func (h *Host) listen(opts startOptions) (srv *mcp.Server, port int, token strin
 	if token, err = lockfile.NewToken(); err != nil {
 		return nil, 0, "", err
 	}
-	srv, port, err = h.serve(token, opts.PortMin, opts.PortMax)
+	srv, port, err = h.serve(opts, token, opts.PortMin, opts.PortMax)
 	return srv, port, token, err
 }
 
-func (h *Host) serve(token string, portMin, portMax int) (*mcp.Server, int, error) {
+func (h *Host) serve(opts startOptions, token string, portMin, portMax int) (*mcp.Server, int, error) {
+	var folders []string
+	if opts.Cwd != "" {
+		folders = []string{opts.Cwd}
+	}
+	session := opts.Session
 	srv, err := mcp.NewServer(mcp.Config{
 		Token:         token,
-		Tools:         mcp.IDETools(h.editor),
+		Tools:         mcp.IDETools(h.editor.Session(session, folders)),
 		Name:          "claude.nvim",
 		Version:       Version,
-		Logger:        h.log,
+		Logger:        h.log.With("session", session),
 		PortMin:       portMin,
 		PortMax:       portMax,
-		OnClientReady: h.clientReady,
-		OnClientGone:  h.clientGone,
+		OnClientReady: func(c mcp.ClientInfo) { h.clientReady(session, c) },
+		OnClientGone:  func(c mcp.ClientInfo) { h.clientGone(session, c) },
 		ListenDelay:   h.listenDelay,
 	})
 	if err != nil {
@@ -210,35 +246,50 @@ func (h *Host) startAsync(args []startOptions) {
 	}()
 }
 
-// stop serves ClaudeHostStop.
-func (h *Host) stop(args []any) (bool, error) {
+// stop serves ClaudeHostStop: every session, or the one given (a second
+// session's terminal was closed).
+func (h *Host) stop(args []int) (bool, error) {
+	if len(args) > 0 && args[0] > 0 {
+		return h.stopSessions(args[0]) == nil, nil
+	}
 	return h.Shutdown() == nil, nil
 }
 
-// Shutdown closes every client connection and removes the lock file. It is
-// safe to call more than once and from any goroutine (Neovim exiting, a
+// Shutdown closes every client connection and removes the lock files. It
+// is safe to call more than once and from any goroutine (Neovim exiting, a
 // signal, :ClaudeStop).
 func (h *Host) Shutdown() error {
+	return h.stopSessions(0)
+}
+
+// stopSessions stops session id, or every session for 0.
+func (h *Host) stopSessions(id int) error {
 	// A second caller (Neovim's SIGTERM racing its closed stdin) waits for
-	// the first to finish, so the process never exits with the lock left.
+	// the first to finish, so the process never exits with a lock left.
 	h.lifecycle.Lock()
 	defer h.lifecycle.Unlock()
 	h.mu.Lock()
-	srv, lock, cancel := h.server, h.lock, h.stopRun
-	h.server, h.lock, h.port, h.token, h.stopRun = nil, nil, 0, "", nil
-	h.mu.Unlock()
-	if srv == nil {
-		return nil
+	var stopping []*serverSession
+	for sid, s := range h.sessions {
+		if id == 0 || sid == id {
+			stopping = append(stopping, s)
+			delete(h.sessions, sid)
+		}
 	}
-	cancel()
-	// The lock goes first: once the server stops answering, no CLI should
-	// find it any more.
-	errLock := lock.Remove()
-	ctx, done := context.WithTimeout(context.Background(), shutdownTimeout)
-	defer done()
-	errClose := srv.Close(ctx)
-	h.log.Info("server stopped")
-	return errors.Join(errLock, errClose)
+	var cancel context.CancelFunc
+	if len(h.sessions) == 0 {
+		cancel, h.stopRun = h.stopRun, nil
+	}
+	h.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	var errs []error
+	for _, s := range stopping {
+		errs = append(errs, s.stop())
+		h.log.Info("server stopped", "session", s.id)
+	}
+	return errors.Join(errs...)
 }
 
 // chatExitGrace bounds how long an exiting host waits for its chats' CLIs
@@ -254,20 +305,34 @@ func (h *Host) Exit() {
 	h.CloseChats(ctx)
 }
 
-// status serves ClaudeHostStatus.
+// status serves ClaudeHostStatus: the first session, and all of them.
 func (h *Host) status(args []any) (*serverInfo, error) {
-	return h.info(), nil
+	info := h.info(firstSession)
+	h.mu.Lock()
+	ids := make([]int, 0, len(h.sessions))
+	for id := range h.sessions {
+		ids = append(ids, id)
+	}
+	h.mu.Unlock()
+	slices.Sort(ids)
+	for _, id := range ids {
+		if s := h.info(id); s.Running {
+			info.Sessions = append(info.Sessions, s)
+		}
+	}
+	return info, nil
 }
 
-func (h *Host) info() *serverInfo {
+func (h *Host) info(id int) *serverInfo {
 	h.mu.Lock()
-	srv, lock, port, token := h.server, h.lock, h.port, h.token
+	s := h.sessions[id]
 	h.mu.Unlock()
-	info := &serverInfo{Clients: []clientInfo{}, Diffs: []string{}}
-	if srv == nil {
+	info := &serverInfo{Session: id, Clients: []clientInfo{}, Diffs: []string{}}
+	if s == nil {
 		return info
 	}
-	info.Running, info.Port, info.Lockfile, info.Token = true, port, lock.Path(), token
+	srv := s.server
+	info.Running, info.Port, info.Lockfile, info.Token, info.Cwd = true, s.port, s.lock.Path(), s.token, s.cwd
 	for _, c := range srv.Clients() {
 		info.Clients = append(info.Clients, clientInfo{
 			PID: c.PID, Name: c.Name, Version: c.Version, Ready: c.Ready,
@@ -275,36 +340,38 @@ func (h *Host) info() *serverInfo {
 		})
 	}
 	if h.editor != nil {
-		info.Diffs = h.editor.PendingDiffs()
+		info.Diffs = h.editor.PendingDiffs(id)
 	}
 	return info
 }
 
-func (h *Host) clientReady(c mcp.ClientInfo) {
-	h.log.Info("client connected", "pid", c.PID, "name", c.Name, "version", c.Version)
-	h.pushClientState(c, true)
+func (h *Host) clientReady(session int, c mcp.ClientInfo) {
+	h.log.Info("client connected", "session", session, "pid", c.PID, "name", c.Name, "version", c.Version)
+	h.pushClientState(session, c, true)
 }
 
-func (h *Host) clientGone(c mcp.ClientInfo) {
-	h.log.Info("client disconnected", "pid", c.PID, "name", c.Name)
-	h.pushClientState(c, false)
+func (h *Host) clientGone(session int, c mcp.ClientInfo) {
+	h.log.Info("client disconnected", "session", session, "pid", c.PID, "name", c.Name)
+	h.pushClientState(session, c, false)
 }
 
 // pushClientState keeps lua/claude/state.lua (statusline, User events)
 // current without Lua ever asking. It runs on the server's callback
 // goroutine, so connects and disconnects reach Lua in order.
-func (h *Host) pushClientState(c mcp.ClientInfo, connected bool) {
-	srv := h.running()
+func (h *Host) pushClientState(session int, c mcp.ClientInfo, connected bool) {
+	h.mu.Lock()
+	s := h.sessions[session]
+	h.mu.Unlock()
 	n := 0
-	if srv != nil {
-		for _, ci := range srv.Clients() {
+	if s != nil {
+		for _, ci := range s.server.Clients() {
 			if ci.Ready {
 				n++
 			}
 		}
 	}
 	err := h.editor.ClientChanged(context.Background(), nvimapi.ClientChange{
-		Connected: connected, Clients: n, PID: c.PID, Name: c.Name, Version: c.Version,
+		Session: session, Connected: connected, Clients: n, PID: c.PID, Name: c.Name, Version: c.Version,
 	})
 	if err != nil {
 		h.log.Debug("push client state", "err", err)

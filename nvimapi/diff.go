@@ -32,8 +32,16 @@ var errIsDirectory = errors.New("is a directory, not a file")
 // pendingDiff is one proposal waiting for the user.
 type pendingDiff struct {
 	id      int
+	session int // whose CLI asked (SessionEditor); 0 for none (the chat)
 	tabName string
 	result  chan mcp.DiffResult // buffered: the first decision wins
+}
+
+// tabKey names a proposal as its CLI does: two CLIs (sessions) may use
+// the same tab name for the same file, and must not replace each other's.
+type tabKey struct {
+	session int
+	tabName string
 }
 
 func (d *pendingDiff) decide(r mcp.DiffResult) {
@@ -49,31 +57,33 @@ type diffs struct {
 	mu    sync.Mutex
 	next  int
 	byID  map[int]*pendingDiff
-	byTab map[string]*pendingDiff
+	byTab map[tabKey]*pendingDiff
 }
 
 func newDiffs() diffs {
-	return diffs{byID: map[int]*pendingDiff{}, byTab: map[string]*pendingDiff{}}
+	return diffs{byID: map[int]*pendingDiff{}, byTab: map[tabKey]*pendingDiff{}}
 }
 
 // add registers a proposal; a pending one under the same tab name is
 // returned so the caller can reject and close it (the newer replaces it).
-func (ds *diffs) add(tabName string) (d, replaced *pendingDiff) {
+func (ds *diffs) add(session int, tabName string) (d, replaced *pendingDiff) {
 	ds.mu.Lock()
 	defer ds.mu.Unlock()
 	ds.next++
-	d = &pendingDiff{id: ds.next, tabName: tabName, result: make(chan mcp.DiffResult, 1)}
+	d = &pendingDiff{id: ds.next, session: session, tabName: tabName, result: make(chan mcp.DiffResult, 1)}
 	if tabName == "" {
 		d.tabName = fmt.Sprintf("claude-diff-%d", d.id)
 	}
-	replaced = ds.byTab[d.tabName]
+	replaced = ds.byTab[d.key()]
 	if replaced != nil {
 		delete(ds.byID, replaced.id)
 	}
 	ds.byID[d.id] = d
-	ds.byTab[d.tabName] = d
+	ds.byTab[d.key()] = d
 	return d, replaced
 }
+
+func (d *pendingDiff) key() tabKey { return tabKey{d.session, d.tabName} }
 
 // remove unregisters d if it is still registered and reports whether it was.
 func (ds *diffs) remove(d *pendingDiff) bool {
@@ -83,8 +93,8 @@ func (ds *diffs) remove(d *pendingDiff) bool {
 		return false
 	}
 	delete(ds.byID, d.id)
-	if ds.byTab[d.tabName] == d {
-		delete(ds.byTab, d.tabName)
+	if ds.byTab[d.key()] == d {
+		delete(ds.byTab, d.key())
 	}
 	return true
 }
@@ -106,9 +116,9 @@ func (ds *diffs) byIDTake(id int) *pendingDiff {
 	return nil
 }
 
-func (ds *diffs) byTabTake(tab string) *pendingDiff {
+func (ds *diffs) byTabTake(session int, tab string) *pendingDiff {
 	ds.mu.Lock()
-	d := ds.byTab[tab]
+	d := ds.byTab[tabKey{session, tab}]
 	ds.mu.Unlock()
 	if d != nil && ds.remove(d) {
 		return d
@@ -116,25 +126,31 @@ func (ds *diffs) byTabTake(tab string) *pendingDiff {
 	return nil
 }
 
-func (ds *diffs) takeAll() []*pendingDiff {
+// takeSession takes every proposal of one session.
+func (ds *diffs) takeSession(session int) []*pendingDiff {
 	ds.mu.Lock()
 	defer ds.mu.Unlock()
-	all := make([]*pendingDiff, 0, len(ds.byID))
-	for _, d := range ds.byID {
-		all = append(all, d)
+	var taken []*pendingDiff
+	for id, d := range ds.byID {
+		if d.session == session {
+			taken = append(taken, d)
+			delete(ds.byID, id)
+			delete(ds.byTab, d.key())
+		}
 	}
-	ds.byID, ds.byTab = map[int]*pendingDiff{}, map[string]*pendingDiff{}
-	return all
+	return taken
 }
 
-// PendingDiffs returns the tab names of the proposals still waiting for
-// an answer (for :ClaudeStatus).
-func (e *Editor) PendingDiffs() []string {
+// PendingDiffs returns the tab names of the proposals of one session still
+// waiting for an answer (for :ClaudeStatus).
+func (e *Editor) PendingDiffs(session int) []string {
 	e.diffs.mu.Lock()
 	defer e.diffs.mu.Unlock()
-	names := make([]string, 0, len(e.diffs.byTab))
-	for name := range e.diffs.byTab {
-		names = append(names, name)
+	names := []string{}
+	for key := range e.diffs.byTab {
+		if key.session == session {
+			names = append(names, key.tabName)
+		}
 	}
 	return names
 }
@@ -173,8 +189,13 @@ func splitProposal(text string) proposal {
 	return p
 }
 
-// OpenDiff shows the proposal beside the file and waits for the user.
+// OpenDiff shows the proposal beside the file and waits for the user. It
+// belongs to no session: the chat's reviews come this way.
 func (e *Editor) OpenDiff(ctx context.Context, req mcp.DiffRequest) (mcp.DiffResult, error) {
+	return e.openDiff(ctx, 0, req)
+}
+
+func (e *Editor) openDiff(ctx context.Context, session int, req mcp.DiffRequest) (mcp.DiffResult, error) {
 	target := req.NewPath
 	if target == "" {
 		target = req.OldPath
@@ -186,7 +207,7 @@ func (e *Editor) OpenDiff(ctx context.Context, req mcp.DiffRequest) (mcp.DiffRes
 			return mcp.DiffResult{}, errIsDirectory
 		}
 	}
-	d, replaced := e.diffs.add(req.TabName)
+	d, replaced := e.diffs.add(session, req.TabName)
 	if replaced != nil {
 		// The CLI sent the same tab again: the old request is answered
 		// as rejected and its view makes room for the new one.
@@ -203,6 +224,9 @@ func (e *Editor) OpenDiff(ctx context.Context, req mcp.DiffRequest) (mcp.DiffRes
 		"lines":    p.Lines,
 		"eol":      p.EOL,
 		"dos":      p.DOS,
+	}
+	if session > 0 {
+		spec["session"] = session // its view opens in the session's tab page
 	}
 	if err := e.lua(ctx, nil, `return require('claude.diff').open(...)`, d.id, spec); err != nil {
 		e.diffs.remove(d)
@@ -245,7 +269,11 @@ func (e *Editor) ResolveDiff(id int, accepted bool, text string) {
 // decided in the CLI's own prompt: it is answered as rejected, which the
 // CLI ignores by then, and nothing is written.
 func (e *Editor) CloseDiff(ctx context.Context, tabName string) (bool, error) {
-	d := e.diffs.byTabTake(tabName)
+	return e.closeDiff(ctx, 0, tabName)
+}
+
+func (e *Editor) closeDiff(ctx context.Context, session int, tabName string) (bool, error) {
+	d := e.diffs.byTabTake(session, tabName)
 	if d == nil {
 		return false, nil
 	}
@@ -253,13 +281,20 @@ func (e *Editor) CloseDiff(ctx context.Context, tabName string) (bool, error) {
 	return true, e.closeView(ctx, d.id)
 }
 
-// CloseAllDiffs closes every diff view of ours and rejects what was pending.
+// CloseAllDiffs closes the diff views of no session (the chat's) and
+// rejects what was pending there.
 func (e *Editor) CloseAllDiffs(ctx context.Context) (int, error) {
-	for _, d := range e.diffs.takeAll() {
+	return e.closeAllDiffs(ctx, 0)
+}
+
+// closeAllDiffs closes one session's diff views: a CLI's closeAllDiffTabs
+// never closes another's.
+func (e *Editor) closeAllDiffs(ctx context.Context, session int) (int, error) {
+	for _, d := range e.diffs.takeSession(session) {
 		d.decide(mcp.DiffResult{Outcome: mcp.DiffRejected})
 	}
 	var closed int
-	if err := e.lua(ctx, &closed, `return require('claude.diff').close_all()`); err != nil {
+	if err := e.lua(ctx, &closed, `return require('claude.diff').close_all(...)`, session); err != nil {
 		return 0, luaError(err)
 	}
 	return closed, nil

@@ -7,6 +7,7 @@ import (
 // ClientChange is what lua/claude/state.lua learns when a CLI finished
 // connecting or went away (for statuslines and User events).
 type ClientChange struct {
+	Session   int    `msgpack:"session"` // whose server (host sessions; 1 is the first)
 	Connected bool   `msgpack:"connected"`
 	Clients   int    `msgpack:"clients"` // clients connected and ready after the change
 	PID       int    `msgpack:"pid"`

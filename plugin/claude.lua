@@ -46,6 +46,10 @@ command("ClaudeClose", function()
   claude().close()
 end, { desc = "Stop the Claude CLI and close its terminal" })
 
+command("ClaudeSessions", function()
+  claude().sessions()
+end, { desc = "List the Claude sessions (one per working directory) and go to one" })
+
 command("ClaudeSend", function(o)
   if o.range == 0 then
     claude().send()

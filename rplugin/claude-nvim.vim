@@ -15,6 +15,7 @@ call remote#host#RegisterPlugin('claude-nvim', '0', [
 \ {'type': 'function', 'name': 'ClaudeHostChatStop', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostDiffDone', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostMention', 'sync': 0, 'opts': {}},
+\ {'type': 'function', 'name': 'ClaudeHostSession', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostStart', 'sync': 1, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostStartAsync', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostStatus', 'sync': 1, 'opts': {}},

@@ -29,6 +29,25 @@ function M.status()
       table.insert(lines, "pending diffs: " .. table.concat(s.diffs, ", "))
     end
   end
+  local sessions = s.sessions or {}
+  if #sessions > 1 or (#sessions == 1 and sessions[1].session ~= 1) then
+    local current = require("claude.terminal").current_id()
+    for _, x in ipairs(sessions) do
+      table.insert(
+        lines,
+        string.format(
+          "session %d%s: %s, 127.0.0.1:%d, %d client%s%s",
+          x.session,
+          x.session == current and " (current)" or "",
+          vim.fn.fnamemodify(x.cwd ~= "" and x.cwd or vim.fn.getcwd(), ":~"),
+          x.port,
+          #x.clients,
+          #x.clients == 1 and "" or "s",
+          #x.diffs > 0 and (", pending diffs: " .. table.concat(x.diffs, ", ")) or ""
+        )
+      )
+    end
+  end
   vim.api.nvim_echo({ { table.concat(lines, "\n") } }, true, {})
 end
 

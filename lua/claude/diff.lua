@@ -216,7 +216,7 @@ local function target_window(view, buf)
     local win = vim.api.nvim_get_current_win()
     vim.api.nvim_win_set_buf(win, buf)
     -- Keep Claude in sight in the new tab page too.
-    local term = require("claude.terminal").buf()
+    local term = require("claude.terminal").buf(view.spec.session)
     if term then
       local pos = require("claude").config().terminal.position
       if pos == "tab" or pos == "float" then
@@ -419,18 +419,53 @@ local function show_waiting(view)
   return ok
 end
 
+-- Shows the view once ready() holds after one of events (it is not shown
+-- yet; :ClaudeDiffFocus shows it at once).
+local function wait_for(view, events, ready)
+  local group = vim.api.nvim_create_augroup("ClaudeDiffWait" .. view.id, { clear = true })
+  view.waiting = group
+  vim.api.nvim_create_autocmd(events, {
+    group = group,
+    desc = "claude.nvim: show the diff that came in while the user was busy elsewhere",
+    callback = function()
+      vim.schedule(function()
+        if views[view.id] ~= view or not view.waiting or not ready() then
+          return
+        end
+        show_waiting(view)
+      end)
+    end,
+  })
+end
+
 --- Opens a diff view. Called by the Go host (nvimapi.Editor.OpenDiff).
 ---@param id integer
 ---@param spec table { old_path, new_path, tab_name, lines, eol, dos }
 function M.open(id, spec)
   local view = { id = id, tab_name = spec.tab_name, path = spec.new_path, maps = {}, spec = spec }
   views[id] = view
+  local name = vim.fn.fnamemodify(spec.new_path, ":~:.")
+  local sessions = require("claude.terminal")
+  if spec.session and not sessions.is_here(spec.session) then
+    -- Another session's tab page is the current one: this proposal opens
+    -- in its own session's tab page, when the user goes there.
+    wait_for(view, "TabEnter", function()
+      return sessions.is_here(spec.session) and not typing_in()
+    end)
+    require("claude.notify").info(
+      string.format(
+        "Claude (%s) proposes a change to %s; it opens in that session's tab page (or at once with :ClaudeDiffFocus)",
+        sessions.label(spec.session),
+        name
+      )
+    )
+    return true
+  end
   local busy = typing_in()
   if not busy then
     show(view, spec)
     return true
   end
-  local name = vim.fn.fnamemodify(spec.new_path, ":~:.")
   if busy == "the terminal" and can_open_beside_terminal(view) then
     -- Keys the user types into Claude's terminal (a follow-up prompt)
     -- keep going there: the diff opens beside it, and they go to it when
@@ -444,20 +479,9 @@ function M.open(id, spec)
   -- The user is typing (text, a command, or in q:, where no other window
   -- may even change): a diff taking the window and the focus now would
   -- catch their next keys. Show it once they are done.
-  local group = vim.api.nvim_create_augroup("ClaudeDiffWait" .. id, { clear = true })
-  view.waiting = group
-  vim.api.nvim_create_autocmd({ "ModeChanged", "CmdwinLeave" }, {
-    group = group,
-    desc = "claude.nvim: show the diff that came in while the user typed",
-    callback = function()
-      vim.schedule(function()
-        if views[id] ~= view or not view.waiting or typing_in() then
-          return
-        end
-        show_waiting(view)
-      end)
-    end,
-  })
+  wait_for(view, { "ModeChanged", "CmdwinLeave" }, function()
+    return not typing_in()
+  end)
   require("claude.notify").info(
     string.format(
       "Claude proposes a change to %s; the diff opens when you leave %s (or at once with :ClaudeDiffFocus)",
@@ -480,6 +504,10 @@ function M.focus()
   if not newest then
     require("claude.notify").info("no Claude proposal is open")
     return false
+  end
+  local session = newest.spec.session
+  if newest.waiting and session and not require("claude.terminal").is_here(session) then
+    require("claude.terminal").go_to(session)
   end
   if not show_waiting(newest) or not valid_win(newest.prop_win) then
     return false
@@ -660,12 +688,31 @@ function M.close(id, result)
 end
 
 
---- Closes every diff view of ours; returns how many.
-function M.close_all()
-  local ids = vim.tbl_keys(views)
+--- Closes every diff view of ours, or one session's (0: the chat's, which
+--- belong to none); returns how many.
+---@param session integer|nil
+function M.close_all(session)
+  local ids = {}
+  for id, view in pairs(views) do
+    if session == nil or (view.spec.session or 0) == session then
+      table.insert(ids, id)
+    end
+  end
   local n = 0
   for _, id in ipairs(ids) do
     if M.close(id) then
+      n = n + 1
+    end
+  end
+  return n
+end
+
+--- How many proposals of session id wait for an answer.
+---@param id integer
+function M.waiting(id)
+  local n = 0
+  for _, view in pairs(views) do
+    if view.spec.session == id then
       n = n + 1
     end
   end

@@ -39,7 +39,7 @@ local RESTART_ADVICE = "restart it with :ClaudeClose, then :ClaudeOpen --continu
 local function watch_reconnect(info, previous_port)
   local terminal = require("claude.terminal")
   local state = require("claude.state")
-  if not terminal.is_running() or state.clients > 0 then
+  if not terminal.session_running(1) or state.clients > 0 then
     return
   end
   if previous_port and info.port ~= previous_port then
@@ -54,7 +54,7 @@ local function watch_reconnect(info, previous_port)
     return
   end
   vim.defer_fn(function()
-    if terminal.is_running() and state.server_running and state.port == info.port and state.clients == 0 then
+    if terminal.session_running(1) and state.server_running and state.port == info.port and state.clients == 0 then
       require("claude.notify").warn("Claude has stopped retrying and will not reconnect: " .. RESTART_ADVICE)
     end
   end, RECONNECT_WAIT_MS)
@@ -126,12 +126,28 @@ function M.start()
   return info
 end
 
+--- Starts the server of a session other than the first (terminal.lua):
+--- bound to cwd, on port with token when they are free (a restart).
+---@return table|nil info { port, token, lockfile } or nil after reporting an error
+function M._start_session(id, cwd, port, token)
+  local opts = start_options(M.config())
+  opts.session, opts.cwd, opts.folders = id, cwd, { cwd }
+  opts.port, opts.token = port or 0, token or ""
+  local info = require("claude.host").call("ClaudeHostStart", opts)
+  if type(info) ~= "table" or not info.port then
+    return nil
+  end
+  return info
+end
+
 --- Records a started server (from M.start or an asynchronous start).
 function M._server_started(info)
   local previous_port = require("claude.state").last.port
   require("claude.state")._server(info)
   require("claude.reload").enable(M.config().auto_reload)
   watch_reconnect(info, previous_port)
+  -- After a host restart, the other sessions' CLIs wait for their servers.
+  require("claude.terminal").restart_sessions()
 end
 
 --- Starts the server again after its process died, without waiting for it.
@@ -201,15 +217,71 @@ function M.add(path, line1, line2)
 end
 
 --- A short state string for statuslines: "" when stopped, "Claude ○" while
---- waiting for the CLI, "Claude ●" when connected.
+--- waiting for the CLI, "Claude ●" when connected. With several sessions,
+--- the current one's directory and how many there are ("Claude ● wt [2/3]"),
+--- then each other session that waits for an answer ("· main waits").
 function M.statusline()
   local s = require("claude.state")
-  if not s.server_running then
-    return ""
-  elseif s.clients > 0 then
-    return "Claude ●"
+  local terminal = require("claude.terminal")
+  local sessions = terminal.sessions()
+  if #sessions <= 1 then
+    if not s.server_running then
+      return ""
+    end
+    return s.clients > 0 and "Claude ●" or "Claude ○"
   end
-  return "Claude ○"
+  local diff = require("claude.diff")
+  local current, waiting = nil, {}
+  for i, session in ipairs(sessions) do
+    if session.current then
+      current = i
+    elseif diff.waiting(session.id) > 0 then
+      table.insert(waiting, terminal.label(session.id) .. " waits")
+    end
+  end
+  local head
+  if current then
+    local cur = sessions[current]
+    head = string.format("Claude %s %s [%d/%d]", cur.clients > 0 and "●" or "○", terminal.label(cur.id), current, #sessions)
+  else
+    head = string.format("Claude [%d]", #sessions)
+  end
+  return table.concat(vim.list_extend({ head }, waiting), " · ")
+end
+
+--- :ClaudeSessions: pick a session to go to (its tab page, or its
+--- terminal here).
+function M.sessions()
+  local terminal = require("claude.terminal")
+  local list = terminal.sessions()
+  if #list == 0 then
+    require("claude.notify").info("no Claude session runs (:ClaudeOpen starts one)")
+    return
+  end
+  local diff = require("claude.diff")
+  vim.ui.select(list, {
+    prompt = "Claude sessions",
+    format_item = function(item)
+      local state = item.elsewhere and "own terminal" or (item.running and "running" or "exited")
+      local parts = {
+        string.format("%d %s", item.id, vim.fn.fnamemodify(item.cwd or "?", ":~")),
+        state,
+        item.clients > 0 and "connected" or "not connected",
+      }
+      local n = diff.waiting(item.id)
+      if n > 0 then
+        table.insert(parts, string.format("%d diff%s waiting", n, n == 1 and "" or "s"))
+      end
+      if item.current then
+        table.insert(parts, "current")
+      end
+      return table.concat(parts, " · ")
+    end,
+  }, function(choice)
+    if choice then
+      terminal.go_to(choice.id)
+    end
+  end)
 end
 
 return M

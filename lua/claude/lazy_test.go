@@ -27,7 +27,7 @@ local opts = { terminal_cmd = { vim.env.CLAUDE_TEST_CLI } }
 local commands = {
   "ClaudeOpen", "ClaudeToggle", "ClaudeFocus", "ClaudeClose", "ClaudeSend", "ClaudeAdd",
   "ClaudeStart", "ClaudeStop", "ClaudeStatus", "ClaudeDiffAccept", "ClaudeDiffReject", "ClaudeDiffDeny",
-  "ClaudeDiffFocus", "ClaudeAsk", "ClaudeSendText",
+  "ClaudeDiffFocus", "ClaudeAsk", "ClaudeSendText", "ClaudeSessions",
   "ClaudeLog", "ClaudeChat", "ClaudeChatInterrupt", "ClaudeChatStop", "ClaudeChatMode", "ClaudeModel",
 }
 _G.lazy_loads = 0

@@ -11,17 +11,17 @@ end
 -- starts one; the server queues the mention until that CLI connects.
 local function show_claude()
   local terminal = require("claude.terminal")
-  if terminal.elsewhere() and require("claude.state").clients > 0 then
+  if terminal.elsewhere() and terminal.clients() > 0 then
     return -- in the user's own terminal (terminal.provider)
   elseif terminal.is_running() then
     terminal.focus()
-  elseif require("claude.state").clients == 0 then
+  elseif terminal.clients() == 0 then
     terminal.open()
   end
 end
 
 local function mention(path, line1, line2)
-  if not require("claude").start() then
+  if not require("claude.terminal").ensure_server() then
     return false
   end
   local lo, hi = vim.NIL, vim.NIL
@@ -33,7 +33,7 @@ local function mention(path, line1, line2)
     end
   end
   require("claude.host").call("ClaudeHostMention", path, lo, hi)
-  local connected = require("claude.state").clients > 0
+  local connected = require("claude.terminal").clients() > 0
   if not connected and require("claude.terminal").is_running() then
     -- The server keeps it for the CLI; say so rather than seem to drop it.
     require("claude.notify").info("Claude is not connected yet: the mention goes to it when it connects")

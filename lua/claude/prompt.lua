@@ -46,7 +46,7 @@ function M.type(text, submit)
     notify_error("Claude runs in a terminal of its own (terminal.provider): claude.nvim cannot type into it")
     return false
   end
-  if terminal.is_running() and require("claude.state").clients > 0 then
+  if terminal.is_running() and terminal.clients() > 0 then
     type_now(text, submit)
     return true
   end

@@ -21,7 +21,7 @@ function M._server(info)
   M.server_running = info.running and true or false
   if M.server_running then
     M.last = { port = info.port, token = info.token }
-  elseif M.clients == 0 and not require("claude.terminal").is_running() then
+  elseif M.clients == 0 and not require("claude.terminal").session_running(1) then
     -- No CLI holds them: the next server gets a new port and token.
     M.last = {}
   end
@@ -37,7 +37,11 @@ end
 --- finished connecting or went away.
 ---@param info table { connected = bool, clients = n, pid, name, version }
 function M._client(info)
-  M.clients = info.clients or 0
+  local session = (info.session or 0) > 0 and info.session or 1
+  if session == 1 then
+    M.clients = info.clients or 0
+  end
+  require("claude.terminal")._clients(session, info.clients or 0)
   events.fire(info.connected and "ClaudeConnected" or "ClaudeDisconnected", info)
   vim.cmd.redrawstatus({ bang = true })
 end

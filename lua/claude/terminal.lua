@@ -1,14 +1,72 @@
--- The Claude terminal: a split running the CLI with the environment that
+-- The Claude terminals: splits running the CLI with the environment that
 -- makes it connect to our server (CLAUDE_CODE_SSE_PORT).
+--
+-- Several can run, one per session: a session is one CLI bound to a
+-- working directory, with a server of its own in the Go host (session 1
+-- is the server :ClaudeStart starts; others start with their terminal and
+-- stop with it). A session belongs to the tab page it was opened in
+-- (t:claude_session). The functions below act on the current session: the
+-- terminal the cursor is in, else the tab page's session, else the one
+-- running in the directory a new one would start in, else the only one.
 local M = {}
 
-local term = {
-  buf = nil, -- terminal buffer, kept while hidden
-  job = nil, -- job id while the CLI runs
-  cwd = nil, -- the directory the CLI runs in
-}
+-- id -> session: { id, cwd, buf (kept while hidden), job (while the CLI
+-- runs), elsewhere (terminal.provider runs it), port, token, clients }
+local sessions = {}
+
+-- The current session, or an empty record (no session here: a new one
+-- starts) so callers can read its fields.
+local term = {}
 
 local LOOPBACK = { "127.0.0.1", "localhost", "::1" }
+
+local function alive(s)
+  return s.job ~= nil or s.elsewhere == true or (s.buf ~= nil and vim.api.nvim_buf_is_valid(s.buf))
+end
+
+local function live_sessions()
+  local list = {}
+  for _, s in pairs(sessions) do
+    if alive(s) then
+      table.insert(list, s)
+    end
+  end
+  table.sort(list, function(a, b)
+    return a.id < b.id
+  end)
+  return list
+end
+
+-- The session of the current tab page (see the top of this file), or nil.
+local function find_current()
+  local here = vim.api.nvim_get_current_buf()
+  for _, s in pairs(sessions) do
+    if s.buf == here and alive(s) then
+      return s
+    end
+  end
+  local id = vim.t.claude_session
+  if id and sessions[id] and alive(sessions[id]) then
+    return sessions[id]
+  end
+  -- A tab page of no session: the one running where a new one would start
+  -- (so a tab page with another cwd, a worktree say, gets its own).
+  local list = live_sessions()
+  local cwd = #list > 0 and M.session_cwd() or nil
+  for _, s in ipairs(list) do
+    if s.cwd == cwd then
+      return s
+    end
+  end
+  return nil
+end
+
+-- Points term at the current session; returns it (nil when none).
+local function select_current()
+  local s = find_current()
+  term = s or {}
+  return s
+end
 
 local function cfg()
   return require("claude").config()
@@ -94,6 +152,7 @@ end
 --- Types data into the running CLI, as keys typed in its terminal.
 ---@param data string
 function M.send(data)
+  select_current()
   if M.is_running() then
     vim.api.nvim_chan_send(term.job, data)
   end
@@ -102,6 +161,7 @@ end
 --- Whether Claude was started by terminal.provider in a terminal that is
 --- not Neovim's (nothing of ours to show, focus or type into).
 function M.elsewhere()
+  select_current()
   return term.elsewhere == true
 end
 
@@ -110,16 +170,101 @@ function M.cwd()
   return M.is_running() and term.cwd or nil
 end
 
-function M.is_running()
-  return term.job ~= nil and term.buf ~= nil and vim.api.nvim_buf_is_valid(term.buf)
+local function running(s)
+  return s.job ~= nil and s.buf ~= nil and vim.api.nvim_buf_is_valid(s.buf)
 end
 
---- The terminal buffer, or nil.
-function M.buf()
-  if term.buf and vim.api.nvim_buf_is_valid(term.buf) then
-    return term.buf
+function M.is_running()
+  select_current()
+  return running(term)
+end
+
+--- The terminal buffer of session id (the current session by default),
+--- or nil.
+---@param id integer|nil
+function M.buf(id)
+  local s = id and sessions[id] or (not id and select_current()) or {}
+  if s.buf and vim.api.nvim_buf_is_valid(s.buf) then
+    return s.buf
   end
   return nil
+end
+
+--- How many CLIs are connected to the current session's server.
+function M.clients()
+  local s = select_current()
+  if not s or s.id == 1 then
+    return require("claude.state").clients
+  end
+  return s.clients or 0
+end
+
+--- Called by state.lua when the Go host pushed a session's client count.
+function M._clients(id, n)
+  if sessions[id] then
+    sessions[id].clients = n
+  end
+end
+
+--- The running sessions, by id: { id, cwd, running, elsewhere, clients,
+--- port, current }.
+function M.sessions()
+  local cur = find_current()
+  local out = {}
+  for _, s in ipairs(live_sessions()) do
+    table.insert(out, {
+      id = s.id,
+      cwd = s.cwd,
+      running = running(s),
+      elsewhere = s.elsewhere == true,
+      clients = s.id == 1 and require("claude.state").clients or (s.clients or 0),
+      port = s.port,
+      current = cur == s,
+    })
+  end
+  return out
+end
+
+--- The current session's id, or nil.
+function M.current_id()
+  local s = find_current()
+  return s and s.id or nil
+end
+
+--- A short name for session id: its directory's, or its id.
+function M.label(id)
+  local s = sessions[id]
+  return s and s.cwd and vim.fn.fnamemodify(s.cwd, ":t") or ("session " .. tostring(id))
+end
+
+--- Whether the user is in session id's place: its terminal, or a tab page
+--- of its own. With one session, everywhere is.
+function M.is_here(id)
+  if #live_sessions() <= 1 then
+    return true
+  end
+  local s = find_current()
+  return s ~= nil and s.id == id and (vim.t.claude_session == id or s.buf == vim.api.nvim_get_current_buf())
+end
+
+-- The last session the Go host was told is current.
+local told_host
+
+--- Tells the Go host which session is current (where selections and
+--- mentions go), when that changed. Cheap: runs on TabEnter and WinEnter.
+function M.sync()
+  local s = find_current()
+  local host = require("claude.host")
+  if not s or not host.running() then
+    return
+  end
+  -- Per host process: a restarted host knows nothing yet.
+  local key = tostring(host.channel()) .. ":" .. s.id
+  if key == told_host then
+    return
+  end
+  told_host = key
+  pcall(vim.fn.ClaudeHostSession, s.id)
 end
 
 --- The window showing buf in the current tab page, or nil.
@@ -134,7 +279,7 @@ function M.window_in_tab(buf)
 end
 
 local function window()
-  local buf = M.buf()
+  local buf = term.buf and vim.api.nvim_buf_is_valid(term.buf) and term.buf or nil
   return buf and M.window_in_tab(buf) or nil
 end
 
@@ -200,13 +345,32 @@ local function enter_insert()
   end
 end
 
+-- Ends a session other than the first with its CLI: its server and lock
+-- file go too (the first one's server stays for :ClaudeStart users).
+local function end_session(s)
+  if s.id == 1 then
+    return
+  end
+  sessions[s.id] = nil
+  if require("claude.host").running() then
+    pcall(vim.fn.ClaudeHostStop, s.id)
+  end
+  pcall(vim.cmd.redrawstatus, { bang = true })
+end
+
 local function on_exit(job, code)
-  if term.job ~= job then
+  local term
+  for _, s in pairs(sessions) do
+    if s.job == job then
+      term = s
+    end
+  end
+  if not term then
     return
   end
   term.job = nil
   local buf = term.buf
-  require("claude.events").fire("ClaudeTerminalExited", { code = code })
+  require("claude.events").fire("ClaudeTerminalExited", { code = code, session = term.id })
   if vim.v.exiting == vim.NIL then
     if code == 0 then
       require("claude.notify").info("Claude exited")
@@ -225,6 +389,7 @@ local function on_exit(job, code)
     end
     pcall(vim.api.nvim_buf_delete, buf, { force = true })
     term.buf = nil
+    end_session(term)
   end
 end
 
@@ -295,19 +460,103 @@ local function start_elsewhere(provider, cmd, env, cwd)
       return false
     end
   end
-  term.elsewhere, term.cwd = true, cwd
+  term.elsewhere = true
   return true
 end
 
+-- The id a new session in this tab page takes: the session it had (its
+-- CLI exited), else 1 when free (the server :ClaudeStart runs), else the
+-- next free one.
+local function new_session_id()
+  local id = vim.t.claude_session
+  if id and sessions[id] and not alive(sessions[id]) then
+    return id
+  end
+  if not (sessions[1] and alive(sessions[1])) then
+    return 1
+  end
+  id = 2
+  while sessions[id] and alive(sessions[id]) do
+    id = id + 1
+  end
+  return id
+end
+
+-- Starts (or finds running) session s's server; returns its info.
+local function start_server(s)
+  if s.id == 1 then
+    return require("claude").start()
+  end
+  local info = require("claude")._start_session(s.id, s.cwd, s.port, s.token)
+  if info then
+    s.port, s.token = info.port, info.token
+  end
+  return info
+end
+
+--- Makes sure the current session's server runs (a tab page of no session
+--- while others run gets a session of its own, its CLI started) and that
+--- the Go host sends it what the user mentions; returns whether it runs.
+function M.ensure_server()
+  local s = select_current()
+  if s then
+    local ok = start_server(s) ~= nil
+    M.sync()
+    return ok
+  end
+  if #live_sessions() == 0 then
+    return require("claude").start() ~= nil
+  end
+  return M.open()
+end
+
+--- Whether session id's CLI runs in a terminal of ours.
+function M.session_running(id)
+  return sessions[id] ~= nil and running(sessions[id])
+end
+
+--- Starts the servers of the sessions other than the first again, on
+--- their ports, after the Go host restarted: their CLIs reconnect.
+function M.restart_sessions()
+  for _, s in ipairs(live_sessions()) do
+    if s.id ~= 1 and (running(s) or s.elsewhere) then
+      start_server(s)
+    end
+  end
+end
+
+-- Keeps the Go host told which session is current as the user moves.
+local function follow_current()
+  local group = vim.api.nvim_create_augroup("ClaudeSessions", { clear = true })
+  vim.api.nvim_create_autocmd({ "TabEnter", "WinEnter", "DirChanged" }, {
+    group = group,
+    desc = "claude.nvim: selections and mentions go to this tab page's session",
+    callback = function()
+      M.sync()
+    end,
+  })
+end
+
 local function start(args)
-  local info = require("claude").start()
+  follow_current()
+  local id = new_session_id()
+  local s = { id = id, cwd = M.session_cwd() }
+  local info = start_server(s)
   if not info then
     return false
   end
+  local old = sessions[id]
+  if old and old.buf and vim.api.nvim_buf_is_valid(old.buf) then
+    pcall(vim.api.nvim_buf_delete, old.buf, { force = true })
+  end
+  sessions[id], term = s, s
+  vim.t.claude_session = id
+  local cwd = s.cwd
   local provider = cfg().terminal.provider
-  local cwd = M.session_cwd()
   if provider ~= "native" then
-    return start_elsewhere(provider, command(args), M.env(info.port), cwd)
+    local ok = start_elsewhere(provider, command(args), M.env(info.port), cwd)
+    M.sync()
+    return ok
   end
   if not M.check_program() then
     return false
@@ -337,7 +586,10 @@ local function start(args)
     require("claude.notify").notify("claude.nvim: could not start " .. vim.inspect(command(args)), vim.log.levels.ERROR)
     return false
   end
-  term.buf, term.job, term.cwd = buf, job, opts.cwd
+  term.buf, term.job = buf, job
+  -- A tab page of its own (terminal.position = "tab") is the session's too.
+  vim.t.claude_session = id
+  M.sync()
   vim.bo[buf].bufhidden = "hide"
   vim.bo[buf].buflisted = false
   vim.b[buf].claude_terminal = true
@@ -345,7 +597,7 @@ local function start(args)
   local name = "claude://" .. opts.cwd
   require("claude.tools").set_buf_name(buf, name, buf)
   vim.bo[buf].filetype = "claude"
-  local group = vim.api.nvim_create_augroup("ClaudeTerminal", { clear = true })
+  local group = vim.api.nvim_create_augroup("ClaudeTerminal" .. id, { clear = true })
   vim.api.nvim_create_autocmd("BufEnter", {
     group = group,
     buffer = buf,
@@ -359,7 +611,7 @@ local function start(args)
     group = group,
     desc = "claude.nvim: keep the floating terminal centred",
     callback = function()
-      local win = window()
+      local win = vim.api.nvim_buf_is_valid(buf) and M.window_in_tab(buf) or nil
       if win and vim.api.nvim_win_get_config(win).relative ~= "" then
         vim.api.nvim_win_set_config(win, float_config())
       end
@@ -390,6 +642,7 @@ end
 --- Hides the terminal if it floats in this tab page, where it would cover
 --- a diff; reports whether it did.
 function M.hide_float()
+  select_current()
   local win = window()
   if win and vim.api.nvim_win_get_config(win).relative ~= "" then
     vim.api.nvim_win_hide(win)
@@ -401,7 +654,7 @@ end
 --- Shows the floating terminal again after hide_float (unless the CLI has
 --- exited or the user brought it back already).
 function M.show_float()
-  if M.is_running() and not window() then
+  if M.is_running() and not window() then -- is_running selects the session
     show()
   end
 end
@@ -409,31 +662,60 @@ end
 --- Shows the Claude terminal and focuses it, starting the CLI if none runs.
 ---@param args string[]|nil passed to the CLI when it starts
 function M.open(args)
-  if term.elsewhere and require("claude.state").clients > 0 then
-    -- A terminal of the user's own (terminal.provider): not ours to show.
-    require("claude").start()
-    require("claude.notify").info("Claude runs in its own terminal (terminal.provider); it is connected")
-    return true
+  select_current()
+  if term.elsewhere then
+    if M.clients() > 0 then
+      -- A terminal of the user's own (terminal.provider): not ours to show.
+      start_server(term)
+      require("claude.notify").info("Claude runs in its own terminal (terminal.provider); it is connected")
+      return true
+    end
+    term.elsewhere = nil -- it went away: start it again
   end
-  if M.is_running() then
+  if running(term) then
     -- The server may have been stopped (:ClaudeStop) while the CLI kept
     -- running: start it again, on the port the CLI knows.
-    if not require("claude").start() then
+    if not start_server(term) then
       return false
     end
     if args and #args > 0 then
       require("claude.notify").notify("claude.nvim: Claude is already running; :ClaudeClose it to start with new arguments", vim.log.levels.WARN)
     end
     show()
+    M.sync()
     return true
   end
-  if M.buf() then
+  if term.buf and vim.api.nvim_buf_is_valid(term.buf) then
     -- The previous CLI exited with an error; its output stays readable
     -- until a new one replaces it.
     pcall(vim.api.nvim_buf_delete, term.buf, { force = true })
     term.buf = nil
   end
   return start(args)
+end
+
+--- Goes to session id: its tab page, else shows its terminal here (and
+--- this tab page becomes the session's).
+function M.go_to(id)
+  local s = sessions[id]
+  if not s or not alive(s) then
+    return false
+  end
+  for _, tab in ipairs(vim.api.nvim_list_tabpages()) do
+    local ok, owner = pcall(vim.api.nvim_tabpage_get_var, tab, "claude_session")
+    if ok and owner == id then
+      vim.api.nvim_set_current_tabpage(tab)
+      M.sync()
+      return true
+    end
+  end
+  vim.t.claude_session = id
+  term = s
+  if running(s) then
+    show()
+  end
+  M.sync()
+  return true
 end
 
 --- Focuses the terminal (showing it if hidden, starting it if needed).
@@ -444,6 +726,7 @@ end
 --- Hides a visible terminal (the CLI keeps running), shows a hidden one.
 ---@param args string[]|nil
 function M.toggle(args)
+  select_current()
   local win = window()
   if not win then
     return M.open(args)
@@ -464,12 +747,17 @@ function M.toggle(args)
   return true
 end
 
---- Stops the CLI and removes its buffer.
+--- Stops the current session's CLI and removes its buffer.
 function M.close()
-  local buf = M.buf()
-  if term.job then
-    pcall(vim.fn.jobstop, term.job)
-    term.job = nil
+  local s = select_current()
+  if not s then
+    return
+  end
+  local buf = M.buf(s.id)
+  if s.job then
+    local job = s.job
+    s.job = nil
+    pcall(vim.fn.jobstop, job)
   end
   if buf then
     if #vim.api.nvim_list_wins() == #vim.fn.win_findbuf(buf) then
@@ -478,7 +766,8 @@ function M.close()
     end
     pcall(vim.api.nvim_buf_delete, buf, { force = true })
   end
-  term.buf = nil
+  s.buf, s.elsewhere = nil, nil
+  end_session(s)
 end
 
 return M
