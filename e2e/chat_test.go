@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -95,5 +96,64 @@ func TestAChatEditChangedInTheDiffIsWrittenAsTheUserLeftIt(t *testing.T) {
 	}
 	if t.Failed() {
 		t.Logf("transcript:\n%s", s.chatTranscript())
+	}
+}
+
+// chatRequest waits for the n-th main-conversation request (1-based) to reach the API.
+func (s *session) chatRequest(n int) fakeapi.Request {
+	s.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), turnTimeout)
+	defer cancel()
+	req, err := s.api.WaitMain(ctx, n)
+	if err != nil {
+		s.t.Fatalf("waiting for main request #%d: %v; transcript:\n%s", n, err, s.chatTranscript())
+	}
+	return req
+}
+
+// chatSend types text into the chat's input and sends it with <CR>, as the user does.
+func (s *session) chatSend(text string) {
+	s.t.Helper()
+	s.nv.Lua(nil, `
+		local b = require('claude.chat').buffers()
+		vim.api.nvim_set_current_win(vim.fn.bufwinid(b.input))`)
+	s.nv.Keys("i" + text + "<Esc><CR>")
+	s.waitChat("> " + text)
+}
+
+// answerPermissions makes the permission prompt (vim.ui.select) pick the choice labelled
+// choice, and the reason prompt (vim.ui.input) answer reason. Each prompt's text is kept
+// in _G.asked, in order.
+func (s *session) answerPermissions(choice, reason string) {
+	s.t.Helper()
+	s.nv.Lua(nil, `
+		local choice, reason = ...
+		_G.asked = {}
+		vim.ui.select = function(items, opts, on_choice)
+			table.insert(_G.asked, opts.prompt)
+			for i, it in ipairs(items) do
+				if opts.format_item(it) == choice then
+					return on_choice(it, i)
+				end
+			end
+			on_choice(nil, nil)
+		end
+		vim.ui.input = function(opts, on_confirm)
+			table.insert(_G.asked, opts.prompt)
+			on_confirm(reason)
+		end`, choice, reason)
+}
+
+// asked returns the prompts answerPermissions answered so far.
+func (s *session) asked() []string {
+	var asked []string
+	s.nv.Lua(&asked, `return _G.asked or {}`)
+	return asked
+}
+
+// logTranscript shows the transcript of a failed scenario.
+func (s *session) logTranscript() {
+	if s.t.Failed() {
+		s.t.Logf("transcript:\n%s", s.chatTranscript())
 	}
 }
