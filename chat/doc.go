@@ -70,6 +70,10 @@
 //     outside a repository), version; the first prompt is the first user line that is not
 //     isMeta nor a <command-…>/<local-command-…> echo; the file ends with a last-prompt line.
 //     --resume ID keeps the session id and appends to the same file.
+//   - --mcp-config with a server of type "http" (streamable HTTP; JSON answers, 202 for
+//     notifications, 405 for the GET stream are enough) is connected before the first turn;
+//     its tools reach the model as mcp__<server>__<tool>, and --allowedTools=<those names>
+//     lets them run without a can_use_tool request (host/chat_mcp.go serves getDiagnostics so).
 //   - Closing stdin of an idle CLI makes it exit 0 at once (mid-turn is not checked: Close
 //     kills after the grace period if need be).
 //

@@ -28,6 +28,9 @@ const chatCloseTimeout = 10 * time.Second
 type chats struct {
 	mu    sync.Mutex // guards byDir; never held while calling Neovim or the CLI
 	byDir map[string]*chatState
+
+	mcpMu sync.Mutex // guards mcp, started by the first chat (chat_mcp.go)
+	mcp   *chatMCP
 }
 
 // chatState is one workspace's chat: the running session, if any, and the id a restart
@@ -57,6 +60,7 @@ func (h *Host) chatStart(args []chatStartArgs) (bool, error) {
 		return false, errors.New("chat start: no directory")
 	}
 	a := args[0]
+	mcpConfigs, mcpArgs := h.chatMCPArgs()
 	h.chats.mu.Lock()
 	defer h.chats.mu.Unlock()
 	if h.chats.byDir == nil {
@@ -71,8 +75,8 @@ func (h *Host) chatStart(args []chatStartArgs) (bool, error) {
 		h.chats.byDir[a.Dir] = st
 	}
 	s, err := chat.Start(chat.Options{
-		Bin: a.Bin, Dir: a.Dir, Env: envList(a.Env), Args: a.Args,
-		Resume: st.sessionID, Logger: h.log.With("chat", a.Dir),
+		Bin: a.Bin, Dir: a.Dir, Env: envList(a.Env), Args: append(mcpArgs, a.Args...),
+		MCPConfig: mcpConfigs, Resume: st.sessionID, Logger: h.log.With("chat", a.Dir),
 	})
 	if err != nil {
 		return false, err
@@ -402,4 +406,5 @@ func (h *Host) CloseChats(ctx context.Context) {
 		}()
 	}
 	wg.Wait()
+	h.closeChatMCP(ctx)
 }

@@ -1,0 +1,41 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/claude-nvim/claude.nvim/e2e/fakeapi"
+)
+
+// The editor's tools in the chat: print mode never connects to the IDE WebSocket, so the
+// host gives each chat CLI an MCP server of the public http type.
+
+func TestAChatDiagnosticsToolCallIsAnsweredFromTheEditorWithoutAsking(t *testing.T) {
+	t.Parallel()
+	const message = "e2e: greeting is never used"
+	s := newSession(t)
+	t.Cleanup(s.logTranscript)
+	path := s.writeFile("greet.txt", original)
+	s.api.Push(
+		fakeapi.Use("mcp__nvim__getDiagnostics", map[string]any{"uri": "file://" + path}),
+		fakeapi.Say("One warning in greet.txt."),
+	)
+	s.edit(path)
+	s.nv.Lua(nil, `
+		local ns = vim.api.nvim_create_namespace('e2e')
+		vim.diagnostic.set(ns, 0, { { lnum = 1, col = 0, message = ..., severity = vim.diagnostic.severity.WARN } })`, message)
+	s.answerPermissions("Deny", "no tools")
+	s.openChat()
+	s.chatSend("What does the editor say about greet.txt?")
+	s.waitChat("One warning in greet.txt.")
+	if asked := s.asked(); len(asked) != 0 {
+		t.Errorf("the user was asked %q; a read-only editor tool needs no permission", asked)
+	}
+	r := s.chatRequest(2).ToolResults()
+	if len(r) != 1 || r[0].IsError || !strings.Contains(strings.Join(r[0].Texts(), "\n"), message) {
+		t.Errorf("the model got the tool results %+v, want the editor's diagnostic %q", r, message)
+	}
+	if tools := s.chatRequest(1).ToolNames(); !strings.Contains(strings.Join(tools, " "), "mcp__nvim__getDiagnostics") {
+		t.Errorf("the model was offered %v, want mcp__nvim__getDiagnostics among them", tools)
+	}
+}

@@ -1,0 +1,59 @@
+package host
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func TestTheChatMCPEndpointAnswersOnlyWithItsTokenAndOffersReadOnlyTools(t *testing.T) {
+	h := &Host{log: slog.New(slog.DiscardHandler)}
+	m, err := h.startChatMCP()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.srv.Shutdown(context.Background()) })
+	auth := "Bearer " + m.token
+	for _, tc := range []struct {
+		name, method, auth, origin, body string
+		status                           int
+		want                             string
+	}{
+		{"a request without the token is refused", "POST", "", "", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, 403, ""},
+		{"a request with another token is refused", "POST", "Bearer nope", "", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, 403, ""},
+		{"a request from a web page is refused", "POST", auth, "http://evil.example", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, 403, ""},
+		{"a GET for a server stream is not offered", "GET", auth, "", "", 405, ""},
+		{"initialize echoes a version it knows", "POST", auth, "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26"}}`, 200, `"protocolVersion":"2025-03-26"`},
+		{"initialize answers an unknown version with the newest", "POST", auth, "", `{"jsonrpc":"2.0","id":"a","method":"initialize","params":{"protocolVersion":"1999-01-01"}}`, 200, `"id":"a","jsonrpc":"2.0","result":{"capabilities":{"tools":{}},"protocolVersion":"2025-06-18"`},
+		{"a notification gets no answer", "POST", auth, "", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, 202, ""},
+		{"tools/list offers getDiagnostics only", "POST", auth, "", `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, 200, `{"tools":[{"description"`},
+		{"a tool that is not offered is refused", "POST", auth, "", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"openDiff","arguments":{}}}`, 200, `"code":-32602,"message":"unknown tool: openDiff"`},
+		{"an unknown method is -32601", "POST", auth, "", `{"jsonrpc":"2.0","id":4,"method":"resources/list"}`, 200, `"code":-32601`},
+		{"bad JSON is -32700", "POST", auth, "", `{"jsonrpc":`, 200, `"code":-32700`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req, _ := http.NewRequest(tc.method, m.url, strings.NewReader(tc.body))
+			if tc.auth != "" {
+				req.Header.Set("Authorization", tc.auth)
+			}
+			if tc.origin != "" {
+				req.Header.Set("Origin", tc.origin)
+			}
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Body.Close()
+			body, _ := io.ReadAll(res.Body)
+			if res.StatusCode != tc.status || !strings.Contains(string(body), tc.want) {
+				t.Errorf("%s %s: got %d %s, want %d with %s", tc.method, tc.body, res.StatusCode, body, tc.status, tc.want)
+			}
+			if strings.Contains(string(body), `"openDiff"`) || strings.Contains(string(body), `"saveDocument"`) {
+				t.Errorf("%s: the answer %s names a tool that changes the editor", tc.body, body)
+			}
+		})
+	}
+}
