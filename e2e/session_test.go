@@ -134,13 +134,18 @@ func (s *session) readPIDs(cmd string) {
 		Port int `msgpack:"port"`
 	}
 	s.nv.Lua(&st, `
-		local buf = require('claude.terminal').buf()
+		local term = require('claude.terminal')
+		local buf = term.buf()
 		local job = buf and vim.b[buf].terminal_job_id
 		local host = require('claude.host').channel()
+		local port = require('claude').status().port or 0
+		for _, x in ipairs(term.sessions()) do
+			if x.current then port = x.port end -- a second session's own server
+		end
 		return {
 			cli = job and vim.fn.jobpid(job) or 0,
 			host = host and vim.fn.jobpid(host) or 0,
-			port = require('claude').status().port or 0,
+			port = port,
 		}`)
 	s.cliPID, s.hostPID, s.port = st.CLI, st.Host, st.Port
 	if s.cliPID == 0 || s.port == 0 {

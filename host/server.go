@@ -159,8 +159,8 @@ func (h *Host) run(s *serverSession, where *selection.Event) {
 		h.sessions = map[int]*serverSession{}
 	}
 	h.sessions[s.id] = s
-	if h.sessions[h.current] == nil {
-		h.current = s.id
+	if len(h.sessions) == 1 {
+		h.current = s.id // until Lua says where the user is
 	}
 	first := h.stopRun == nil
 	var ctx context.Context

@@ -36,27 +36,19 @@ func (s *serverSession) stop() error {
 	return errors.Join(errLock, s.server.Close(ctx))
 }
 
-// currentLocked returns the current session, or the first one running
-// when the current one stopped; h.mu must be held.
+// currentLocked returns the current session, nil when the user is where
+// no session is (a tab page of another directory); h.mu must be held.
 func (h *Host) currentLocked() *serverSession {
-	if s := h.sessions[h.current]; s != nil {
-		return s
-	}
-	var first *serverSession
-	for _, s := range h.sessions {
-		if first == nil || s.id < first.id {
-			first = s
-		}
-	}
-	return first
+	return h.sessions[h.current]
 }
 
 // useSession serves ClaudeHostSession: Lua names the session of the tab
-// page the user is in. From then on selections and mentions go to it
-// alone; the tracker forgets what it sent, so the new session hears where
-// the user is at the next cursor event.
+// page the user is in, 0 for none. From then on selections and mentions go
+// to it alone; the tracker sends the next selection it reads even if
+// unchanged, so the new session hears where the user is at the next
+// cursor event.
 func (h *Host) useSession(args []int) {
-	if len(args) == 0 || args[0] <= 0 {
+	if len(args) == 0 || args[0] < 0 {
 		return
 	}
 	h.mu.Lock()
@@ -65,7 +57,7 @@ func (h *Host) useSession(args []int) {
 	h.mu.Unlock()
 	if changed {
 		h.log.Debug("current session", "session", args[0])
-		h.tracker.Reset()
+		h.tracker.Resend()
 	}
 }
 

@@ -21,7 +21,7 @@ local term = {}
 local LOOPBACK = { "127.0.0.1", "localhost", "::1" }
 
 local function alive(s)
-  return s.job ~= nil or s.elsewhere == true or (s.buf ~= nil and vim.api.nvim_buf_is_valid(s.buf))
+  return s.starting or s.job ~= nil or s.elsewhere == true or (s.buf ~= nil and vim.api.nvim_buf_is_valid(s.buf))
 end
 
 local function live_sessions()
@@ -253,18 +253,21 @@ local told_host
 --- Tells the Go host which session is current (where selections and
 --- mentions go), when that changed. Cheap: runs on TabEnter and WinEnter.
 function M.sync()
-  local s = find_current()
   local host = require("claude.host")
-  if not s or not host.running() then
+  if not host.running() or next(sessions) == nil then
     return
   end
+  -- 0: a tab page of no session (another directory): its selections go
+  -- to no CLI.
+  local s = find_current()
+  local id = s and s.id or 0
   -- Per host process: a restarted host knows nothing yet.
-  local key = tostring(host.channel()) .. ":" .. s.id
+  local key = tostring(host.channel()) .. ":" .. id
   if key == told_host then
     return
   end
   told_host = key
-  pcall(vim.fn.ClaudeHostSession, s.id)
+  pcall(vim.fn.ClaudeHostSession, id)
 end
 
 --- The window showing buf in the current tab page, or nil.
@@ -537,6 +540,8 @@ local function follow_current()
   })
 end
 
+local start_in_terminal
+
 local function start(args)
   follow_current()
   local id = new_session_id()
@@ -545,18 +550,30 @@ local function start(args)
   if not info then
     return false
   end
+  s.port = info.port
   local old = sessions[id]
   if old and old.buf and vim.api.nvim_buf_is_valid(old.buf) then
     pcall(vim.api.nvim_buf_delete, old.buf, { force = true })
   end
   sessions[id], term = s, s
+  -- Alive while its window and job come up (their WinEnter asks).
+  s.starting = true
   vim.t.claude_session = id
-  local cwd = s.cwd
+  local ok = start_in_terminal(s, info, args)
+  s.starting = nil
+  if not ok then
+    sessions[id] = nil
+  end
+  M.sync()
+  return ok
+end
+
+-- Starts session s's CLI in a terminal: ours, or the provider's.
+start_in_terminal = function(s, info, args)
+  local id, cwd = s.id, s.cwd
   local provider = cfg().terminal.provider
   if provider ~= "native" then
-    local ok = start_elsewhere(provider, command(args), M.env(info.port), cwd)
-    M.sync()
-    return ok
+    return start_elsewhere(provider, command(args), M.env(info.port), cwd)
   end
   if not M.check_program() then
     return false
@@ -586,10 +603,9 @@ local function start(args)
     require("claude.notify").notify("claude.nvim: could not start " .. vim.inspect(command(args)), vim.log.levels.ERROR)
     return false
   end
-  term.buf, term.job = buf, job
+  s.buf, s.job = buf, job
   -- A tab page of its own (terminal.position = "tab") is the session's too.
   vim.t.claude_session = id
-  M.sync()
   vim.bo[buf].bufhidden = "hide"
   vim.bo[buf].buflisted = false
   vim.b[buf].claude_terminal = true

@@ -120,6 +120,15 @@ func (t *Tracker) Reset() {
 	t.flush, t.pending, t.lastRead, t.latest = nil, nil, nil, nil
 }
 
+// Resend makes the next read go out even when it finds what was sent
+// last: the receiver changed (another session became current) and has not
+// heard it. The latest selection stays for getCurrentSelection.
+func (t *Tracker) Resend() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.lastRead = nil
+}
+
 // next takes the query to read now, or says when to read one (zero when
 // there is nothing to read).
 func (t *Tracker) next(now time.Time) (q *Query, at time.Time) {
