@@ -15,11 +15,11 @@ import (
 // The native chat (:ClaudeChat): the real CLI in its stream-json mode, run by the plugin's
 // host, against the API stand-in.
 
-// openChat runs :ClaudeChat and records the host's and the chat CLI's pids, so the cleanup
-// waits for them before the temporary directories go.
-func (s *session) openChat() {
+// openChat runs :ClaudeChat with args and records the host's and the chat CLI's pids, so the
+// cleanup waits for them before the temporary directories go.
+func (s *session) openChat(args ...string) {
 	s.t.Helper()
-	s.nv.Cmd("ClaudeChat")
+	s.nv.Cmd(strings.Join(append([]string{"ClaudeChat"}, args...), " "))
 	s.nv.Lua(&s.hostPID, `return vim.fn.jobpid(require('claude.host').channel())`)
 	// The CLI is the host's one child; /proc lists children per thread of the parent.
 	tasks, _ := filepath.Glob("/proc/" + strconv.Itoa(s.hostPID) + "/task/*/children")

@@ -50,11 +50,16 @@ type chatStartArgs struct {
 	Bin  string            `msgpack:"bin"`
 	Args []string          `msgpack:"args"`
 	Env  map[string]string `msgpack:"env"` // the CLI's whole environment
+	// Resume, when set, continues that stored session, ending a CLI that runs another one.
+	Resume string `msgpack:"resume"`
+	// New ends a running CLI and starts a new conversation.
+	New bool `msgpack:"new"`
 }
 
 // chatStart serves ClaudeHostChatStart: it starts the workspace's CLI unless it runs, and
-// resumes the conversation when an earlier CLI of this chat exited. Sync, as Lua must know
-// whether there is a CLI before it sends; the work is one fork and exec.
+// resumes the conversation when an earlier CLI of this chat exited. With Resume or New it
+// replaces a running CLI (closed in the background; its last events are not shown). Sync, as
+// Lua must know whether there is a CLI before it sends; the work is one fork and exec.
 func (h *Host) chatStart(args []chatStartArgs) (bool, error) {
 	if len(args) == 0 || args[0].Dir == "" {
 		return false, errors.New("chat start: no directory")
@@ -67,12 +72,21 @@ func (h *Host) chatStart(args []chatStartArgs) (bool, error) {
 		h.chats.byDir = map[string]*chatState{}
 	}
 	st := h.chats.byDir[a.Dir]
-	if st != nil && st.session != nil {
-		return false, nil
-	}
 	if st == nil {
 		st = &chatState{dir: a.Dir}
 		h.chats.byDir[a.Dir] = st
+	}
+	replace := a.New || (a.Resume != "" && a.Resume != st.sessionID)
+	if st.session != nil && !replace {
+		return false, nil
+	}
+	if st.session != nil {
+		h.retireLocked(st)
+	}
+	if a.New {
+		st.sessionID = ""
+	} else if a.Resume != "" {
+		st.sessionID = a.Resume
 	}
 	s, err := chat.Start(chat.Options{
 		Bin: a.Bin, Dir: a.Dir, Env: envList(a.Env), Args: append(mcpArgs, a.Args...),
@@ -85,6 +99,23 @@ func (h *Host) chatStart(args []chatStartArgs) (bool, error) {
 	st.init = h.initialize(a.Dir, s)
 	go h.runChat(a.Dir, st, s)
 	return true, nil
+}
+
+// retireLocked ends st's running CLI in the background; runChat stops rendering it once
+// st.session is another one. Called with h.chats.mu held.
+func (h *Host) retireLocked(st *chatState) {
+	old := st.session
+	for _, cancel := range st.reviews {
+		cancel()
+	}
+	st.session, st.pending, st.reviews, st.init = nil, nil, nil, nil
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), chatCloseTimeout)
+		defer cancel()
+		if err := old.Close(ctx); err != nil {
+			h.log.Warn("chat: close", "dir", st.dir, "err", err)
+		}
+	}()
 }
 
 // envList turns the environment Lua sends into KEY=VALUE pairs, sorted so logs compare.
@@ -112,6 +143,12 @@ func (h *Host) runChat(dir string, st *chatState, s *chat.Session) {
 		if err != nil {
 			h.log.Warn("chat: next", "dir", dir, "err", err)
 			return
+		}
+		h.chats.mu.Lock()
+		retired := st.session != s // until its Exited is converted, a running CLI is st.session
+		h.chats.mu.Unlock()
+		if retired {
+			continue // replaced by a resumed or new conversation: drain, show nothing
 		}
 		items := h.chatItems(st, s, evs)
 		if err := h.editor.ChatEvents(ctx, dir, items); err != nil {

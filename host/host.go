@@ -79,6 +79,7 @@ func (h *Host) Register(p *plugin.Plugin) error {
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostStop"}, h.stop)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostStatus"}, h.status)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatStart"}, h.chatStart)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatSessions"}, h.chatSessions)
 
 	// Async: fire and forget from Lua.
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostStartAsync"}, h.startAsync)

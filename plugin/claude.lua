@@ -125,9 +125,15 @@ command("ClaudeDiffFocus", function()
   require("claude.diff").focus()
 end, { desc = "Go to the Claude proposal waiting for review" })
 
-command("ClaudeChat", function()
-  require("claude.chat").open()
-end, { desc = "Open (or focus) the native chat of this workspace (preview)" })
+command("ClaudeChat", function(o)
+  require("claude.chat").command(o.args)
+end, {
+  nargs = "?",
+  complete = function()
+    return require("claude.chat").subcommands
+  end,
+  desc = "Open (or focus) the native chat of this workspace; new, resume (pick) or last: another conversation",
+})
 
 command("ClaudeChatInterrupt", function()
   require("claude.chat").interrupt()

@@ -198,12 +198,15 @@ local function start_args(dir)
 end
 
 -- Starts the chat's CLI unless it runs (resuming the conversation when an
--- earlier one exited); false after telling the user why not.
-local function start(c)
+-- earlier one exited); false after telling the user why not. how.new starts
+-- a new conversation, how.resume continues that stored session; either
+-- replaces a running CLI.
+local function start(c, how)
   local args = start_args(c.dir)
   if not args then
     return false
   end
+  args.new, args.resume = how and how.new or false, how and how.resume or ""
   return require("claude.host").call("ClaudeHostChatStart", args) ~= nil
 end
 
@@ -223,6 +226,109 @@ function M.open(dir)
   open_windows(chat(dir))
   return true
 end
+
+local write
+
+-- Empties the transcript for another conversation; line, if any, is its
+-- first line.
+local function restart_transcript(c, line)
+  c.busy, c.streaming, c.last, c.queue, c.asking = false, nil, nil, {}, false
+  write(c, function(buf)
+    vim.api.nvim_buf_set_lines(buf, 0, -1, false, line and { line } or {})
+  end)
+  update_status(c)
+end
+
+--- Starts a new conversation in dir's chat (default: the current
+--- workspace), ending the one that runs.
+---@param dir string|nil
+function M.new(dir)
+  dir = dir or current_dir()
+  local c = chat(dir)
+  if not start(c, { new = true }) then
+    return false
+  end
+  restart_transcript(c)
+  open_windows(c)
+  return true
+end
+
+--- The workspace's stored conversations, newest first: { id, first_prompt,
+--- modified (Unix seconds), branch }; nil after telling the user why not.
+---@param dir string|nil
+function M.sessions(dir)
+  dir = dir or current_dir()
+  local args = start_args(dir)
+  if not args then
+    return nil
+  end
+  return require("claude.host").call("ClaudeHostChatSessions", { dir = dir, env = args.env })
+end
+
+local function session_label(s)
+  return string.format("%s  %s  %s", os.date("%Y-%m-%d %H:%M", s.modified), s.branch ~= "" and s.branch or "-", s.first_prompt)
+end
+
+--- Continues a stored conversation in dir's chat: s is one of M.sessions.
+---@param s table
+---@param dir string|nil
+function M.resume(s, dir)
+  dir = dir or current_dir()
+  local c = chat(dir)
+  if not start(c, { resume = s.id }) then
+    return false
+  end
+  restart_transcript(c, "_Resumed: " .. session_label(s) .. "_")
+  open_windows(c)
+  return true
+end
+
+--- Picks a stored conversation of the workspace (vim.ui.select: time,
+--- branch, first prompt; the newest first) and continues it; last = true
+--- takes the newest without asking.
+---@param last boolean|nil
+---@param dir string|nil
+function M.pick(last, dir)
+  dir = dir or current_dir()
+  local list = M.sessions(dir)
+  if not list then
+    return
+  end
+  if #list == 0 then
+    require("claude.notify").info("no stored Claude conversation for " .. dir .. "; :ClaudeChat starts one")
+    return
+  end
+  if last then
+    M.resume(list[1], dir)
+    return
+  end
+  vim.ui.select(list, {
+    prompt = "Resume a Claude conversation",
+    kind = "claude_session",
+    format_item = session_label,
+  }, function(choice)
+    if choice then
+      M.resume(choice, dir)
+    end
+  end)
+end
+
+--- :ClaudeChat [new|resume|last]
+---@param arg string|nil
+function M.command(arg)
+  if arg == nil or arg == "" then
+    return M.open()
+  elseif arg == "new" then
+    return M.new()
+  elseif arg == "resume" then
+    return M.pick(false)
+  elseif arg == "last" then
+    return M.pick(true)
+  end
+  require("claude.notify").error(":ClaudeChat takes new, resume or last, not " .. arg)
+end
+
+M.subcommands = { "new", "resume", "last" }
 
 -- Rendering. Each function gets the chat and its (modifiable) transcript.
 
@@ -253,7 +359,7 @@ local function stream(buf, text)
   vim.api.nvim_buf_set_lines(buf, n - 1, n, false, parts)
 end
 
-local function write(c, fn)
+write = function(c, fn)
   if not valid(c.tbuf) then
     return
   end

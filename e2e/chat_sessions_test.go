@@ -1,0 +1,135 @@
+package e2e
+
+import (
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/claude-nvim/claude.nvim/e2e/clienv"
+	"github.com/claude-nvim/claude.nvim/e2e/fakeapi"
+	"github.com/claude-nvim/claude.nvim/e2e/tmuxterm"
+	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
+)
+
+// Chat sessions with the real CLI: a conversation lives on when its windows close, continues
+// after Neovim restarts (the CLI stores it), and :ClaudeChat new starts another.
+
+// restartNvim quits Neovim, waits for its host and chat CLI to exit, and starts a new
+// Neovim set up as newSession does, in the same environment (the CLI's config dir with its
+// stored sessions, the stand-in).
+func (s *session) restartNvim() {
+	s.t.Helper()
+	_ = s.nv.Nvim.Close()
+	for _, pid := range []int{s.cliPID, s.hostPID} {
+		deadline := time.Now().Add(exitTimeout)
+		for pid > 0 && tmuxterm.Alive(pid) {
+			if time.Now().After(deadline) {
+				s.t.Logf("process %d outlived Neovim; killing it", pid)
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	s.cliPID, s.hostPID = 0, 0
+	s.nv = nvimtest.New(s.t, nvimtest.WithEnv(s.env.Vars()...))
+	s.diffOpened = s.nv.UserEvents("ClaudeDiffOpened")
+	s.diffClosed = s.nv.UserEvents("ClaudeDiffClosed")
+	s.nv.Lua(nil, `
+		local bin, cli, log, project = ...
+		vim.g.claude_nvim_binary = bin
+		vim.cmd.cd(vim.fn.fnameescape(project))
+		require('claude').setup({ terminal_cmd = { cli }, log = { level = 'debug', file = log } })`,
+		pluginBinary, clienv.Bin(s.t), s.logFile, s.env.Project)
+}
+
+// pickSession makes the next vim.ui.select pick the entry whose label contains want; the
+// labels offered are kept in _G.offered.
+func (s *session) pickSession(want string) {
+	s.nv.Lua(nil, `
+		local want = ...
+		_G.offered = {}
+		vim.ui.select = function(items, opts, on_choice)
+			local pick
+			for _, it in ipairs(items) do
+				local label = opts.format_item(it)
+				table.insert(_G.offered, label)
+				if not pick and label:find(want, 1, true) then pick = it end
+			end
+			on_choice(pick)
+		end`, want)
+}
+
+// turnDone waits until the transcript has n turn summary lines.
+func (s *session) turnDone(n int) {
+	s.t.Helper()
+	nvimtest.Wait(s.t, "the turn's summary line", turnTimeout, func() bool {
+		return strings.Count(s.chatTranscript(), " tokens in, ") >= n
+	})
+}
+
+func TestAChatIsResumedAfterNeovimRestartsFromThePicker(t *testing.T) {
+	t.Parallel()
+	const first = "Remember the code word PLUM"
+	s := newSession(t, fakeapi.Say("Noted: PLUM."))
+	t.Cleanup(s.logTranscript)
+	s.openChat()
+	s.chatSend(first)
+	s.waitChat("Noted: PLUM.")
+	s.turnDone(1)
+
+	s.restartNvim()
+	s.api.Push(fakeapi.Say("You said PLUM."))
+	s.pickSession(first)
+	s.openChat("resume")
+	var offered []string
+	s.nv.Lua(&offered, `return _G.offered`)
+	if len(offered) != 1 || !strings.Contains(offered[0], first) || !strings.Contains(offered[0], "HEAD") {
+		t.Errorf("the picker offered %q, want one stored session showing its first prompt and branch", offered)
+	}
+	nvimtest.Wait(t, "the transcript to say which conversation goes on", turnTimeout, func() bool {
+		return strings.HasPrefix(s.chatTranscript(), "_Resumed: ") && strings.Contains(s.chatTranscript(), first)
+	})
+	s.chatSend("Which code word did I give you?")
+	s.waitChat("You said PLUM.")
+	if got := s.chatRequest(2).UserText(); !strings.Contains(got, first) {
+		t.Errorf("after resuming, the model got %q, want the earlier conversation with %q", got, first)
+	}
+}
+
+func TestAChatOutlivesItsWindowsAndClaudeChatNewStartsAnother(t *testing.T) {
+	t.Parallel()
+	const first = "Remember the code word FIG"
+	s := newSession(t, fakeapi.Say("Noted: FIG."), fakeapi.Say("Still FIG."), fakeapi.Say("A fresh start."))
+	t.Cleanup(s.logTranscript)
+	s.openChat()
+	cli := s.cliPID
+	s.chatSend(first)
+	s.waitChat("Noted: FIG.")
+	s.turnDone(1)
+	s.nv.Lua(nil, `
+		local b = require('claude.chat').buffers()
+		for _, buf in ipairs({ b.input, b.transcript }) do
+			vim.api.nvim_win_close(vim.fn.bufwinid(buf), true)
+		end`)
+	s.openChat()
+	if s.cliPID != cli {
+		t.Errorf("reopening the chat started another CLI (%d, was %d)", s.cliPID, cli)
+	}
+	s.waitChat("Noted: FIG.")
+	s.chatSend("And now?")
+	s.waitChat("Still FIG.")
+	if got := s.chatRequest(2).UserText(); !strings.Contains(got, first) {
+		t.Errorf("after reopening the chat, the model got %q, want the same conversation", got)
+	}
+
+	s.openChat("new")
+	if strings.Contains(s.chatTranscript(), "FIG") {
+		t.Errorf(":ClaudeChat new kept the old transcript:\n%s", s.chatTranscript())
+	}
+	s.chatSend("Hello again")
+	s.waitChat("A fresh start.")
+	if got := s.chatRequest(3).UserText(); strings.Contains(got, first) {
+		t.Errorf("after :ClaudeChat new, the model got %q, want a conversation without %q", got, first)
+	}
+}

@@ -1,0 +1,44 @@
+package host
+
+import (
+	"errors"
+
+	"github.com/claude-nvim/claude.nvim/chat"
+)
+
+// chatSessionsArgs are ClaudeHostChatSessions' argument: the workspace and the CLI's
+// environment (its config directory holds the sessions).
+type chatSessionsArgs struct {
+	Dir string            `msgpack:"dir"`
+	Env map[string]string `msgpack:"env"`
+}
+
+// chatSessionInfo is one stored session as :ClaudeChat resume's picker shows it.
+type chatSessionInfo struct {
+	ID          string `msgpack:"id"`
+	FirstPrompt string `msgpack:"first_prompt"`
+	Modified    int64  `msgpack:"modified"` // Unix seconds of the last activity
+	Branch      string `msgpack:"branch"`
+}
+
+// chatSessions serves ClaudeHostChatSessions: the workspace's stored conversations, newest
+// first. Sync: it reads the head of each session file (chat.ListSessions bounds how much).
+func (h *Host) chatSessions(args []chatSessionsArgs) ([]chatSessionInfo, error) {
+	if len(args) == 0 || args[0].Dir == "" {
+		return nil, errors.New("chat sessions: no directory")
+	}
+	a := args[0]
+	var env []string
+	if a.Env != nil {
+		env = envList(a.Env)
+	}
+	list, err := chat.ListSessions(chat.ConfigDir(env), a.Dir)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]chatSessionInfo, 0, len(list))
+	for _, s := range list {
+		out = append(out, chatSessionInfo{ID: s.ID, FirstPrompt: s.FirstPrompt, Modified: s.Modified.Unix(), Branch: s.GitBranch})
+	}
+	return out, nil
+}
