@@ -162,6 +162,25 @@ func TestEachSessionHasItsOwnServerLockFileAndFolder(t *testing.T) {
 	}
 }
 
+func TestShutdownRemovesEverySessionsLockFile(t *testing.T) {
+	s := newTwoSessions(t)
+	if err := s.host.Shutdown(); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{s.infoA.Lockfile, s.infoB.Lockfile} {
+		if _, err := os.Stat(path); !os.IsNotExist(err) {
+			t.Errorf("%s after the host shut down: %v, want it removed", path, err)
+		}
+	}
+	for _, c := range []*mcptest.Client{s.a, s.b} {
+		select {
+		case <-c.Done():
+		case <-time.After(waitTimeout):
+			t.Errorf("a client is still connected after the host shut down")
+		}
+	}
+}
+
 func TestSelectionsAndMentionsReachOnlyTheSessionOfTheirTabPage(t *testing.T) {
 	s := newTwoSessions(t)
 	// In b's tab page (current since its :ClaudeOpen): select a line.
@@ -202,6 +221,38 @@ func TestSelectionsAndMentionsReachOnlyTheSessionOfTheirTabPage(t *testing.T) {
 	}
 	if got := notificationsFor(s.b, "at_mentioned"); len(got) > 0 {
 		t.Errorf("a's mention reached b too: %q", got)
+	}
+}
+
+func TestATabPageOfAnotherDirectoryGetsItsOwnSessionOnFirstUse(t *testing.T) {
+	s := newTwoSessions(t)
+	dirC := filepath.Join(s.nv.Dir, "c")
+	if err := os.MkdirAll(dirC, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fileC := s.nv.WriteFile("c/notes.txt", "third worktree\n")
+	s.nv.Cmd("tabnew")
+	s.nv.Cmd("tcd " + dirC)
+	s.nv.Cmd("edit " + fileC)
+	s.nv.Cmd("normal! V")
+	s.nv.Cmd("execute \"normal! \\<Esc>\"")
+	// Neither session hears about a file in a tab page of neither.
+	for name, c := range map[string]*mcptest.Client{"a": s.a, "b": s.b} {
+		for _, raw := range notificationsFor(c, "selection_changed") {
+			if strings.Contains(raw, "notes.txt") {
+				t.Errorf("session %s heard of a selection in a tab page of no session: %s", name, raw)
+			}
+		}
+	}
+	// :ClaudeSend there starts a third session, in that directory.
+	s.nv.Cmd("ClaudeSend")
+	var cwds []string
+	s.nv.Lua(&cwds, `
+		local out = {}
+		for _, x in ipairs(require('claude.terminal').sessions()) do table.insert(out, x.cwd) end
+		return out`)
+	if !slices.Equal(cwds, []string{s.dirA, s.dirB, dirC}) {
+		t.Errorf("after :ClaudeSend in a third directory, sessions in %q; want a third in %s", cwds, dirC)
 	}
 }
 

@@ -767,6 +767,9 @@ end
 function M.close()
   local s = select_current()
   if not s then
+    if #live_sessions() > 0 then
+      require("claude.notify").info("no Claude session in this tab page (:ClaudeSessions lists them)")
+    end
     return
   end
   local buf = M.buf(s.id)
