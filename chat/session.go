@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -98,7 +99,7 @@ func Start(opts Options) (*Session, error) {
 	}
 	s.ctl = newControls(s.in)
 	s.perms = &permissions{pending: map[string]PermissionRequest{}}
-	log.Info("claude started", "pid", cmd.Process.Pid, "dir", opts.Dir, "args", cmd.Args[1:])
+	log.Info("claude started", "pid", cmd.Process.Pid, "dir", opts.Dir, "args", loggedArgs(cmd.Args[1:]))
 	go s.read(outR, stderr)
 	return s, nil
 }
@@ -207,4 +208,16 @@ func clip(b []byte) string {
 		return string(b[:max]) + "…"
 	}
 	return string(b)
+}
+
+// loggedArgs is the command line as the log shows it: --mcp-config values can carry a
+// server's token, so they are left out.
+func loggedArgs(args []string) []string {
+	out := slices.Clone(args)
+	for i := 1; i < len(out); i++ {
+		if out[i-1] == "--mcp-config" {
+			out[i] = "…"
+		}
+	}
+	return out
 }

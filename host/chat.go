@@ -179,10 +179,10 @@ func (h *Host) chatItems(st *chatState, s *chat.Session, evs []chat.Event) []nvi
 		case chat.BlockEnd:
 			items = append(items, nvimapi.ChatItem{Kind: "block_end"})
 		case chat.ToolUse:
-			items = append(items, nvimapi.ChatItem{Kind: "tool", ID: e.ID, Name: e.Name, Summary: e.Summary})
+			items = append(items, nvimapi.ChatItem{Kind: "tool", ID: e.ID, Name: e.Name, Summary: e.Summary, Body: inputLines(e.Input)})
 		case chat.ToolResult:
 			first, n := firstLine(e.Content)
-			items = append(items, nvimapi.ChatItem{Kind: "result", ID: e.ID, Text: first, Lines: n, IsError: e.IsError})
+			items = append(items, nvimapi.ChatItem{Kind: "result", ID: e.ID, Text: first, Lines: n, IsError: e.IsError, Body: resultLines(e.Content)})
 		case chat.UserText:
 			if !e.Replay {
 				items = append(items, nvimapi.ChatItem{Kind: "user", Text: e.Text})

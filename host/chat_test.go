@@ -67,6 +67,15 @@ while IFS= read -r line; do
       say '{"type":"control_request","request_id":"r1","request":{"subtype":"can_use_tool","tool_name":"Bash","display_name":"Bash","input":{"command":"echo hi"},"permission_suggestions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"echo:*"}],"behavior":"allow","destination":"session"}],"tool_use_id":"t1"}}' ;;
     *edit*)
       say '{"type":"control_request","request_id":"r2","request":{"subtype":"can_use_tool","tool_name":"Edit","display_name":"Edit","input":{"file_path":"'"$(pwd)"'/greet.txt","old_string":"two","new_string":"TWO"},"description":"greet.txt","permission_suggestions":[{"type":"setMode","mode":"acceptEdits","destination":"session"}],"tool_use_id":"t1"}}' ;;
+    *think*)
+      se '{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}'
+      se '{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"Let me look\nat the file."}}'
+      se '{"type":"content_block_stop","index":0}'
+      say '{"type":"assistant","message":{"id":"m3","content":[{"type":"tool_use","id":"t2","name":"Read","input":{"file_path":"/tmp/x/notes.txt","limit":3}}]}}'
+      say '{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t2","type":"tool_result","content":"1\tone\n2\ttwo\n3\tthree"}]}}'
+      say '{"type":"assistant","message":{"id":"m4","content":[{"type":"tool_use","id":"t3","name":"Bash","input":{"command":"false"}}]}}'
+      say '{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t3","type":"tool_result","is_error":true,"content":"Exit code 1"}]}}'
+      text "Read it."; result ;;
     *slow*)
       se '{"type":"content_block_start","index":0,"content_block":{"type":"text"}}'
       se '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Working"}}' ;;
@@ -513,4 +522,51 @@ func TestTheChatInputRecallsEarlierPrompts(t *testing.T) {
 	nvimtest.Wait(t, "the recalled prompt to be sent again", waitTimeout, func() bool {
 		return strings.Count(e.recorded(), `"text":"stream one"`) == 2
 	})
+}
+
+func TestAChatFoldsThinkingAndEachToolUseIntoOneLineThatUnfolds(t *testing.T) {
+	e := newChatEnv(t)
+	e.nv.Cmd("ClaudeChat")
+	e.prompt("think first")
+	e.waitTranscript("Read it.", "  ⎿  Error: Exit code 1")
+	want := []string{
+		"_∴ Thinking…_",
+		"  │ Let me look",
+		"  │ at the file.",
+		"",
+		"● Read(/tmp/x/notes.txt)",
+		"  │ file_path: /tmp/x/notes.txt",
+		"  │ limit: 3",
+		"  ⎿  1\tone … (3 lines)",
+		"  │ 2\ttwo",
+		"  │ 3\tthree",
+		"● Bash(false)",
+		"  │ command: false",
+		"  ⎿  Error: Exit code 1",
+	}
+	if got := e.transcript(); !strings.Contains(got, strings.Join(want, "\n")) {
+		t.Fatalf("transcript =\n%s\nwant it to hold\n%s", got, strings.Join(want, "\n"))
+	}
+	// What the window shows: each fold closed on its first line.
+	var shown []string
+	e.nv.Lua(&shown, `
+		local b = require('claude.chat').buffers()
+		local win = vim.fn.bufwinid(b.transcript)
+		return vim.api.nvim_win_call(win, function()
+			local out, l = {}, 1
+			while l <= vim.fn.line('$') do
+				table.insert(out, vim.fn.getline(l))
+				l = vim.fn.foldclosedend(l) ~= -1 and vim.fn.foldclosedend(l) + 1 or l + 1
+			end
+			return out
+		end)`)
+	got := strings.Join(shown, "\n")
+	for _, line := range []string{"_∴ Thinking…_", "● Read(/tmp/x/notes.txt)", "  ⎿  1\tone … (3 lines)", "● Bash(false)", "  ⎿  Error: Exit code 1", "Read it."} {
+		if !strings.Contains("\n"+got+"\n", "\n"+line+"\n") {
+			t.Errorf("the window shows\n%s\nwant the line %q", got, line)
+		}
+	}
+	if strings.Contains(got, "│") {
+		t.Errorf("the window shows\n%s\nwant every input, result and thinking body folded", got)
+	}
 }

@@ -15,6 +15,9 @@ type ChatItem struct {
 	ID      string `msgpack:"id,omitempty"`      // tool, result: the tool use; permission, cancelled: the request
 	IsError bool   `msgpack:"is_error,omitempty"`
 	Lines   int    `msgpack:"lines,omitempty"` // result: how many lines the whole content has
+	// Body is what a tool's summary line unfolds to: its input (tool) or its result's lines
+	// after the first (result), capped by the host.
+	Body []string `msgpack:"body,omitempty"`
 
 	// permission
 	Description string `msgpack:"description,omitempty"`

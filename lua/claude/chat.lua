@@ -13,6 +13,16 @@ local chats = {}
 -- Lines of the input window.
 local INPUT_HEIGHT = 5
 
+-- What a summary line unfolds to (a tool's input and result, a thinking
+-- block's text) starts with BODY.
+local BODY = "  │ "
+
+-- Folds of the transcript, from each line's text alone (cheap, no Lua call
+-- per line): a tool's summary line, a result line and a thinking header
+-- start a fold that holds the BODY lines below them; everything else is
+-- unfolded. Folds start closed, so each tool use reads as one line.
+local FOLD_EXPR = [[getline(v:lnum)=~#'^\%(● \|  ⎿  \|_∴ Thinking\)'?'>1':(getline(v:lnum)=~#'^  │ '?'1':'0')]]
+
 -- The permission modes :ClaudeChatMode and <S-Tab> switch between, in the
 -- CLI's shift+tab order.
 M.modes = { "default", "acceptEdits", "plan" }
@@ -149,6 +159,12 @@ local function open_windows(c)
     vim.wo[twin].linebreak = true
     vim.wo[twin].number = false
     vim.wo[twin].winbar = "%{get(b:, 'claude_chat_status', '')}"
+    vim.wo[twin].foldmethod = "expr"
+    vim.wo[twin].foldexpr = FOLD_EXPR
+    vim.wo[twin].foldtext = "" -- the fold's first line, highlighted
+    vim.wo[twin].foldlevel = 0
+    vim.wo[twin].foldenable = true
+    vim.wo[twin].fillchars = "fold: "
   end
   local iwin = window(c.ibuf)
   if not iwin then
@@ -351,12 +367,27 @@ local function add(c, buf, lines, blank)
   c.streaming = nil
 end
 
--- Appends streamed text to the last line, splitting at newlines.
-local function stream(buf, text)
+-- Appends streamed text to the last line, splitting at newlines; each new
+-- line starts with prefix, if given.
+local function stream(buf, text, prefix)
   local n, last = last_line(buf)
   local parts = vim.split(text, "\n", { plain = true })
   parts[1] = last .. parts[1]
+  if prefix then
+    for i = 2, #parts do
+      parts[i] = prefix .. parts[i]
+    end
+  end
   vim.api.nvim_buf_set_lines(buf, n - 1, n, false, parts)
+end
+
+-- lines as the folded body of the line above them.
+local function body(lines)
+  local out = {}
+  for i, l in ipairs(lines or {}) do
+    out[i] = BODY .. l
+  end
+  return out
 end
 
 write = function(c, fn)
@@ -511,11 +542,12 @@ function render.text(c, buf, it)
   c.last = "text"
 end
 
-function render.thinking(c, buf)
+function render.thinking(c, buf, it)
   if c.streaming ~= "thinking" then
-    add(c, buf, { "_∴ Thinking…_" }, true)
+    add(c, buf, { "_∴ Thinking…_", BODY }, true)
     c.streaming = "thinking"
   end
+  stream(buf, it.text, BODY)
 end
 
 function render.block_end(c)
@@ -523,7 +555,9 @@ function render.block_end(c)
 end
 
 function render.tool(c, buf, it)
-  add(c, buf, { string.format("● %s(%s)", it.name, first_line(it.summary)) }, c.last ~= "tool")
+  local lines = body(it.body)
+  table.insert(lines, 1, string.format("● %s(%s)", it.name, first_line(it.summary)))
+  add(c, buf, lines, c.last ~= "tool")
   c.last = "tool"
 end
 
@@ -534,7 +568,9 @@ function render.result(c, buf, it)
   else
     text = string.format("%s … (%d lines)", it.text or "", it.lines)
   end
-  add(c, buf, { "  ⎿  " .. (it.is_error and "Error: " or "") .. text })
+  local lines = body(it.body)
+  table.insert(lines, 1, "  ⎿  " .. (it.is_error and "Error: " or "") .. text)
+  add(c, buf, lines)
   c.last = "tool"
 end
 
