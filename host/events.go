@@ -67,6 +67,7 @@ func (h *Host) dirChanged() {
 		ctx, cancel := context.WithTimeout(context.Background(), folderUpdateTimeout)
 		defer cancel()
 		folders, err := h.editor.WorkspaceFolders(ctx)
+		folders = nvimapi.WithoutFolders(folders, h.boundFolders())
 		for _, lock := range locks {
 			if err == nil {
 				err = lock.SetWorkspaceFolders(folders)

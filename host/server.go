@@ -98,6 +98,8 @@ func (h *Host) start(args []startOptions) (*serverInfo, error) {
 	}
 	if opts.Cwd != "" {
 		opts.Folders = []string{opts.Cwd}
+	} else {
+		opts.Folders = nvimapi.WithoutFolders(opts.Folders, h.boundFolders())
 	}
 	srv, port, token, err := h.listen(opts)
 	if err != nil {
@@ -110,6 +112,9 @@ func (h *Host) start(args []startOptions) (*serverInfo, error) {
 	}
 	h.run(&serverSession{id: opts.Session, cwd: opts.Cwd, server: srv, lock: lock, port: port, token: token}, opts.Where)
 	h.log.Info("server started", "session", opts.Session, "cwd", opts.Cwd, "port", port, "lockfile", lock.Path())
+	if opts.Cwd != "" {
+		h.dirChanged() // the sessions following Neovim give that folder up
+	}
 	return h.info(opts.Session), nil
 }
 
@@ -206,7 +211,7 @@ func (h *Host) serve(opts startOptions, token string, portMin, portMax int) (*mc
 	session := opts.Session
 	srv, err := mcp.NewServer(mcp.Config{
 		Token:         token,
-		Tools:         mcp.IDETools(h.editor.Session(session, folders)),
+		Tools:         mcp.IDETools(h.editor.Session(session, folders, h.boundFolders)),
 		Name:          "claude.nvim",
 		Version:       Version,
 		Logger:        h.log.With("session", session),
@@ -285,9 +290,14 @@ func (h *Host) stopSessions(id int) error {
 		cancel()
 	}
 	var errs []error
+	bound := false
 	for _, s := range stopping {
 		errs = append(errs, s.stop())
+		bound = bound || s.cwd != ""
 		h.log.Info("server stopped", "session", s.id)
+	}
+	if bound && id != 0 {
+		h.dirChanged() // its folder is Neovim's again
 	}
 	return errors.Join(errs...)
 }

@@ -61,6 +61,20 @@ func (h *Host) useSession(args []int) {
 	}
 }
 
+// boundFolders returns the directories sessions are bound to: the other
+// sessions' folders, which a session following Neovim does not claim.
+func (h *Host) boundFolders() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var dirs []string
+	for _, s := range h.sessions {
+		if s.cwd != "" {
+			dirs = append(dirs, s.cwd)
+		}
+	}
+	return dirs
+}
+
 // followingLocks returns the lock files of the sessions whose folders
 // follow Neovim's working directories.
 func (h *Host) followingLocks() []*lockfile.Lock {

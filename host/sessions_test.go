@@ -128,6 +128,15 @@ func TestEachSessionHasItsOwnServerLockFileAndFolder(t *testing.T) {
 	if !slices.Equal(lockB.WorkspaceFolders, []string{s.dirB}) {
 		t.Errorf("the second session's lock names folders %q, want only its worktree %q", lockB.WorkspaceFolders, s.dirB)
 	}
+	// The first session follows Neovim's directories, less b's: a CLI
+	// started in b's worktree must not find a's server.
+	nvimtest.Wait(t, "a's lock file to give up b's folder", waitTimeout, func() bool {
+		lockA, err := lockfile.Read(s.infoA.Lockfile)
+		return err == nil && slices.Equal(lockA.WorkspaceFolders, []string{s.dirA})
+	})
+	if got := strings.Join(callTool(t, s.a, "getWorkspaceFolders", map[string]any{}), ""); !strings.Contains(got, s.dirA) || strings.Contains(got, s.dirB) {
+		t.Errorf("session a's getWorkspaceFolders = %q, want %s and not b's %s", got, s.dirA, s.dirB)
+	}
 	// Each CLI hears its own folder from getWorkspaceFolders.
 	if got := callTool(t, s.b, "getWorkspaceFolders", map[string]any{}); !strings.Contains(strings.Join(got, ""), s.dirB) || strings.Contains(strings.Join(got, ""), s.dirA) {
 		t.Errorf("session b's getWorkspaceFolders = %q, want %s alone", got, s.dirB)

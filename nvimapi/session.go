@@ -2,6 +2,7 @@ package nvimapi
 
 import (
 	"context"
+	"slices"
 
 	"github.com/claude-nvim/claude.nvim/mcp"
 )
@@ -15,16 +16,18 @@ type SessionEditor struct {
 	session int
 	// folders, when set, answers getWorkspaceFolders: a session bound to
 	// one directory (a second worktree, say) reports that one. Unset, the
-	// session follows Neovim's working directories.
-	folders []string
+	// session follows Neovim's working directories, less the directories
+	// other sessions are bound to (elsewhere: their folders).
+	folders   []string
+	elsewhere func() []string
 }
 
 var _ mcp.Editor = (*SessionEditor)(nil)
 
-// Session returns the editor for session id (> 0); folders as in
-// SessionEditor.
-func (e *Editor) Session(id int, folders []string) *SessionEditor {
-	return &SessionEditor{Editor: e, session: id, folders: folders}
+// Session returns the editor for session id (> 0); folders and elsewhere
+// as in SessionEditor (elsewhere may be nil).
+func (e *Editor) Session(id int, folders []string, elsewhere func() []string) *SessionEditor {
+	return &SessionEditor{Editor: e, session: id, folders: folders, elsewhere: elsewhere}
 }
 
 // OpenDiff opens the proposal as this session's: in its tab page, closed
@@ -48,5 +51,24 @@ func (s *SessionEditor) WorkspaceFolders(ctx context.Context) ([]string, error) 
 	if len(s.folders) > 0 {
 		return append([]string(nil), s.folders...), nil
 	}
-	return s.Editor.WorkspaceFolders(ctx)
+	all, err := s.Editor.WorkspaceFolders(ctx)
+	if err != nil || s.elsewhere == nil {
+		return all, err
+	}
+	return WithoutFolders(all, s.elsewhere()), nil
+}
+
+// WithoutFolders returns folders less those in other (which belong to
+// other sessions), keeping at least one: a session always has a folder.
+func WithoutFolders(folders, other []string) []string {
+	var kept []string
+	for _, f := range folders {
+		if !slices.Contains(other, f) {
+			kept = append(kept, f)
+		}
+	}
+	if len(kept) == 0 && len(folders) > 0 {
+		return folders[:1]
+	}
+	return kept
 }
