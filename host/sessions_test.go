@@ -356,4 +356,10 @@ func TestClaudeSessionsListsAndSwitches(t *testing.T) {
 	if msgs := commandMessages(t, s.nv, "ClaudeStatus"); !strings.Contains(msgs, "session 2 (current)") || !strings.Contains(msgs, "session 1") {
 		t.Errorf(":ClaudeStatus with two sessions:\n%s", msgs)
 	}
+	s.nv.Cmd("checkhealth claude")
+	var report string
+	s.nv.Lua(&report, `return table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n")`)
+	if want := "session 2 (" + s.dirB; !strings.Contains(report, want) {
+		t.Errorf(":checkhealth claude does not list the second session (%q):\n%s", want, report)
+	}
 }

@@ -375,6 +375,23 @@ local function check_server()
     )
   end
   local terminal = require("claude.terminal")
+  for _, x in ipairs(s.sessions or {}) do
+    if x.session ~= 1 then
+      local lock_ok = vim.fn.filereadable(x.lockfile) == 1
+      local report = lock_ok and health.ok or health.error
+      report(
+        string.format(
+          "session %d (%s): 127.0.0.1:%d, %d client%s, lock file %s",
+          x.session,
+          vim.fn.fnamemodify(x.cwd, ":~"),
+          x.port,
+          #x.clients,
+          #x.clients == 1 and "" or "s",
+          lock_ok and x.lockfile or (x.lockfile .. " is gone: run :ClaudeClose in its tab page, then :ClaudeOpen")
+        )
+      )
+    end
+  end
   if terminal.is_running() then
     health.info("the Claude terminal (:ClaudeOpen) is running")
   elseif terminal.buf() then
