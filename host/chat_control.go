@@ -31,6 +31,15 @@ func (h *Host) initialize(dir string, s *chat.Session) *chatInit {
 		ci.result, ci.err = s.Initialize(ctx)
 		if ci.err != nil {
 			h.log.Warn("chat: initialize", "dir", dir, "err", ci.err)
+			return
+		}
+		// The slash commands complete in the chat's input.
+		item := nvimapi.ChatItem{Kind: "commands", Commands: []nvimapi.ChatCommand{}}
+		for _, c := range ci.result.Commands {
+			item.Commands = append(item.Commands, nvimapi.ChatCommand{Name: c.Name, Description: c.Description, Hint: c.ArgumentHint})
+		}
+		if err := h.editor.ChatEvents(ctx, dir, []nvimapi.ChatItem{item}); err != nil {
+			h.log.Warn("chat: render", "dir", dir, "err", err)
 		}
 	}()
 	return ci

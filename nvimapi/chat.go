@@ -5,7 +5,7 @@ import "context"
 // ChatItem is one thing the chat transcript shows (lua/claude/chat.lua renders it). Kind
 // says which fields are set: "init", "status", "text", "thinking", "block_end", "tool",
 // "result", "user", "permission", "answered" (how a reviewed edit was answered), "cancelled", "end", "exited",
-// "error", "model" (the model the user switched to).
+// "error", "model" (the model the user switched to), "commands" (the CLI's slash commands).
 type ChatItem struct {
 	Kind string `msgpack:"kind"`
 
@@ -25,6 +25,9 @@ type ChatItem struct {
 	Suggestions []any  `msgpack:"suggestions,omitempty"`
 	Review      bool   `msgpack:"review,omitempty"` // an edit shown as a diff: the host answers it
 
+	// commands: the CLI's slash commands, for completion in the input
+	Commands []ChatCommand `msgpack:"commands,omitempty"`
+
 	// init, status, model
 	SessionID string `msgpack:"session_id,omitempty"`
 	Model     string `msgpack:"model,omitempty"`
@@ -42,6 +45,13 @@ type ChatItem struct {
 	Code    int    `msgpack:"code,omitempty"`
 	Signal  string `msgpack:"signal,omitempty"`
 	MidTurn bool   `msgpack:"mid_turn,omitempty"`
+}
+
+// ChatCommand is one of the CLI's slash commands (Name without the "/").
+type ChatCommand struct {
+	Name        string `msgpack:"name"`
+	Description string `msgpack:"description"`
+	Hint        string `msgpack:"hint"` // how its arguments go, e.g. "[pr-number]"
 }
 
 // ChatEvents hands one batch of a chat's events to the Lua renderer: one round trip per

@@ -116,6 +116,19 @@ local function make_buffers(c)
     map(buf, { "n" }, "<C-n>", function()
       M.recall(c.dir, 1)
     end, "recall the next prompt")
+    -- /commands and @paths: <C-x><C-u> (or <C-x><C-o>), or <Tab> after / or @.
+    vim.bo[buf].completefunc = "v:lua.require'claude.chat'.complete"
+    vim.bo[buf].omnifunc = "v:lua.require'claude.chat'.complete"
+    vim.keymap.set("i", "<Tab>", function()
+      if vim.fn.pumvisible() == 1 then
+        return "<C-n>"
+      end
+      local before = vim.api.nvim_get_current_line():sub(1, vim.fn.col(".") - 1)
+      if before:match("^%s*/[%w:_-]*$") or before:match("@[^%s]*$") then
+        return "<C-x><C-u>"
+      end
+      return "<Tab>"
+    end, { buffer = buf, expr = true, desc = "claude.nvim: complete a /command or an @path" })
     c.ibuf = buf
   end
   update_status(c)
@@ -514,6 +527,10 @@ end
 
 local render = {}
 
+function render.commands(c, _, it)
+  c.commands = it.commands
+end
+
 function render.init(c, _, it)
   c.model, c.mode = it.model, it.mode
 end
@@ -728,6 +745,93 @@ function M.recall(dir, step, at_edge)
   end
 end
 
+-- The @path under completion: from the @ before the cursor.
+local function path_items(c, base)
+  local items = {}
+  for _, p in ipairs(vim.fn.globpath(c.dir, base .. "*", false, true)) do
+    local rel = p:sub(#c.dir + 2)
+    if vim.fn.isdirectory(p) == 1 then
+      rel = rel .. "/"
+    end
+    table.insert(items, { word = "@" .. rel, abbr = rel })
+  end
+  return items
+end
+
+--- completefunc/omnifunc of the chat's input: slash commands from the CLI's
+--- list at the start of the message, workspace paths after @. Not called
+--- directly.
+function M.complete(findstart, base)
+  local c = chats[vim.b.claude_chat_dir]
+  if not c then
+    return findstart == 1 and -3 or {}
+  end
+  local line = vim.api.nvim_get_current_line()
+  local col = vim.fn.col(".") - 1
+  local before = line:sub(1, col)
+  if findstart == 1 then
+    local at = before:find("@[^%s]*$")
+    if at then
+      return at - 1
+    end
+    local slash = before:find("/[%w:_-]*$")
+    if slash and vim.fn.line(".") == 1 and before:sub(1, slash - 1):match("^%s*$") then
+      return slash - 1
+    end
+    return -3
+  end
+  if base:sub(1, 1) == "@" then
+    return path_items(c, base:sub(2))
+  end
+  local items = {}
+  for _, cmd in ipairs(c.commands or {}) do
+    local word = "/" .. cmd.name
+    if vim.startswith(word, base) then
+      table.insert(items, { word = word, menu = cmd.hint ~= "" and cmd.hint or nil, info = cmd.description })
+    end
+  end
+  return items
+end
+
+-- The chat shown in the current tab page, if any.
+local function chat_in_tab()
+  for _, c in pairs(chats) do
+    if (valid(c.ibuf) and window(c.ibuf)) or (valid(c.tbuf) and window(c.tbuf)) then
+      return c
+    end
+  end
+end
+
+--- :ClaudeSend and :ClaudeAdd go to the chat instead of the terminal when
+--- a chat is open in the current tab page: the @-mention (as the CLI writes
+--- it, relative to the chat's directory) is added to the chat's next
+--- message, and the cursor goes to the input. Returns whether it did.
+---@param path string absolute; a directory ends in "/"
+---@param line1 integer|nil 1-based
+---@param line2 integer|nil 1-based
+function M.take_mention(path, line1, line2)
+  local c = chat_in_tab()
+  if not c then
+    return false
+  end
+  local rel = path
+  if vim.startswith(path, c.dir .. "/") then
+    rel = path:sub(#c.dir + 2)
+  end
+  local ref = "@" .. rel
+  if line1 then
+    local lo, hi = math.min(line1, line2 or line1), math.max(line1, line2 or line1)
+    ref = ref .. (lo == hi and string.format("#L%d", lo) or string.format("#L%d-%d", lo, hi))
+  end
+  local n = vim.api.nvim_buf_line_count(c.ibuf)
+  local last = vim.api.nvim_buf_get_lines(c.ibuf, n - 1, n, false)[1]
+  local text = (last == "" or last:match("%s$")) and (last .. ref .. " ") or (last .. " " .. ref .. " ")
+  vim.api.nvim_buf_set_lines(c.ibuf, n - 1, n, false, { text })
+  open_windows(c)
+  vim.api.nvim_win_set_cursor(0, { n, #text })
+  return true
+end
+
 --- Interrupts the chat's running turn.
 ---@param dir string|nil
 function M.interrupt(dir)
@@ -775,6 +879,12 @@ function M.stop(dir)
     return
   end
   require("claude.host").call("ClaudeHostChatStop", dir)
+end
+
+--- The slash commands of dir's chat CLI, once it told them (for tests).
+function M._commands(dir)
+  local c = chats[dir or current_dir()]
+  return c and c.commands
 end
 
 --- The transcript and input buffers of dir's chat (for tests and statuslines).
