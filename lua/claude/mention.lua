@@ -21,6 +21,9 @@ local function show_claude()
 end
 
 local function mention(path, line1, line2)
+  if require("claude.chat").take_mention(path, line1, line2) then -- a chat open in this tab takes it
+    return true
+  end
   if not require("claude.terminal").ensure_server() then
     return false
   end
