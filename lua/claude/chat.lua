@@ -881,6 +881,17 @@ function M.stop(dir)
   require("claude.host").call("ClaudeHostChatStop", dir)
 end
 
+--- One line per chat of this Neovim, for :checkhealth: its directory,
+--- model, mode and whether Claude is working.
+function M.describe()
+  local out = {}
+  for dir, c in pairs(chats) do
+    table.insert(out, string.format("%s: %s, mode %s, %s", dir, c.model or "model not known yet", c.mode or "default", c.busy and "working" or "idle"))
+  end
+  table.sort(out)
+  return out
+end
+
 --- The slash commands of dir's chat CLI, once it told them (for tests).
 function M._commands(dir)
   local c = chats[dir or current_dir()]

@@ -158,6 +158,9 @@ local function cli_command()
   return name, vim.list_extend(shell, { vim.o.shellcmdflag, cmd .. " --version" })
 end
 
+-- The CLI's version, once check_cli found it (for check_chat).
+local cli_version
+
 local function check_cli()
   health.start("Claude CLI")
   local cfg = require("claude").config()
@@ -179,6 +182,7 @@ local function check_cli()
   end
   health.ok(string.format("%s: %s", path, line))
   local version = line:match("^(%d+%.%d+%.%d+)")
+  cli_version = version
   if version and version ~= TESTED_CLI then
     health.info(string.format("claude.nvim was tested with Claude Code %s", TESTED_CLI))
   end
@@ -451,6 +455,41 @@ local function check_proxy()
   )
 end
 
+-- The oldest Claude Code whose stream-json mode has what the chat uses
+-- (control requests, partial messages, --permission-prompt-tool stdio).
+local CHAT_MIN_CLI = "2.0.0"
+
+-- The native chat (:ClaudeChat): a CLI it can start without a shell, new
+-- enough for its stream-json mode, and the chats of this Neovim.
+local function check_chat()
+  health.start("Chat")
+  if require("claude.terminal").program() then
+    health.ok("terminal_cmd names a program: :ClaudeChat can start it without a shell")
+  else
+    health.error("terminal_cmd is shell syntax: :ClaudeChat starts the CLI without a shell", {
+      "give terminal_cmd as a list: `require('claude').setup({ terminal_cmd = { 'claude', '--some-flag' } })`",
+    })
+  end
+  if cli_version then
+    if vim.version.lt(cli_version, CHAT_MIN_CLI) then
+      health.error(
+        string.format("Claude Code %s is older than %s: its stream-json mode lacks what the chat uses", cli_version, CHAT_MIN_CLI),
+        "update Claude Code: `claude update` (or `npm install -g @anthropic-ai/claude-code`)"
+      )
+    else
+      health.ok(string.format("Claude Code %s runs the chat (stream-json mode; %s or newer needed)", cli_version, CHAT_MIN_CLI))
+    end
+  end
+  local chat = package.loaded["claude.chat"]
+  local open = chat and chat.describe() or {}
+  if #open == 0 then
+    health.ok("no chat open (:ClaudeChat starts one)")
+  end
+  for _, line in ipairs(open) do
+    health.ok("chat: " .. line)
+  end
+end
+
 function M.check()
   check_neovim()
   if vim.fn.has("nvim-0.10") ~= 1 then
@@ -459,6 +498,7 @@ function M.check()
   check_setup()
   check_binary()
   check_cli()
+  check_chat()
   check_lock_dir()
   check_server()
   check_proxy()
