@@ -288,10 +288,12 @@ func (h *Host) chatFail(dir, what string, err error) {
 	}
 }
 
-// chatSendArgs are ClaudeHostChatSend's: the chat's directory and the user's text.
+// chatSendArgs are ClaudeHostChatSend's: the chat's directory, the user's text and the image
+// files attached to it (:ClaudeChatAttach).
 type chatSendArgs struct {
-	Dir  string `msgpack:",array"`
-	Text string
+	Dir    string `msgpack:",array"`
+	Text   string
+	Images []string
 }
 
 // withChat runs write on dir's running chat, off the handler's goroutine and bounded by
@@ -315,7 +317,15 @@ func (h *Host) withChat(dir, what string, write func(context.Context, *chat.Sess
 // chatSend serves ClaudeHostChatSend (async): a user turn.
 func (h *Host) chatSend(args chatSendArgs) {
 	h.withChat(args.Dir, "send", func(ctx context.Context, s *chat.Session) error {
-		return s.Send(ctx, args.Text)
+		images := make([]chat.Image, 0, len(args.Images))
+		for _, path := range args.Images {
+			img, err := readImage(path)
+			if err != nil {
+				return err
+			}
+			images = append(images, img)
+		}
+		return s.Send(ctx, args.Text, images...)
 	})
 }
 

@@ -135,6 +135,10 @@ end, {
   desc = "Open (or focus) the native chat of this workspace; new, resume (pick) or last: another conversation",
 })
 
+command("ClaudeChatAttach", function(o)
+  require("claude.chat").attach(o.args)
+end, { nargs = 1, complete = "file", desc = "Attach an image file (png, jpeg, gif, webp) to the chat's next message" })
+
 command("ClaudeChatInterrupt", function()
   require("claude.chat").interrupt()
 end, { desc = "Interrupt the chat's running turn" })

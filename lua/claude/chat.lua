@@ -57,6 +57,9 @@ local function status_text(c)
   if c.mode and c.mode ~= "default" then
     table.insert(parts, c.mode)
   end
+  if c.attached and #c.attached > 0 then
+    table.insert(parts, string.format("%d image%s attached", #c.attached, #c.attached > 1 and "s" or ""))
+  end
   if c.busy then
     table.insert(parts, "working… (<C-c> interrupts)")
   end
@@ -681,9 +684,11 @@ function M.submit(dir)
   end
   local lines = vim.api.nvim_buf_get_lines(c.ibuf, 0, -1, false)
   local text = vim.trim(table.concat(lines, "\n"))
-  if text == "" or not start(c) then
+  local images = c.attached or {}
+  if (text == "" and #images == 0) or not start(c) then
     return
   end
+  c.attached = nil
   vim.api.nvim_buf_set_lines(c.ibuf, 0, -1, false, {})
   if c.history[#c.history] ~= text then
     table.insert(c.history, text)
@@ -693,13 +698,35 @@ function M.submit(dir)
   for _, l in ipairs(vim.split(text, "\n", { plain = true })) do
     table.insert(quoted, "> " .. l)
   end
+  for _, path in ipairs(images) do
+    table.insert(quoted, "> [image: " .. vim.fn.fnamemodify(path, ":~:.") .. "]")
+  end
   write(c, function(buf)
     add(c, buf, quoted, true)
   end)
   c.last, c.busy = "user", true
   update_status(c)
   follow(c)
-  require("claude.host").call("ClaudeHostChatSend", dir, text)
+  require("claude.host").call("ClaudeHostChatSend", dir, text, images)
+end
+
+--- Attaches an image file (png, jpeg, gif, webp) to the chat's next
+--- message; the host reads and checks it when the message is sent.
+---@param path string
+---@param dir string|nil
+function M.attach(path, dir)
+  dir = dir or current_dir()
+  local abs = vim.fn.fnamemodify(vim.fn.expand(path), ":p")
+  if vim.fn.filereadable(abs) ~= 1 then
+    require("claude.notify").error("no such file: " .. path)
+    return false
+  end
+  local c = chat(dir)
+  c.attached = c.attached or {}
+  table.insert(c.attached, abs)
+  update_status(c)
+  open_windows(c)
+  return true
 end
 
 --- Replaces the chat input with the previous (step -1) or next (step 1)

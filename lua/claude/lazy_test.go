@@ -29,6 +29,7 @@ local commands = {
   "ClaudeStart", "ClaudeStop", "ClaudeStatus", "ClaudeDiffAccept", "ClaudeDiffReject", "ClaudeDiffDeny",
   "ClaudeDiffFocus", "ClaudeAsk", "ClaudeSendText", "ClaudeSessions",
   "ClaudeLog", "ClaudeChat", "ClaudeChatInterrupt", "ClaudeChatStop", "ClaudeChatMode", "ClaudeModel",
+  "ClaudeChatAttach",
 }
 _G.lazy_loads = 0
 
