@@ -17,11 +17,12 @@ local INPUT_HEIGHT = 5
 -- block's text) starts with BODY.
 local BODY = "  │ "
 
--- Folds of the transcript, from each line's text alone (cheap, no Lua call
--- per line): a tool's summary line, a result line and a thinking header
--- start a fold that holds the BODY lines below them; everything else is
--- unfolded. Folds start closed, so each tool use reads as one line.
-local FOLD_EXPR = [[getline(v:lnum)=~#'^\%(● \|  ⎿  \|_∴ Thinking\)'?'>1':(getline(v:lnum)=~#'^  │ '?'1':'0')]]
+-- The transcript folds by hand ('foldmethod' manual: nothing is evaluated
+-- per line): a tool's summary line with its input, a result line with its
+-- lines, a thinking header with its text. The transcript only grows at its
+-- end, so each chat keeps its folds' line ranges (c.folds) and a window
+-- opened on it later gets them too. Folds are made closed, so each tool use
+-- reads as one line.
 
 -- The permission modes :ClaudeChatMode and <S-Tab> switch between, in the
 -- CLI's shift+tab order.
@@ -175,12 +176,16 @@ local function open_windows(c)
     vim.wo[twin].linebreak = true
     vim.wo[twin].number = false
     vim.wo[twin].winbar = "%{get(b:, 'claude_chat_status', '')}"
-    vim.wo[twin].foldmethod = "expr"
-    vim.wo[twin].foldexpr = FOLD_EXPR
+    vim.wo[twin].foldmethod = "manual"
     vim.wo[twin].foldtext = "" -- the fold's first line, highlighted
-    vim.wo[twin].foldlevel = 0
     vim.wo[twin].foldenable = true
     vim.wo[twin].fillchars = "fold: "
+    vim.api.nvim_win_call(twin, function()
+      vim.cmd("silent! normal! zE")
+      for _, f in ipairs(c.folds or {}) do
+        vim.cmd(string.format("silent! %d,%dfold", f[1], f[2]))
+      end
+    end)
   end
   local iwin = window(c.ibuf)
   if not iwin then
@@ -265,6 +270,12 @@ local write
 -- first line.
 local function restart_transcript(c, line)
   c.busy, c.streaming, c.last, c.queue, c.asking = false, nil, nil, {}, false
+  c.folds, c.thinking_at = nil, nil
+  for _, win in ipairs(vim.fn.win_findbuf(c.tbuf)) do
+    vim.api.nvim_win_call(win, function()
+      vim.cmd("silent! normal! zE")
+    end)
+  end
   write(c, function(buf)
     vim.api.nvim_buf_set_lines(buf, 0, -1, false, line and { line } or {})
   end)
@@ -562,22 +573,44 @@ function render.text(c, buf, it)
   c.last = "text"
 end
 
+-- Folds lines first..last of the transcript (closed) in every window on it,
+-- and keeps the range for windows opened later.
+local function fold(c, first, last)
+  if last <= first then
+    return
+  end
+  c.folds = c.folds or {}
+  table.insert(c.folds, { first, last })
+  for _, win in ipairs(vim.fn.win_findbuf(c.tbuf)) do
+    vim.api.nvim_win_call(win, function()
+      vim.cmd(string.format("silent! %d,%dfold", first, last))
+    end)
+  end
+end
+
 function render.thinking(c, buf, it)
   if c.streaming ~= "thinking" then
     add(c, buf, { "_∴ Thinking…_", BODY }, true)
     c.streaming = "thinking"
+    c.thinking_at = vim.api.nvim_buf_line_count(buf) - 1
   end
   stream(buf, it.text, BODY)
 end
 
-function render.block_end(c)
-  c.streaming = nil
+function render.block_end(c, buf)
+  if c.streaming == "thinking" and c.thinking_at then
+    -- Folded once complete: a fold made by hand does not grow.
+    fold(c, c.thinking_at, vim.api.nvim_buf_line_count(buf))
+  end
+  c.thinking_at, c.streaming = nil, nil
 end
 
 function render.tool(c, buf, it)
   local lines = body(it.body)
   table.insert(lines, 1, string.format("● %s(%s)", it.name, first_line(it.summary)))
   add(c, buf, lines, c.last ~= "tool")
+  local n = vim.api.nvim_buf_line_count(buf)
+  fold(c, n - #(it.body or {}), n)
   c.last = "tool"
 end
 
@@ -591,6 +624,8 @@ function render.result(c, buf, it)
   local lines = body(it.body)
   table.insert(lines, 1, "  ⎿  " .. (it.is_error and "Error: " or "") .. text)
   add(c, buf, lines)
+  local n = vim.api.nvim_buf_line_count(buf)
+  fold(c, n - #(it.body or {}), n)
   c.last = "tool"
 end
 

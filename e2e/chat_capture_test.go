@@ -1,0 +1,77 @@
+package e2e
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/claude-nvim/claude.nvim/e2e/clienv"
+	"github.com/claude-nvim/claude.nvim/e2e/fakeapi"
+	"github.com/claude-nvim/claude.nvim/e2e/tmuxterm"
+	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
+)
+
+// TestCaptureAChatScreen writes the screen of a short real conversation (Neovim in tmux, the
+// real CLI, the stand-in API) to $CHAT_CAPTURE, for the README and :help. It only runs when
+// that is set: `CHAT_CAPTURE=/tmp/chat.txt make e2e` or go test -run CaptureAChatScreen.
+func TestCaptureAChatScreen(t *testing.T) {
+	out := os.Getenv("CHAT_CAPTURE")
+	if out == "" {
+		t.Skip("CHAT_CAPTURE is not set")
+	}
+	cli := clienv.Bin(t)
+	api := fakeapi.New(t)
+	env := clienv.New(t, api.URL())
+	greet := filepath.Join(env.Project, "greet.txt")
+	if err := os.WriteFile(greet, []byte("hello\nfrom\nNeovim\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	api.Push(
+		fakeapi.Turn{Thinking: "The user asks about greet.txt; I should read it first.", Tools: []fakeapi.ToolUse{{Name: "Read", Input: map[string]any{"file_path": greet}}}},
+		fakeapi.Stream("greet.txt has three lines: **hello**, **from** and **Neovim**.", 6, 20*time.Millisecond),
+	)
+	init := filepath.Join(t.TempDir(), "init.lua")
+	if err := os.WriteFile(init, []byte(`
+vim.opt.rtp:prepend(`+luaString(nvimtest.RepoRoot())+`)
+vim.g.claude_nvim_binary = `+luaString(pluginBinary)+`
+require('claude').setup({ terminal_cmd = { `+luaString(cli)+` } })
+vim.cmd.edit('greet.txt')
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	vars := append(env.Vars(), "PATH="+os.Getenv("PATH"))
+	term := tmuxterm.Start(t, tmuxterm.Options{Dir: env.Project, Env: vars, Width: 110, Height: 22},
+		nvimtest.Binary(t), "--clean", "-u", init)
+	ctx, cancel := context.WithTimeout(context.Background(), turnTimeout)
+	defer cancel()
+	if _, err := term.WaitForText(ctx, "hello"); err != nil {
+		t.Fatal(err)
+	}
+	term.Type(":ClaudeChat")
+	term.Send("Enter")
+	if _, err := term.WaitForText(ctx, "Claude chat"); err != nil {
+		t.Fatal(err)
+	}
+	term.Type("iWhat does greet.txt say?")
+	term.Send("C-s")
+	if _, err := term.WaitForText(ctx, "tokens in"); err != nil {
+		t.Fatal(err)
+	}
+	term.Send("Escape")
+	time.Sleep(500 * time.Millisecond) // let the last redraw land; only a capture waits on it
+	screen, err := term.Screen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(out, []byte(screen), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screen written to %s:\n%s", out, screen)
+}
+
+// luaString quotes s for Lua source.
+func luaString(s string) string {
+	return "[==[" + s + "]==]"
+}
