@@ -90,6 +90,9 @@ func TestAChatIsResumedAfterNeovimRestartsFromThePicker(t *testing.T) {
 	nvimtest.Wait(t, "the transcript to say which conversation goes on", turnTimeout, func() bool {
 		return strings.HasPrefix(s.chatTranscript(), "_Resumed: ") && strings.Contains(s.chatTranscript(), first)
 	})
+	// The earlier turn, read from the CLI's stored session.
+	s.waitChat("> " + first)
+	s.waitChat("Noted: PLUM.")
 	s.chatSend("Which code word did I give you?")
 	s.waitChat("You said PLUM.")
 	if got := s.chatRequest(2).UserText(); !strings.Contains(got, first) {

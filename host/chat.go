@@ -97,6 +97,9 @@ func (h *Host) chatStart(args []chatStartArgs) (bool, error) {
 	}
 	st.session, st.pending, st.reviews = s, map[string]chat.PermissionRequest{}, map[string]context.CancelFunc{}
 	st.init = h.initialize(a.Dir, s)
+	if a.Resume != "" {
+		go h.showHistory(a.Dir, envList(a.Env), a.Resume)
+	}
 	go h.runChat(a.Dir, st, s)
 	return true, nil
 }
@@ -172,17 +175,8 @@ func (h *Host) chatItems(st *chatState, s *chat.Session, evs []chat.Event) []nvi
 			items = append(items, nvimapi.ChatItem{Kind: "init", SessionID: e.SessionID, Model: e.Model, Mode: e.PermissionMode})
 		case chat.Status:
 			items = append(items, nvimapi.ChatItem{Kind: "status", Text: e.Status, Mode: e.PermissionMode})
-		case chat.TextDelta:
-			items = append(items, nvimapi.ChatItem{Kind: "text", Text: e.Text})
-		case chat.ThinkingDelta:
-			items = append(items, nvimapi.ChatItem{Kind: "thinking", Text: e.Text})
-		case chat.BlockEnd:
-			items = append(items, nvimapi.ChatItem{Kind: "block_end"})
-		case chat.ToolUse:
-			items = append(items, nvimapi.ChatItem{Kind: "tool", ID: e.ID, Name: e.Name, Summary: e.Summary, Body: inputLines(e.Input)})
-		case chat.ToolResult:
-			first, n := firstLine(e.Content)
-			items = append(items, nvimapi.ChatItem{Kind: "result", ID: e.ID, Text: first, Lines: n, IsError: e.IsError, Body: resultLines(e.Content)})
+		case chat.TextDelta, chat.ThinkingDelta, chat.BlockEnd, chat.ToolUse, chat.ToolResult:
+			items = append(items, contentItem(e))
 		case chat.UserText:
 			if !e.Replay {
 				items = append(items, nvimapi.ChatItem{Kind: "user", Text: e.Text})
@@ -236,6 +230,23 @@ func (h *Host) chatItems(st *chatState, s *chat.Session, evs []chat.Event) []nvi
 		}
 	}
 	return items
+}
+
+// contentItem is what the transcript shows of the conversation's content: text, thinking,
+// the end of a block, a tool use or its result.
+func contentItem(ev chat.Event) nvimapi.ChatItem {
+	switch e := ev.(type) {
+	case chat.TextDelta:
+		return nvimapi.ChatItem{Kind: "text", Text: e.Text}
+	case chat.ThinkingDelta:
+		return nvimapi.ChatItem{Kind: "thinking", Text: e.Text}
+	case chat.ToolUse:
+		return nvimapi.ChatItem{Kind: "tool", ID: e.ID, Name: e.Name, Summary: e.Summary, Body: inputLines(e.Input)}
+	case chat.ToolResult:
+		first, n := firstLine(e.Content)
+		return nvimapi.ChatItem{Kind: "result", ID: e.ID, Text: first, Lines: n, IsError: e.IsError, Body: resultLines(e.Content)}
+	}
+	return nvimapi.ChatItem{Kind: "block_end"}
 }
 
 func permissionItem(e chat.PermissionRequest) nvimapi.ChatItem {

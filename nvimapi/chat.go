@@ -5,7 +5,8 @@ import "context"
 // ChatItem is one thing the chat transcript shows (lua/claude/chat.lua renders it). Kind
 // says which fields are set: "init", "status", "text", "thinking", "block_end", "tool",
 // "result", "user", "permission", "answered" (how a reviewed edit was answered), "cancelled", "end", "exited",
-// "error", "model" (the model the user switched to), "commands" (the CLI's slash commands).
+// "error", "model" (the model the user switched to), "commands" (the CLI's slash commands),
+// "prompt" (an earlier prompt of a resumed conversation).
 type ChatItem struct {
 	Kind string `msgpack:"kind"`
 

@@ -318,10 +318,11 @@ end
 function M.resume(s, dir)
   dir = dir or current_dir()
   local c = chat(dir)
+  -- Before the start: the host shows the earlier turns as soon as the CLI runs.
+  restart_transcript(c, "_Resumed: " .. session_label(s) .. "_")
   if not start(c, { resume = s.id }) then
     return false
   end
-  restart_transcript(c, "_Resumed: " .. session_label(s) .. "_")
   open_windows(c)
   return true
 end
@@ -627,6 +628,16 @@ function render.result(c, buf, it)
   local n = vim.api.nvim_buf_line_count(buf)
   fold(c, n - #(it.body or {}), n)
   c.last = "tool"
+end
+
+-- An earlier prompt of a resumed conversation.
+function render.prompt(c, buf, it)
+  local quoted = {}
+  for _, l in ipairs(vim.split(it.text, "\n", { plain = true })) do
+    table.insert(quoted, "> " .. l)
+  end
+  add(c, buf, quoted, true)
+  c.last = "user"
 end
 
 function render.user(c, buf, it)
