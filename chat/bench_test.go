@@ -72,3 +72,36 @@ func BenchmarkStream1MiB(b *testing.B) {
 	b.ReportMetric(float64(len(input))/float64(size), "wire-bytes/text-byte")
 	b.ReportMetric(float64(batches)/float64(b.N), "batches/op")
 }
+
+// BenchmarkToolResult10MiB parses the user line of a Read whose result is 10 MiB, as the CLI
+// prints it: one JSON line. ns/op is the parser's share of the delay before the transcript
+// shows the result.
+func BenchmarkToolResult10MiB(b *testing.B) {
+	const size = 10 << 20
+	var content strings.Builder
+	for n := 1; content.Len() < size; n++ {
+		fmt.Fprintf(&content, "%6d\tfunc generated%d() int { return %d } // \"filler\" to look like code\n", n, n, n)
+	}
+	line, err := json.Marshal(map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": []any{
+		map[string]any{"type": "tool_result", "tool_use_id": "t1", "content": content.String()},
+	}}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(line)))
+	b.ReportAllocs()
+	for b.Loop() {
+		var got int
+		p := newParser(func(e Event) {
+			if r, ok := e.(ToolResult); ok {
+				got = len(r.Content)
+			}
+		})
+		if err := p.parse(line); err != nil {
+			b.Fatal(err)
+		}
+		if got != content.Len() {
+			b.Fatalf("got a result of %d bytes, want %d", got, content.Len())
+		}
+	}
+}

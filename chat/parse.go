@@ -39,6 +39,13 @@ func (p *parser) parse(line []byte) error {
 	if len(line) == 0 {
 		return nil
 	}
+	if len(line) >= bigLineMin {
+		return p.parseBig(line)
+	}
+	return p.parseLine(line)
+}
+
+func (p *parser) parseLine(line []byte) error {
 	var l inLine
 	if err := json.Unmarshal(line, &l); err != nil {
 		return fmt.Errorf("decode line: %w", err)
