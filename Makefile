@@ -60,6 +60,7 @@ bench: deps build ## Benchmarks: protocol on loopback, then a real Neovim 0.12.
 	$(BENCH) -bench 'CursorMovedCost' -benchtime 5x ./host/
 	$(BENCH) -bench 'Startup' -benchtime 30x ./host/
 	$(BENCH) -bench 'OpenDiff' -benchtime 10x ./host/
+	$(BENCH) -bench . ./chat/
 	$(BENCH) -bench 'ChatRender' -benchtime 3x ./host/
 
 # Every fuzz target in the repository (func FuzzXxx in a _test.go file), one after
