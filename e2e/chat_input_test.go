@@ -35,7 +35,7 @@ func (s *session) typeInInput(text, keys string) string {
 
 func TestTheChatInputCompletesTheCLIsSlashCommandsAndWorkspacePaths(t *testing.T) {
 	t.Parallel()
-	s := newSession(t)
+	s := newSession(t, fakeapi.Say("Reviewed."))
 	t.Cleanup(s.logTranscript)
 	s.writeFile("greet.txt", original)
 	s.openChat()
@@ -52,6 +52,13 @@ func TestTheChatInputCompletesTheCLIsSlashCommandsAndWorkspacePaths(t *testing.T
 	}
 	if got := s.typeInInput("not /securit", "<Tab>"); strings.Contains(got, "review") {
 		t.Errorf("a / inside the message completed as a command: %q", got)
+	}
+	// A completed command sent as the message runs as the CLI's command.
+	s.typeInInput("/securit", "<Tab>")
+	s.nv.Keys("<CR>")
+	s.waitChat("Reviewed.")
+	if got := s.chatRequest(1).LastUserText(); !strings.Contains(got, "<command-name>/security-review</command-name>") {
+		t.Errorf("after sending /security-review the model got %q, want the command's prompt", got)
 	}
 }
 
