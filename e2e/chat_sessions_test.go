@@ -98,6 +98,12 @@ func TestAChatIsResumedAfterNeovimRestartsFromThePicker(t *testing.T) {
 	if got := s.chatRequest(2).UserText(); !strings.Contains(got, first) {
 		t.Errorf("after resuming, the model got %q, want the earlier conversation with %q", got, first)
 	}
+	// Picking the conversation the chat shows keeps it as it is.
+	s.pickSession(first)
+	s.nv.Cmd("ClaudeChat resume")
+	if got := s.chatTranscript(); !strings.Contains(got, "You said PLUM.") {
+		t.Errorf("resuming the conversation the chat shows emptied its transcript:\n%s", got)
+	}
 }
 
 func TestAChatOutlivesItsWindowsAndClaudeChatNewStartsAnother(t *testing.T) {

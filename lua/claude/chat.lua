@@ -292,6 +292,7 @@ function M.new(dir)
     return false
   end
   restart_transcript(c)
+  c.session_id = nil
   open_windows(c)
   return true
 end
@@ -318,8 +319,15 @@ end
 function M.resume(s, dir)
   dir = dir or current_dir()
   local c = chat(dir)
+  if c.session_id == s.id then
+    -- The conversation the transcript shows already (its CLI runs, or the
+    -- next message resumes it).
+    open_windows(c)
+    return true
+  end
   -- Before the start: the host shows the earlier turns as soon as the CLI runs.
   restart_transcript(c, "_Resumed: " .. session_label(s) .. "_")
+  c.session_id = s.id
   if not start(c, { resume = s.id }) then
     return false
   end
@@ -548,6 +556,9 @@ end
 
 function render.init(c, _, it)
   c.model, c.mode = it.model, it.mode
+  if it.session_id and it.session_id ~= "" then
+    c.session_id = it.session_id
+  end
 end
 
 function render.model(c, buf, it)
@@ -821,7 +832,7 @@ end
 -- The @path under completion: from the @ before the cursor.
 local function path_items(c, base)
   local items = {}
-  for _, p in ipairs(vim.fn.globpath(c.dir, base .. "*", false, true)) do
+  for _, p in ipairs(vim.fn.globpath(vim.fn.escape(c.dir, ","), base .. "*", false, true)) do
     local rel = p:sub(#c.dir + 2)
     if vim.fn.isdirectory(p) == 1 then
       rel = rel .. "/"
