@@ -39,3 +39,40 @@ func TestAChatDiagnosticsToolCallIsAnsweredFromTheEditorWithoutAsking(t *testing
 		t.Errorf("the model was offered %v, want mcp__nvim__getDiagnostics among them", tools)
 	}
 }
+
+func TestAChatShowsThinkingAndEachToolUseFoldedToOneLine(t *testing.T) {
+	t.Parallel()
+	const thought = "The user wants greet.txt; read it first."
+	s := newSession(t)
+	t.Cleanup(s.logTranscript)
+	path := s.writeFile("greet.txt", original)
+	s.api.Push(
+		fakeapi.Turn{Thinking: thought, Chunk: 8, Tools: []fakeapi.ToolUse{{Name: "Read", Input: map[string]any{"file_path": path}}}},
+		fakeapi.Say("It has three lines."),
+	)
+	s.openChat()
+	s.chatSend("What is in greet.txt?")
+	s.waitChat("It has three lines.")
+	got := s.chatTranscript()
+	for _, want := range []string{"_∴ Thinking…_\n  │ " + thought, "● Read(greet.txt)\n  │ file_path: " + path, "  ⎿  ", "  │ "} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the transcript lacks %q", want)
+		}
+	}
+	// What the window shows: each fold closed on its first line.
+	var shown []string
+	s.nv.Lua(&shown, `
+		local win = vim.fn.bufwinid(require('claude.chat').buffers().transcript)
+		return vim.api.nvim_win_call(win, function()
+			local out, l = {}, 1
+			while l <= vim.fn.line('$') do
+				table.insert(out, vim.fn.getline(l))
+				l = vim.fn.foldclosedend(l) ~= -1 and vim.fn.foldclosedend(l) + 1 or l + 1
+			end
+			return out
+		end)`)
+	window := strings.Join(shown, "\n")
+	if strings.Contains(window, "│") || !strings.Contains(window, "_∴ Thinking…_") || !strings.Contains(window, "● Read(greet.txt)") {
+		t.Errorf("the chat window shows\n%s\nwant the thinking and the Read as one line each, their details folded", window)
+	}
+}
