@@ -1,0 +1,364 @@
+-- The native chat's transcript (lua/claude/chat.lua keeps the chats): how
+-- each of the host's items is rendered, the folds under summary lines, and
+-- the permission prompts. Each render function gets the chat and its
+-- (modifiable) transcript.
+local M = {}
+
+local function core()
+  return require("claude.chat")._core
+end
+
+-- What a summary line unfolds to (a tool's input and result, a thinking
+-- block's text) starts with BODY.
+local BODY = "  │ "
+
+-- The transcript folds by hand ('foldmethod' manual: nothing is evaluated
+-- per line): a tool's summary line with its input, a result line with its
+-- lines, a thinking header with its text. The transcript only grows at its
+-- end, so each chat keeps its folds' line ranges (c.folds) and a window
+-- opened on it later gets them too (M.refold). Folds are made closed, so each
+-- tool use reads as one line.
+
+local function last_line(buf)
+  local n = vim.api.nvim_buf_line_count(buf)
+  return n, vim.api.nvim_buf_get_lines(buf, n - 1, n, false)[1]
+end
+
+-- Adds whole lines at the end; blank first separates them from what is above.
+local function add(c, buf, lines, blank)
+  local n, last = last_line(buf)
+  if n == 1 and last == "" then
+    vim.api.nvim_buf_set_lines(buf, 0, 1, false, lines)
+    return
+  end
+  if blank and last ~= "" then
+    table.insert(lines, 1, "")
+  end
+  vim.api.nvim_buf_set_lines(buf, n, n, false, lines)
+  c.streaming = nil
+end
+
+-- Appends streamed text to the last line, splitting at newlines; each new
+-- line starts with prefix, if given.
+local function stream(buf, text, prefix)
+  local n, last = last_line(buf)
+  local parts = vim.split(text, "\n", { plain = true })
+  parts[1] = last .. parts[1]
+  if prefix then
+    for i = 2, #parts do
+      parts[i] = prefix .. parts[i]
+    end
+  end
+  vim.api.nvim_buf_set_lines(buf, n - 1, n, false, parts)
+end
+
+-- lines as the folded body of the line above them.
+local function body(lines)
+  local out = {}
+  for i, l in ipairs(lines or {}) do
+    out[i] = BODY .. l
+  end
+  return out
+end
+
+local function write(c, fn)
+  if not core().valid(c.tbuf) then
+    return
+  end
+  vim.bo[c.tbuf].modifiable = true
+  local ok, err = pcall(fn, c.tbuf)
+  vim.bo[c.tbuf].modifiable = false
+  if not ok then
+    require("claude.notify").error("chat: " .. tostring(err))
+  end
+end
+
+local function first_line(s)
+  return (tostring(s or ""):gsub("\n.*", ""))
+end
+
+-- What a tool call is about, from its input: the command, the path
+-- (relative to the chat's directory when inside it), ….
+local function about(c, item)
+  local input = type(item.input) == "table" and item.input or {}
+  local path = input.file_path or input.notebook_path
+  if type(path) == "string" and vim.startswith(path, c.dir .. "/") then
+    path = path:sub(#c.dir + 2)
+  end
+  return first_line(input.command or path or input.url or input.pattern or input.query or item.description or "")
+end
+
+local function where(dest)
+  return ({
+    session = "for this session",
+    localSettings = "always, in .claude/settings.local.json",
+    projectSettings = "always, in .claude/settings.json",
+    userSettings = "always, in your user settings",
+  })[dest or "session"] or ("in " .. tostring(dest))
+end
+
+-- A permission_suggestions entry as a choice the user can read.
+local function describe(s)
+  if type(s) ~= "table" then
+    return "Allow (" .. tostring(s) .. ")"
+  end
+  if s.type == "setMode" then
+    return string.format("Allow, and switch to mode %s %s", s.mode, where(s.destination))
+  elseif s.type == "addRules" or s.type == "replaceRules" then
+    local rules = {}
+    for _, r in ipairs(s.rules or {}) do
+      table.insert(rules, r.ruleContent and (r.toolName .. "(" .. r.ruleContent .. ")") or r.toolName)
+    end
+    return string.format("Allow, and allow %s %s", table.concat(rules, ", "), where(s.destination))
+  elseif s.type == "addDirectories" then
+    return string.format("Allow, and add %s to the workspace %s", table.concat(s.directories or {}, ", "), where(s.destination))
+  end
+  return "Allow, and " .. vim.json.encode(s)
+end
+
+local ask_next
+
+local function answer(c, item, reply, line)
+  reply.dir, reply.request_id = c.dir, item.id
+  if not c.withdrawn[item.id] then
+    require("claude.host").call("ClaudeHostChatAnswer", reply)
+    write(c, function(buf)
+      add(c, buf, { "  ⎿  " .. line })
+    end)
+    core().follow(c)
+  end
+  c.asking = false
+  ask_next(c)
+end
+
+-- Asks about one permission request with vim.ui.select; nothing is allowed
+-- unless the user picks an allow.
+local function ask(c, item)
+  c.asking = true
+  local choices = { { label = "Allow once", allow = true } }
+  for i, s in ipairs(item.suggestions or {}) do
+    table.insert(choices, { label = describe(s), allow = true, suggestion = i })
+  end
+  table.insert(choices, { label = "Deny", allow = false })
+  local prompt = string.format("Claude wants to use %s: %s", item.name, about(c, item))
+  vim.ui.select(choices, {
+    prompt = prompt,
+    kind = "claude_permission",
+    format_item = function(ch)
+      return ch.label
+    end,
+  }, function(choice)
+    if choice and choice.allow then
+      answer(c, item, { allow = true, suggestion = choice.suggestion or 0 }, "allowed: " .. choice.label)
+      return
+    end
+    if not choice then
+      answer(c, item, { allow = false, message = "The user dismissed the permission prompt." }, "denied")
+      return
+    end
+    vim.ui.input({ prompt = "Reason for denying (optional, Claude sees it): " }, function(reason)
+      reason = reason and vim.trim(reason) or ""
+      answer(c, item, { allow = false, message = reason }, reason == "" and "denied" or ("denied: " .. reason))
+    end)
+  end)
+end
+
+ask_next = function(c)
+  if c.asking then
+    return
+  end
+  local item = table.remove(c.queue, 1)
+  while item and c.withdrawn[item.id] do
+    item = table.remove(c.queue, 1)
+  end
+  if item then
+    ask(c, item)
+  end
+end
+
+local function duration(ms)
+  if ms < 1000 then
+    return string.format("%d ms", ms)
+  end
+  return string.format("%.1f s", ms / 1000)
+end
+
+local render = {}
+
+function render.commands(c, _, it)
+  c.commands = it.commands
+end
+
+function render.init(c, _, it)
+  c.model, c.mode = it.model, it.mode
+  if it.session_id and it.session_id ~= "" then
+    c.session_id = it.session_id
+  end
+end
+
+function render.model(c, buf, it)
+  c.model = it.model
+  add(c, buf, { "_Model: " .. it.model .. "_" }, true)
+end
+
+function render.status(c, buf, it)
+  if it.mode and it.mode ~= "" then
+    c.mode_wanted = nil
+  end
+  if it.mode and it.mode ~= "" and it.mode ~= c.mode then
+    c.mode = it.mode
+    add(c, buf, { "_Mode: " .. it.mode .. "_" }, true)
+  end
+end
+
+function render.text(c, buf, it)
+  if c.streaming ~= "text" then
+    add(c, buf, { "" }, true)
+    c.streaming = "text"
+  end
+  stream(buf, it.text)
+  c.last = "text"
+end
+
+-- Folds lines first..last of the transcript (closed) in every window on it,
+-- and keeps the range for windows opened later.
+local function fold(c, first, last)
+  if last <= first then
+    return
+  end
+  c.folds = c.folds or {}
+  table.insert(c.folds, { first, last })
+  for _, win in ipairs(vim.fn.win_findbuf(c.tbuf)) do
+    vim.api.nvim_win_call(win, function()
+      vim.cmd(string.format("silent! %d,%dfold", first, last))
+    end)
+  end
+end
+
+function render.thinking(c, buf, it)
+  if c.streaming ~= "thinking" then
+    add(c, buf, { "_∴ Thinking…_", BODY }, true)
+    c.streaming = "thinking"
+    c.thinking_at = vim.api.nvim_buf_line_count(buf) - 1
+  end
+  stream(buf, it.text, BODY)
+end
+
+function render.block_end(c, buf)
+  if c.streaming == "thinking" and c.thinking_at then
+    -- Folded once complete: a fold made by hand does not grow.
+    fold(c, c.thinking_at, vim.api.nvim_buf_line_count(buf))
+  end
+  c.thinking_at, c.streaming = nil, nil
+end
+
+function render.tool(c, buf, it)
+  local lines = body(it.body)
+  table.insert(lines, 1, string.format("● %s(%s)", it.name, first_line(it.summary)))
+  add(c, buf, lines, c.last ~= "tool")
+  local n = vim.api.nvim_buf_line_count(buf)
+  fold(c, n - #(it.body or {}), n)
+  c.last = "tool"
+end
+
+function render.result(c, buf, it)
+  local text
+  if (it.lines or 0) <= 1 then
+    text = it.text or ""
+  else
+    text = string.format("%s … (%d lines)", it.text or "", it.lines)
+  end
+  local lines = body(it.body)
+  table.insert(lines, 1, "  ⎿  " .. (it.is_error and "Error: " or "") .. text)
+  add(c, buf, lines)
+  local n = vim.api.nvim_buf_line_count(buf)
+  fold(c, n - #(it.body or {}), n)
+  c.last = "tool"
+end
+
+-- An earlier prompt of a resumed conversation.
+function render.prompt(c, buf, it)
+  local quoted = {}
+  for _, l in ipairs(vim.split(it.text, "\n", { plain = true })) do
+    table.insert(quoted, "> " .. l)
+  end
+  add(c, buf, quoted, true)
+  c.last = "user"
+end
+
+function render.user(c, buf, it)
+  add(c, buf, { "_" .. first_line(it.text) .. "_" }, true)
+  c.last = "user"
+end
+
+function render.permission(c, buf, it)
+  if it.review then
+    -- An edit: the host shows it in the diff review and answers it.
+    add(c, buf, { string.format("? %s(%s): review the proposed change in the diff", it.name, about(c, it)) }, c.last ~= "tool")
+    c.last = "tool"
+    return
+  end
+  add(c, buf, { string.format("? %s(%s) asks for permission", it.name, about(c, it)) }, c.last ~= "tool")
+  c.last = "tool"
+  table.insert(c.queue, it)
+  -- Asked after this batch is rendered: the host's call must not wait on the user.
+  vim.schedule(function()
+    ask_next(c)
+  end)
+end
+
+function render.answered(c, buf, it)
+  add(c, buf, { "  ⎿  " .. it.text })
+end
+
+function render.cancelled(c, buf, it)
+  c.withdrawn[it.id] = true
+  add(c, buf, { "  ⎿  permission request withdrawn (the turn was interrupted)" })
+end
+
+function render.finish(c, buf, it)
+  if it.is_error then
+    local why = it.errors and #it.errors > 0 and table.concat(it.errors, "; ") or it.subtype
+    add(c, buf, { "**Error:** " .. first_line(why) }, true)
+  end
+  add(c, buf, {
+    string.format(
+      "─── %s · %d tokens in, %d out · $%.4f (session)",
+      duration(it.duration_ms or 0),
+      it.tokens_in or 0,
+      it.tokens_out or 0,
+      it.cost_usd or 0
+    ),
+  }, true)
+  c.busy, c.last = false, "end"
+end
+
+function render.exited(c, buf, it)
+  local how = it.signal and it.signal ~= "" and ("signal " .. it.signal) or ("code " .. tostring(it.code or 0))
+  if it.mid_turn then
+    add(c, buf, { string.format("**Claude exited mid-turn (%s).** Send again to resume the conversation.", how) }, true)
+  else
+    add(c, buf, { string.format("_Claude exited (%s)._", how) }, true)
+  end
+  c.busy, c.last, c.queue = false, "end", {}
+end
+
+function render.error(c, buf, it)
+  add(c, buf, { "**Error:** " .. first_line(it.text) }, true)
+end
+
+render["end"] = render.finish
+
+--- Makes c's folds in win, a window just opened on its transcript.
+function M.refold(c, win)
+  vim.api.nvim_win_call(win, function()
+    vim.cmd("silent! normal! zE")
+    for _, f in ipairs(c.folds or {}) do
+      vim.cmd(string.format("silent! %d,%dfold", f[1], f[2]))
+    end
+  end)
+end
+
+M.write, M.add, M.render = write, add, render
+
+return M
