@@ -296,7 +296,9 @@ func TestEachSessionsDiffsOpenInItsTabPageAndAnswerItsOwnCLI(t *testing.T) {
 
 	// a proposes too, in its own tab page: it opens here.
 	pa := startDiffFrom(t, s.a, s.fileA, "hello from a, changed\nsecond line\n", tabName)
-	ev := nvimtest.Next(t, opened, "a's diff to open", waitTimeout)
+	if ev := nvimtest.Next(t, opened, "a's diff to open", waitTimeout); ev["path"] != s.fileA {
+		t.Errorf("opened %v, want a's file %s", ev, s.fileA)
+	}
 	var tabA int
 	s.nv.Lua(&tabA, `return vim.fn.tabpagenr()`)
 	if tabA != 1 {
@@ -316,7 +318,7 @@ func TestEachSessionsDiffsOpenInItsTabPageAndAnswerItsOwnCLI(t *testing.T) {
 
 	// Going to b's tab page shows b's proposal there; accepting answers b.
 	s.tab(2)
-	ev = nvimtest.Next(t, opened, "b's diff to open in b's tab page", waitTimeout)
+	ev := nvimtest.Next(t, opened, "b's diff to open in b's tab page", waitTimeout)
 	if ev["tab_name"] != tabName {
 		t.Errorf("opened %v", ev)
 	}
