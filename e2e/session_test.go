@@ -49,6 +49,10 @@ type session struct {
 
 	cliPID  int
 	hostPID int
+	// earlierCLIs are the CLIs of sessions opened before the current one
+	// (several sessions): they too must be gone before the test's
+	// directories are removed.
+	earlierCLIs []int
 	port    int
 	editing string // the file edit opened last
 }
@@ -147,6 +151,9 @@ func (s *session) readPIDs(cmd string) {
 			host = host and vim.fn.jobpid(host) or 0,
 			port = port,
 		}`)
+	if s.cliPID != 0 && s.cliPID != st.CLI {
+		s.earlierCLIs = append(s.earlierCLIs, s.cliPID)
+	}
 	s.cliPID, s.hostPID, s.port = st.CLI, st.Host, st.Port
 	if s.cliPID == 0 || s.port == 0 {
 		s.t.Fatalf("%s started no CLI (pid %d) or no server (port %d); messages:\n%s", cmd, s.cliPID, s.port, s.nv.Messages())
@@ -261,7 +268,7 @@ func (s *session) report() {
 // waitExited waits until the CLI and the plugin's host have exited (Neovim hung up on them
 // when it quit), killing them after exitTimeout.
 func (s *session) waitExited() {
-	for _, pid := range []int{s.cliPID, s.hostPID} {
+	for _, pid := range append([]int{s.cliPID, s.hostPID}, s.earlierCLIs...) {
 		if pid <= 0 {
 			continue
 		}
