@@ -12,6 +12,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -46,6 +48,11 @@ type chatMCP struct {
 	token string
 	srv   *http.Server
 	tools map[string]mcp.Tool
+	// configDir holds the --mcp-config file: the token must not be on a
+	// command line, which every local user can read (/proc/PID/cmdline);
+	// the file is the user's alone, like the IDE lock file.
+	configDir  string
+	configFile string
 }
 
 // chatMCPEndpoint starts the endpoint on first use and returns it.
@@ -81,6 +88,10 @@ func (h *Host) startChatMCP() (*chatMCP, error) {
 			m.tools[t.Name] = t
 		}
 	}
+	if err := m.writeConfig(); err != nil {
+		ln.Close()
+		return nil, err
+	}
 	m.srv = &http.Server{Handler: m, ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		if err := m.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -90,7 +101,22 @@ func (h *Host) startChatMCP() (*chatMCP, error) {
 	return m, nil
 }
 
-// config is the --mcp-config value for a chat CLI.
+// writeConfig writes config() into a file only the user can read.
+func (m *chatMCP) writeConfig() error {
+	dir, err := os.MkdirTemp("", "claude-nvim-chat-mcp-") // mode 0700
+	if err != nil {
+		return fmt.Errorf("chat mcp config: %w", err)
+	}
+	file := filepath.Join(dir, "mcp.json")
+	if err := os.WriteFile(file, []byte(m.config()), 0o600); err != nil {
+		os.RemoveAll(dir)
+		return fmt.Errorf("chat mcp config: %w", err)
+	}
+	m.configDir, m.configFile = dir, file
+	return nil
+}
+
+// config is the content of the --mcp-config file for a chat CLI.
 func (m *chatMCP) config() string {
 	b, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
 		chatMCPServer: map[string]any{
@@ -265,6 +291,7 @@ func (h *Host) closeChatMCP(ctx context.Context) {
 	h.chats.mcpMu.Unlock()
 	if m != nil {
 		_ = m.srv.Shutdown(ctx)
+		os.RemoveAll(m.configDir)
 	}
 }
 
@@ -276,5 +303,5 @@ func (h *Host) chatMCPArgs() (configs, args []string) {
 		h.log.Warn("chat: editor tools unavailable", "err", err)
 		return nil, nil
 	}
-	return []string{m.config()}, []string{"--allowedTools=" + strings.Join(m.allowedTools(), ",")}
+	return []string{m.configFile}, []string{"--allowedTools=" + strings.Join(m.allowedTools(), ",")}
 }

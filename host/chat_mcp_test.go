@@ -5,6 +5,8 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -55,5 +57,41 @@ func TestTheChatMCPEndpointAnswersOnlyWithItsTokenAndOffersReadOnlyTools(t *test
 				t.Errorf("%s: the answer %s names a tool that changes the editor", tc.body, body)
 			}
 		})
+	}
+}
+
+// The token reaches the chat CLI in a file of the user's alone, never on
+// its command line, which any local user can read.
+func TestTheChatMCPTokenIsInAPrivateFileNotOnTheCommandLine(t *testing.T) {
+	h := &Host{log: slog.New(slog.DiscardHandler)}
+	configs, args := h.chatMCPArgs()
+	t.Cleanup(func() { h.closeChatMCP(context.Background()) })
+	m := h.chats.mcp
+	if m == nil || len(configs) != 1 {
+		t.Fatalf("chatMCPArgs = %q, %q; want one config", configs, args)
+	}
+	for _, a := range append(configs, args...) {
+		if strings.Contains(a, m.token) {
+			t.Errorf("the CLI's argument %q carries the token", a)
+		}
+	}
+	st, err := os.Stat(configs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Mode().Perm() != 0o600 {
+		t.Errorf("%s has mode %v, want 0600", configs[0], st.Mode().Perm())
+	}
+	dir, err := os.Stat(filepath.Dir(configs[0]))
+	if err != nil || dir.Mode().Perm() != 0o700 {
+		t.Errorf("its directory: %v, %v; want mode 0700", dir.Mode().Perm(), err)
+	}
+	body, err := os.ReadFile(configs[0])
+	if err != nil || !strings.Contains(string(body), "Bearer "+m.token) || !strings.Contains(string(body), m.url) {
+		t.Errorf("the config file holds %s (%v), want the endpoint and its token", body, err)
+	}
+	h.closeChatMCP(context.Background())
+	if _, err := os.Stat(configs[0]); !os.IsNotExist(err) {
+		t.Errorf("the config file outlives the endpoint: %v", err)
 	}
 }
