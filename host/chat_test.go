@@ -570,3 +570,29 @@ func TestAChatFoldsThinkingAndEachToolUseIntoOneLineThatUnfolds(t *testing.T) {
 		t.Errorf("the window shows\n%s\nwant every input, result and thinking body folded", got)
 	}
 }
+
+// :ClaudeAsk and :ClaudeSendText go to the chat open in the current tab
+// page, as :ClaudeSend does, never to a terminal.
+func TestClaudeAskAndSendTextGoToTheChatOpenInThisTabPage(t *testing.T) {
+	e := newChatEnv(t)
+	path := e.nv.WriteFile("ask.txt", "one\ntwo\nthree\n")
+	e.nv.Cmd("edit " + path)
+	e.nv.Cmd("ClaudeChat")
+	e.nv.Lua(nil, `vim.api.nvim_set_current_win(vim.fn.bufwinid(vim.fn.bufnr(...)))`, path)
+	e.nv.Cmd("ClaudeSendText draft words")
+	var input string
+	e.nv.Lua(&input, `return table.concat(vim.api.nvim_buf_get_lines(require('claude.chat').buffers().input, 0, -1, false), "\n")`)
+	if input != "draft words" {
+		t.Errorf("after :ClaudeSendText the chat input holds %q, want the text", input)
+	}
+	e.nv.Lua(nil, `vim.api.nvim_buf_set_lines(require('claude.chat').buffers().input, 0, -1, false, {})`)
+	e.nv.Lua(nil, `vim.api.nvim_set_current_win(vim.fn.bufwinid(vim.fn.bufnr(...)))`, path)
+	e.nv.Cmd("2,3ClaudeAsk what do these do?")
+	e.recorded(`@ask.txt#L2-3 what do these do?`)
+	e.waitTranscript("> @ask.txt#L2-3 what do these do?")
+	var terminal bool
+	e.nv.Lua(&terminal, `return require('claude.terminal').buf() ~= nil`)
+	if terminal {
+		t.Errorf(":ClaudeAsk opened the Claude terminal while a chat was open")
+	}
+}

@@ -433,6 +433,11 @@ function M.take_mention(path, line1, line2)
   return require("claude.chat_input").take_mention(path, line1, line2)
 end
 
+--- :ClaudeAsk and :ClaudeSendText's text, for a chat open in this tab page.
+function M.take_text(text, submit)
+  return require("claude.chat_input").take_text(text, submit)
+end
+
 -- For lua/claude/chat_*.lua, not for users.
 M._core = {
   chats = chats,

@@ -126,6 +126,30 @@ local function chat_in_tab()
   end
 end
 
+--- :ClaudeAsk and :ClaudeSendText go to the chat instead of the terminal
+--- when a chat is open in the current tab page: text is added to the chat's
+--- next message, sent at once when submit. Returns whether it did.
+---@param text string
+---@param submit boolean
+function M.take_text(text, submit)
+  local c = chat_in_tab()
+  if not c then
+    return false
+  end
+  local n = vim.api.nvim_buf_line_count(c.ibuf)
+  local last = vim.api.nvim_buf_get_lines(c.ibuf, n - 1, n, false)[1]
+  local joined = (last == "" or last:match("%s$")) and (last .. text) or (last .. " " .. text)
+  vim.api.nvim_buf_set_lines(c.ibuf, n - 1, n, false, vim.split(joined, "\n", { plain = true }))
+  if submit then
+    require("claude.chat").submit(c.dir)
+    return true
+  end
+  core().open_windows(c)
+  local lines = vim.api.nvim_buf_line_count(c.ibuf)
+  vim.api.nvim_win_set_cursor(0, { lines, #vim.api.nvim_buf_get_lines(c.ibuf, lines - 1, lines, false)[1] })
+  return true
+end
+
 --- :ClaudeSend and :ClaudeAdd go to the chat instead of the terminal when
 --- a chat is open in the current tab page: the @-mention (as the CLI writes
 --- it, relative to the chat's directory) is added to the chat's next

@@ -41,6 +41,9 @@ end
 ---@param text string
 ---@param submit boolean press Enter after it
 function M.type(text, submit)
+  if require("claude.chat").take_text(text, submit) then -- a chat open in this tab takes it
+    return true
+  end
   local terminal = require("claude.terminal")
   if terminal.elsewhere() then
     notify_error("Claude runs in a terminal of its own (terminal.provider): claude.nvim cannot type into it")
