@@ -53,8 +53,8 @@ type session struct {
 	// (several sessions): they too must be gone before the test's
 	// directories are removed.
 	earlierCLIs []int
-	port    int
-	editing string // the file edit opened last
+	port        int
+	editing     string // the file edit opened last
 }
 
 // newSession starts Neovim with the plugin set up to run the real CLI, cd'd into the
