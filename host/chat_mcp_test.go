@@ -17,7 +17,10 @@ func TestTheChatMCPEndpointAnswersOnlyWithItsTokenAndOffersReadOnlyTools(t *test
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { m.srv.Shutdown(context.Background()) })
+	t.Cleanup(func() {
+		m.srv.Shutdown(context.Background())
+		os.RemoveAll(m.configDir)
+	})
 	auth := "Bearer " + m.token
 	for _, tc := range []struct {
 		name, method, auth, origin, body string

@@ -42,7 +42,8 @@ func newEnv(t testing.TB, opts ...nvimtest.Option) *env {
 	if err := p.RegisterForTests(); err != nil {
 		t.Fatalf("register for tests: %v", err)
 	}
-	t.Cleanup(func() { _ = h.Shutdown() })
+	// Exit, not only Shutdown: chats and their MCP endpoint (a temp dir) go too.
+	t.Cleanup(h.Exit)
 	return &env{t: t, nv: nv, host: h, lockDir: lockDir}
 }
 
