@@ -60,18 +60,9 @@ func TestAChatShowsThinkingAndEachToolUseFoldedToOneLine(t *testing.T) {
 		}
 	}
 	// What the window shows: each fold closed on its first line.
-	var shown []string
-	s.nv.Lua(&shown, `
-		local win = vim.fn.bufwinid(require('claude.chat').buffers().transcript)
-		return vim.api.nvim_win_call(win, function()
-			local out, l = {}, 1
-			while l <= vim.fn.line('$') do
-				table.insert(out, vim.fn.getline(l))
-				l = vim.fn.foldclosedend(l) ~= -1 and vim.fn.foldclosedend(l) + 1 or l + 1
-			end
-			return out
-		end)`)
-	window := strings.Join(shown, "\n")
+	var transcript int
+	s.nv.Lua(&transcript, `return require('claude.chat').buffers().transcript`)
+	window := strings.Join(s.nv.ShownLines(transcript), "\n")
 	if strings.Contains(window, "│") || !strings.Contains(window, "_∴ Thinking…_") || !strings.Contains(window, "● Read(greet.txt)") {
 		t.Errorf("the chat window shows\n%s\nwant the thinking and the Read as one line each, their details folded", window)
 	}

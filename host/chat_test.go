@@ -548,19 +548,9 @@ func TestAChatFoldsThinkingAndEachToolUseIntoOneLineThatUnfolds(t *testing.T) {
 		t.Fatalf("transcript =\n%s\nwant it to hold\n%s", got, strings.Join(want, "\n"))
 	}
 	// What the window shows: each fold closed on its first line.
-	var shown []string
-	e.nv.Lua(&shown, `
-		local b = require('claude.chat').buffers()
-		local win = vim.fn.bufwinid(b.transcript)
-		return vim.api.nvim_win_call(win, function()
-			local out, l = {}, 1
-			while l <= vim.fn.line('$') do
-				table.insert(out, vim.fn.getline(l))
-				l = vim.fn.foldclosedend(l) ~= -1 and vim.fn.foldclosedend(l) + 1 or l + 1
-			end
-			return out
-		end)`)
-	got := strings.Join(shown, "\n")
+	var transcript int
+	e.nv.Lua(&transcript, `return require('claude.chat').buffers().transcript`)
+	got := strings.Join(e.nv.ShownLines(transcript), "\n")
 	for _, line := range []string{"_∴ Thinking…_", "● Read(/tmp/x/notes.txt)", "  ⎿  1\tone … (3 lines)", "● Bash(false)", "  ⎿  Error: Exit code 1", "Read it."} {
 		if !strings.Contains("\n"+got+"\n", "\n"+line+"\n") {
 			t.Errorf("the window shows\n%s\nwant the line %q", got, line)

@@ -315,3 +315,21 @@ func Int(v any) int {
 	}
 	return 0
 }
+
+// ShownLines returns what the window showing buf displays, line by line: a
+// closed fold shows as its first line only.
+func (n *Nvim) ShownLines(buf int) []string {
+	n.t.Helper()
+	var shown []string
+	n.Lua(&shown, `
+		local win = vim.fn.bufwinid(...)
+		return vim.api.nvim_win_call(win, function()
+			local out, l = {}, 1
+			while l <= vim.fn.line('$') do
+				table.insert(out, vim.fn.getline(l))
+				l = vim.fn.foldclosedend(l) ~= -1 and vim.fn.foldclosedend(l) + 1 or l + 1
+			end
+			return out
+		end)`, buf)
+	return shown
+}
