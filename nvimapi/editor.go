@@ -34,6 +34,13 @@ type Editor struct {
 	latest     func() *mcp.Selection
 	diffs      diffs
 	diagEvents *diagnosticEvents
+
+	// The cheap tools' last answers, served while Neovim's generation
+	// counters say nothing they depend on changed (generation.go).
+	gens      generations
+	folders   cached[[]string]
+	buffers   cached[bufferState]
+	selection cached[currentState]
 }
 
 var _ mcp.Editor = (*Editor)(nil)

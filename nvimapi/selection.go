@@ -65,12 +65,12 @@ func selectionRange(q selection.Query, r *regionText) mcp.Range {
 // last selection made in a file, as in VS Code where focusing the terminal
 // keeps the editor's selection.
 func (e *Editor) CurrentSelection(ctx context.Context) (*mcp.Selection, error) {
-	var ev selection.Event
-	if err := e.lua(ctx, &ev, `return require('claude.selection').current()`); err != nil {
-		return nil, luaError(err)
+	cur, err := e.currentState(ctx)
+	if err != nil {
+		return nil, err
 	}
-	if q, ok := selection.QueryOf(&ev); ok {
-		return e.ReadSelection(ctx, q)
+	if cur.File {
+		return cur.Sel, nil
 	}
 	return e.LatestSelection(ctx)
 }

@@ -3,6 +3,7 @@ package nvimapi
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -121,19 +122,13 @@ func convertDiagnostics(f luaFileDiagnostics) mcp.FileDiagnostics {
 
 // OpenEditors lists the listed, loaded file buffers.
 func (e *Editor) OpenEditors(ctx context.Context) ([]mcp.OpenEditor, error) {
-	var bufs []struct {
-		Path      string `msgpack:"path"`
-		Active    bool   `msgpack:"active"`
-		Dirty     bool   `msgpack:"dirty"`
-		Filetype  string `msgpack:"filetype"`
-		LineCount int    `msgpack:"line_count"`
-	}
-	if err := e.lua(ctx, &bufs, `return require('claude.tools').open_editors()`); err != nil {
-		return nil, luaError(err)
+	st, err := e.bufferState(ctx)
+	if err != nil {
+		return nil, err
 	}
 	var sel *mcp.Selection
-	out := make([]mcp.OpenEditor, 0, len(bufs))
-	for _, b := range bufs {
+	out := make([]mcp.OpenEditor, 0, len(st.Editors))
+	for _, b := range st.Editors {
 		ed := mcp.OpenEditor{Path: b.Path, Active: b.Active, Dirty: b.Dirty, LanguageID: languageID(b.Filetype), LineCount: b.LineCount}
 		if b.Active {
 			if sel == nil {
@@ -149,17 +144,72 @@ func (e *Editor) OpenEditors(ctx context.Context) ([]mcp.OpenEditor, error) {
 	return out, nil
 }
 
-// WorkspaceFolders lists Neovim's working directories, the current first.
-func (e *Editor) WorkspaceFolders(ctx context.Context) ([]string, error) {
-	var dirs []string
-	if err := e.lua(ctx, &dirs, `return require('claude.tools').workspace_folders()`); err != nil {
-		return nil, luaError(err)
-	}
-	return dirs, nil
+// bufferState is what getOpenEditors and checkDocumentDirty need, read in
+// one round trip (lua/claude/generation.lua buffers).
+type bufferState struct {
+	Gen     gens `msgpack:"gen"`
+	Editors []struct {
+		Path      string `msgpack:"path"`
+		Active    bool   `msgpack:"active"`
+		Dirty     bool   `msgpack:"dirty"`
+		Filetype  string `msgpack:"filetype"`
+		LineCount int    `msgpack:"line_count"`
+	} `msgpack:"editors"`
+	// Every file buffer in buffer order: find_buf's candidates.
+	Files []struct {
+		Path  string `msgpack:"path"`
+		Dirty bool   `msgpack:"dirty"`
+	} `msgpack:"files"`
 }
 
-// DocumentDirty reports whether path's buffer has unsaved changes.
+// bufferState answers from the last read while no buffer or window
+// changed, else reads again. Callers must not modify the result.
+func (e *Editor) bufferState(ctx context.Context) (*bufferState, error) {
+	now, live := e.gensNow(ctx)
+	if live {
+		if st, ok := e.buffers.get(now, genBuffers); ok {
+			return &st, nil
+		}
+	}
+	var st bufferState
+	if err := e.lua(ctx, &st, `return require('claude.generation').buffers()`); err != nil {
+		return nil, luaError(err)
+	}
+	e.buffers.put(st.Gen, st)
+	return &st, nil
+}
+
+// WorkspaceFolders lists Neovim's working directories, the current first.
+func (e *Editor) WorkspaceFolders(ctx context.Context) ([]string, error) {
+	now, live := e.gensNow(ctx)
+	if live {
+		if dirs, ok := e.folders.get(now, genDirs); ok {
+			return slices.Clone(dirs), nil
+		}
+	}
+	var r struct {
+		Gen  gens     `msgpack:"gen"`
+		Dirs []string `msgpack:"dirs"`
+	}
+	if err := e.lua(ctx, &r, `return require('claude.generation').folders()`); err != nil {
+		return nil, luaError(err)
+	}
+	e.folders.put(r.Gen, slices.Clone(r.Dirs))
+	return r.Dirs, nil
+}
+
+// DocumentDirty reports whether path's buffer has unsaved changes. A
+// buffer named exactly path answers from the buffer state (find_buf
+// prefers it too); any other path may reach a buffer through a symbolic
+// link, which only Neovim's resolve() decides: that asks Neovim.
 func (e *Editor) DocumentDirty(ctx context.Context, path string) (mcp.DocumentState, error) {
+	if st, err := e.bufferState(ctx); err == nil {
+		for _, f := range st.Files {
+			if f.Path == path {
+				return mcp.DocumentState{Dirty: f.Dirty}, nil
+			}
+		}
+	}
 	var st *struct {
 		Dirty    bool `msgpack:"dirty"`
 		Untitled bool `msgpack:"untitled"`

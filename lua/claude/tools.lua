@@ -41,10 +41,18 @@ end
 
 --- The file buffer (is_file_buf) of path, or nil: never a proposal or
 --- another scratch buffer that happens to carry that name. Compares full
---- names (bufnr() would treat path as a pattern) and resolves symlinks.
+--- names (bufnr() would treat path as a pattern), then resolves symlinks.
+--- A buffer named exactly path wins over one that reaches it through a
+--- link: the cached checkDocumentDirty (nvimapi/cache.go) relies on that.
 function M.find_buf(path)
+  local bufs = vim.api.nvim_list_bufs()
+  for _, buf in ipairs(bufs) do
+    if vim.api.nvim_buf_get_name(buf) == path and is_file_buf(buf) then
+      return buf
+    end
+  end
   local want = vim.fn.resolve(path)
-  for _, buf in ipairs(vim.api.nvim_list_bufs()) do
+  for _, buf in ipairs(bufs) do
     local name = vim.api.nvim_buf_get_name(buf)
     if name ~= "" and (name == path or vim.fn.resolve(name) == want) and is_file_buf(buf) then
       return buf

@@ -1,0 +1,141 @@
+package nvimapi
+
+import (
+	"context"
+	"math"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
+
+// The counters of lua/claude/generation.lua's shared page, one per kind of
+// editor state. Neovim bumps a counter synchronously inside every change of
+// its kind (an autocmd or on_lines callback), before anyone outside Neovim
+// can see the change; Go reads the counters without a round trip.
+const (
+	genBuffers = iota // buffer list, names, options, 'modified', line counts, windows
+	genDirs           // working directories, current window and tab page
+	genCursor         // cursor, mode and the text under the current selection
+	genSlots
+)
+
+// gens are the counters at one moment.
+type gens [genSlots]float64
+
+// generations is this process's view of the shared page: mapped on the
+// first cheap tool call, never before (an idle host maps nothing).
+type generations struct {
+	mu    sync.Mutex
+	state genState
+	mem   []byte // the mapped page, read only; nil until mapped
+}
+
+type genState int
+
+const (
+	genUntried genState = iota
+	genMapping          // one caller is mapping; the others ask Neovim meanwhile
+	genMapped
+	genUnavailable // no shared memory here (no FFI, no mmap): always ask Neovim
+)
+
+// now returns the current counters, or false when they are not mapped
+// (yet, or on this system at all): the caller must then ask Neovim. The
+// first call maps the page, with one round trip.
+func (e *Editor) gensNow(ctx context.Context) (gens, bool) {
+	g := &e.gens
+	g.mu.Lock()
+	switch g.state {
+	case genMapped:
+		mem := g.mem
+		g.mu.Unlock()
+		return loadGens(mem), true
+	case genUntried:
+		g.state = genMapping
+		g.mu.Unlock()
+		// Not under g.mu: mapping calls into Neovim.
+		mem, err := e.mapGenerations(ctx)
+		g.mu.Lock()
+		if err != nil {
+			g.state = genUnavailable
+			if ctx.Err() != nil {
+				g.state = genUntried // cancelled, not refused: try again next time
+			}
+		} else {
+			g.state, g.mem = genMapped, mem
+		}
+		g.mu.Unlock()
+		return gens{}, false
+	default:
+		g.mu.Unlock()
+		return gens{}, false
+	}
+}
+
+// loadGens reads the counters: atomic 8-byte loads of the doubles Neovim
+// stores whole, so none is ever half written.
+func loadGens(mem []byte) gens {
+	var g gens
+	for i := range g {
+		bits := atomic.LoadUint64((*uint64)(unsafe.Pointer(&mem[i*8])))
+		g[i] = math.Float64frombits(bits)
+	}
+	return g
+}
+
+// mapLua asks lua/claude/generation.lua to map the page at path.
+func (e *Editor) mapLua(ctx context.Context, path string) error {
+	var r struct {
+		OK  bool   `msgpack:"ok"`
+		Why string `msgpack:"why"`
+	}
+	if err := e.lua(ctx, &r, `return require('claude.generation').map(...)`, path); err != nil {
+		return luaError(err)
+	}
+	if !r.OK {
+		return &genError{r.Why}
+	}
+	return nil
+}
+
+type genError struct{ why string }
+
+func (e *genError) Error() string { return "shared generation counters: " + e.why }
+
+// cached is one tool's last answer from Neovim and the counters it was read
+// at. It is served only while every counter it depends on is unchanged: any
+// change since then bumped one of them before it could be observed.
+type cached[T any] struct {
+	mu    sync.Mutex
+	valid bool
+	at    gens
+	val   T
+}
+
+// get returns the value if the counters in slots still equal now.
+func (c *cached[T]) get(now gens, slots ...int) (T, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var zero T
+	if !c.valid {
+		return zero, false
+	}
+	for _, s := range slots {
+		if c.at[s] != now[s] {
+			return zero, false
+		}
+	}
+	return c.val, true
+}
+
+// put records a value read at the counters at. A value read at older
+// counters is as good as any (it is never served once they moved), so the
+// last writer wins.
+func (c *cached[T]) put(at gens, val T) {
+	if at[0] < 0 { // Neovim had no page mapped when it answered
+		return
+	}
+	c.mu.Lock()
+	c.at, c.val, c.valid = at, val, true
+	c.mu.Unlock()
+}
