@@ -11,7 +11,7 @@ BIN      := bin/claude-nvim
 # Neovim versions the test suite runs on (the floor and the newest).
 TEST_NVIMS := $(NVIM_010) $(NVIM_012)
 
-.PHONY: nvim-0.10 nvim-0.12 help build test lint bench fuzz e2e deps nvim claude-cli manifest demo clean dist
+.PHONY: nvim-0.10 nvim-0.12 help build test lint bench fuzz e2e deps nvim claude-cli trees manifest demo clean dist
 
 help: ## List the targets.
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -34,6 +34,11 @@ nvim: nvim-0.10 nvim-0.12 ## Install Neovim 0.10 and 0.12 under .deps/ (no root,
 
 claude-cli: ## Install the pinned Claude Code CLI under .deps/ (for make e2e).
 	scripts/install-claude-cli $(DEPS)/claude-code
+
+# Not in deps: the explorer tests skip without them (and say so). Set
+# CLAUDE_NVIM_TREES_MIRROR to clone from local mirrors instead of GitHub.
+trees: ## The file explorers (oil, nvim-tree, neo-tree, mini.files, snacks) the :ClaudeAdd tests use, pinned, under .deps/trees.
+	scripts/install-trees $(DEPS)/trees
 
 deps: nvim ## Everything make test needs (Neovim; Go modules come with go build).
 	$(GO) mod download

@@ -128,7 +128,7 @@ function M.send_explorer(buf, line1, line2)
   buf = buf == 0 and vim.api.nvim_get_current_buf() or buf
   local explorer = require("claude.explorer")
   if not explorer.is_explorer(buf) then
-    notify_error("usage: :ClaudeAdd {path} [start-line] [end-line] (without a path only in netrw)")
+    notify_error("usage: :ClaudeAdd {path} [start-line] [end-line] (without a path only in a file explorer: netrw, oil, nvim-tree, neo-tree, mini.files, the snacks explorer)")
     return false
   end
   local paths, err = explorer.paths(buf, math.min(line1, line2), math.max(line1, line2))
