@@ -66,7 +66,7 @@ func (h *Host) dirChanged() {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), folderUpdateTimeout)
 		defer cancel()
-		folders, err := h.editor.WorkspaceFolders(ctx)
+		folders, err := h.editor.ReadWorkspaceFolders(ctx) // not the cache: see its doc
 		folders = nvimapi.WithoutFolders(folders, h.boundFolders())
 		for _, lock := range locks {
 			if err == nil {

@@ -33,15 +33,17 @@ func (e *Editor) OpenFile(ctx context.Context, req mcp.OpenFileRequest) (mcp.Ope
 	return mcp.OpenFileResult{Message: r.Message, LanguageID: languageID(r.Filetype), LineCount: r.LineCount}, nil
 }
 
+// luaDiagnostic is one diagnostic as lua/claude/tools.lua sends it: a
+// positional list, cheaper than a map on both sides by the thousand.
 type luaDiagnostic struct {
-	Lnum     int    `msgpack:"lnum"`
-	Col      int    `msgpack:"col"`
-	EndLnum  int    `msgpack:"end_lnum"`
-	EndCol   int    `msgpack:"end_col"`
-	Severity string `msgpack:"severity"`
-	Message  string `msgpack:"message"`
-	Source   string `msgpack:"source"`
-	Code     string `msgpack:"code"`
+	Lnum     int `msgpack:",array"`
+	Col      int
+	EndLnum  int
+	EndCol   int
+	Severity string
+	Message  string
+	Source   string
+	Code     string
 }
 
 type luaFileDiagnostics struct {
@@ -187,6 +189,14 @@ func (e *Editor) WorkspaceFolders(ctx context.Context) ([]string, error) {
 			return slices.Clone(dirs), nil
 		}
 	}
+	return e.ReadWorkspaceFolders(ctx)
+}
+
+// ReadWorkspaceFolders asks Neovim, never the cache. A handler of a remote
+// autocmd (DirChanged) must use it: its notification can reach us before
+// lua/claude/generation.lua's own autocmd for the same event has bumped
+// the counter, so the cache would still look current.
+func (e *Editor) ReadWorkspaceFolders(ctx context.Context) ([]string, error) {
 	var r struct {
 		Gen  gens     `msgpack:"gen"`
 		Dirs []string `msgpack:"dirs"`

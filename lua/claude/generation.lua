@@ -20,6 +20,12 @@
 --   [2] the cursor and mode of the current window (and the text it selects)
 -- Only Neovim writes; a store of an aligned double is one machine store.
 --
+-- One hole remains, and Go closes it: a remote-plugin autocmd (the host's
+-- DirChanged) and ours for the same event run one after the other, so the
+-- host's notification can arrive before our bump. Go code reacting to a
+-- remote autocmd therefore reads Neovim, never the cache
+-- (nvimapi.Editor.ReadWorkspaceFolders).
+--
 -- Nothing here runs until Go first asks for a cheap tool (M.map): users
 -- whose CLI never calls them pay nothing.
 local M = {}
@@ -162,7 +168,7 @@ function M.buffers()
   local files = {}
   for _, buf in ipairs(vim.api.nvim_list_bufs()) do
     if tools.is_file_buf(buf) then
-      table.insert(files, { path = vim.api.nvim_buf_get_name(buf), dirty = vim.bo[buf].modified })
+      table.insert(files, { path = vim.api.nvim_buf_get_name(buf), dirty = tools.bufopt(buf, "modified") == 1 })
     end
   end
   return { gen = M.now(), editors = tools.open_editors(), files = files }

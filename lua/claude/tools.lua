@@ -19,12 +19,25 @@ function M.is_file(name, buftype)
   return buftype == "" and absolute and not name:find("://", 1, true)
 end
 
+--- A buffer-local option of buf. Not nvim_get_option_value (nor vim.bo)
+--- for another buffer: on Neovim 0.12 that costs about 1 ms per request
+--- it appears in, after the request (getDiagnostics {uri} spent most of its
+--- time there); getbufvar() reads the option directly.
+---@param buf integer a buffer number, never 0 (getbufvar's 0 is the alternate buffer)
+---@param name string
+local function bufopt(buf, name)
+  return vim.fn.getbufvar(buf, "&" .. name)
+end
+M.bufopt = bufopt
+
 --- Whether buf holds a file on disk (is_file); 0 is the current buffer.
 --- Runs on every cursor move (the events' eval): API calls, not vim.bo.
 function M.is_file_buf(buf)
   local api = vim.api
-  return api.nvim_buf_is_valid(buf)
-    and M.is_file(api.nvim_buf_get_name(buf), api.nvim_get_option_value("buftype", { buf = buf }))
+  if buf == 0 then
+    buf = api.nvim_get_current_buf()
+  end
+  return api.nvim_buf_is_valid(buf) and M.is_file(api.nvim_buf_get_name(buf), bufopt(buf, "buftype"))
 end
 local is_file_buf = M.is_file_buf
 
@@ -171,20 +184,23 @@ function M.open_file(req)
   }
 end
 
+-- One diagnostic as a positional list (nvimapi.luaDiagnostic, a msgpack
+-- array): with 10,000 diagnostics, naming eight keys in each cost Neovim
+-- and the host more than the values.
 local function diag_entry(d)
   local code = d.code
   if code ~= nil and type(code) ~= "string" then
     code = tostring(code)
   end
   return {
-    lnum = d.lnum,
-    col = d.col,
-    end_lnum = d.end_lnum or d.lnum,
-    end_col = d.end_col or d.col,
-    severity = severities[d.severity] or "Info",
-    message = d.message or "",
-    source = d.source or "",
-    code = code or "",
+    d.lnum,
+    d.col,
+    d.end_lnum or d.lnum,
+    d.end_col or d.col,
+    severities[d.severity] or "Info",
+    d.message or "",
+    d.source or "",
+    code or "",
   }
 end
 
@@ -209,21 +225,22 @@ function M.diagnostics(path)
     end
   end
   local out = {}
+  local get_lines = vim.api.nvim_buf_get_lines
   for _, buf in ipairs(bufs) do
     -- An empty Lua table goes over msgpack as an array; lines must stay a map.
     local items, lines = {}, vim.empty_dict()
     for _, d in ipairs(vim.diagnostic.get(buf)) do
       local e = diag_entry(d)
-      table.insert(items, e)
-      for _, l in ipairs({ e.lnum, e.end_lnum }) do
+      items[#items + 1] = e
+      for _, l in ipairs({ e[1], e[3] }) do
         local key = tostring(l)
         if lines[key] == nil then
-          lines[key] = vim.api.nvim_buf_get_lines(buf, l, l + 1, false)[1] or ""
+          lines[key] = get_lines(buf, l, l + 1, false)[1] or ""
         end
       end
     end
     if #items > 0 or path then
-      table.insert(out, { path = path or vim.api.nvim_buf_get_name(buf), items = items, lines = lines })
+      out[#out + 1] = { path = path or vim.api.nvim_buf_get_name(buf), items = items, lines = lines }
     end
   end
   return out
@@ -234,17 +251,24 @@ end
 --- call: { buf, tick = b:changedtick after the reload, age_ms, lsp }, where
 --- lsp says a language server will probably publish new diagnostics for
 --- it. Whether to wait for those is nvimapi/settle.go's decision.
-function M.refresh()
+---@param path string|nil only this file's buffer (getDiagnostics {uri}:
+--- checking every buffer cost 2 ms with 200 open, for an answer about one)
+function M.refresh(path)
   if not require("claude").config().auto_reload then
     return {}
   end
+  local only = path and M.find_buf(path)
   local ticks = {}
-  for _, buf in ipairs(vim.api.nvim_list_bufs()) do
+  for _, buf in ipairs(only and { only } or path and {} or vim.api.nvim_list_bufs()) do
     if vim.api.nvim_buf_is_loaded(buf) and is_file_buf(buf) then
       ticks[buf] = vim.b[buf].changedtick
     end
   end
-  require("claude.reload").check()
+  if only then
+    require("claude.reload").check(only)
+  elseif not path then
+    require("claude.reload").check()
+  end
   local reloaded = {}
   for buf, tick in pairs(ticks) do
     if vim.api.nvim_buf_is_valid(buf) and vim.b[buf].changedtick ~= tick then
@@ -268,7 +292,10 @@ end
 --- When a reloaded buffer's diagnostics are still to come the Go side waits
 --- and reads again.
 function M.refresh_and_diagnose(path)
-  return { reloaded = M.refresh(), files = M.diagnostics(path) }
+  if path == vim.NIL then
+    path = nil
+  end
+  return { reloaded = M.refresh(path), files = M.diagnostics(path) }
 end
 
 --- getOpenEditors: the listed, loaded file buffers.
@@ -277,12 +304,12 @@ function M.open_editors()
   local active = win and vim.api.nvim_win_get_buf(win) or -1
   local out = {}
   for _, buf in ipairs(vim.api.nvim_list_bufs()) do
-    if vim.api.nvim_buf_is_loaded(buf) and vim.bo[buf].buflisted and is_file_buf(buf) then
+    if vim.api.nvim_buf_is_loaded(buf) and bufopt(buf, "buflisted") == 1 and is_file_buf(buf) then
       table.insert(out, {
         path = vim.api.nvim_buf_get_name(buf),
         active = buf == active,
-        dirty = vim.bo[buf].modified,
-        filetype = vim.bo[buf].filetype,
+        dirty = bufopt(buf, "modified") == 1,
+        filetype = bufopt(buf, "filetype"),
         line_count = vim.api.nvim_buf_line_count(buf),
       })
     end
@@ -314,7 +341,7 @@ function M.document_state(path)
   if not buf then
     return vim.NIL
   end
-  return { dirty = vim.bo[buf].modified, untitled = vim.api.nvim_buf_get_name(buf) == "" }
+  return { dirty = bufopt(buf, "modified") == 1, untitled = vim.api.nvim_buf_get_name(buf) == "" }
 end
 
 --- saveDocument: writes the buffer, unless its file changed on disk since
