@@ -226,7 +226,7 @@ func (c *conn) startCall(m message) *wireError {
 	c.callsMu.Unlock()
 
 	c.srv.wg.Add(1) // the reader holds a count, so this never races Close's Wait
-	go c.runCall(ctx, m.id, key, cl, tool, args)
+	c.srv.workers.run(func() { c.runCall(ctx, m.id, key, cl, tool, args) })
 	return nil
 }
 

@@ -108,6 +108,7 @@ type Server struct {
 	pending   *pendingConns
 	refusals  *refusalLog
 	mem       memoryReturner
+	workers   *workers // run tool calls (workers.go)
 
 	// wg counts connection goroutines, tool calls and the callback runner,
 	// so Close can wait for all of them.
@@ -146,6 +147,7 @@ func NewServer(cfg Config) (*Server, error) {
 		listenIn: listenDelay(cfg.ListenDelay),
 		limits:   cfg.Limits.withDefaults(),
 		conns:    map[*conn]struct{}{},
+		workers:  newWorkers(),
 	}
 	if s.name == "" {
 		s.name = "claude.nvim"
@@ -302,6 +304,7 @@ func (s *Server) Close(ctx context.Context) error {
 	}
 	s.refusals.close()
 	s.mem.stop()
+	s.workers.stop()
 	for _, c := range conns {
 		c.shutdown(websocket.CloseGoingAway, "going away")
 	}
