@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime"
 	"syscall"
 
 	"github.com/claude-nvim/claude.nvim/host"
@@ -22,6 +23,14 @@ func main() {
 	if len(os.Args) == 2 && (os.Args[1] == "-version" || os.Args[1] == "--version") {
 		fmt.Println(host.Version)
 		return
+	}
+
+	// One P: the host answers one editor, a request at a time, and with
+	// more Ps each wake-up also wakes a spinning thread to look for work,
+	// which doubled the CPU of a cheap tool call (issue 15). GOMAXPROCS in
+	// the environment still wins.
+	if os.Getenv("GOMAXPROCS") == "" {
+		runtime.GOMAXPROCS(1)
 	}
 
 	log, logFile := host.OpenLog(os.Getenv("CLAUDE_NVIM_LOG"), os.Getenv("CLAUDE_NVIM_LOG_LEVEL"))
