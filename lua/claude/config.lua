@@ -66,13 +66,15 @@ M.schema = group({
   -- directory, or a function returning one.
   cwd = option(nil, { "string", "function", "nil" }),
   terminal = group({
-    -- What runs the CLI: "native" (a Neovim terminal, below), "external"
-    -- (terminal.external_cmd, e.g. a tmux split, in a window that is not
-    -- ours), or function(cmd, env, cwd) that starts it however it likes.
+    -- What runs the CLI: "native" (a Neovim terminal, below), "snacks"
+    -- (Snacks.terminal from folke/snacks.nvim: its window and style, with
+    -- position and size below), "external" (terminal.external_cmd, e.g. a
+    -- tmux split, in a window that is not ours), or function(cmd, env, cwd)
+    -- that starts it however it likes.
     provider = option("native", { "string", "function" }, {
       check = function(v)
-        if type(v) == "string" and v ~= "native" and v ~= "external" then
-          return 'must be "native", "external" or a function'
+        if type(v) == "string" and v ~= "native" and v ~= "snacks" and v ~= "external" then
+          return 'must be "native", "snacks", "external" or a function'
         end
       end,
     }),

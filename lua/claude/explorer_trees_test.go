@@ -1,7 +1,6 @@
 package claude_test
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,14 +14,6 @@ import (
 // scripts/install-trees pins. They are not in `make deps`: without them
 // these tests skip and say how to get them.
 
-// treesDir is where scripts/install-trees put the plugins.
-func treesDir() string {
-	if dir := os.Getenv("CLAUDE_NVIM_TREES"); dir != "" {
-		return dir
-	}
-	return filepath.Join(nvimtest.RepoRoot(), ".deps", "trees")
-}
-
 // explorerEnv is a child Neovim with some plugins on 'runtimepath' and a
 // directory for a tree to show: tree/{gamma/delta.txt, alpha.txt, beta.txt}.
 // :ClaudeAdd's sending is replaced by a recorder, so the tests see which
@@ -34,18 +25,7 @@ type explorerEnv struct {
 
 func newExplorerEnv(t *testing.T, plugins ...string) *explorerEnv {
 	t.Helper()
-	var args []string
-	for _, p := range plugins {
-		dir := filepath.Join(treesDir(), p)
-		if _, err := os.Stat(filepath.Join(dir, "lua")); err != nil {
-			t.Skipf("%s is not installed in %s: run `make trees` (CLAUDE_NVIM_TREES_MIRROR=dir for a local mirror), or set CLAUDE_NVIM_TREES", p, treesDir())
-		}
-		if strings.ContainsAny(dir, ` ,\`) {
-			t.Skipf("%s: a path with a space, comma or backslash cannot go on 'runtimepath' here", dir)
-		}
-		args = append(args, "--cmd", "set rtp+="+dir)
-	}
-	nv := nvimtest.New(t, nvimtest.WithArgs(args...))
+	nv := nvimtest.New(t, nvimtest.WithPlugins(t, plugins...))
 	nv.WriteFile("tree/alpha.txt", "a\n")
 	nv.WriteFile("tree/beta.txt", "b\n")
 	nv.WriteFile("tree/gamma/delta.txt", "d\n")

@@ -467,6 +467,77 @@ local function start_elsewhere(provider, cmd, env, cwd)
   return true
 end
 
+-- Where terminal.position puts a snacks window; "tab" is a tab page of
+-- its own, the window filling it.
+local SNACKS_POSITION = { right = "right", left = "left", above = "top", below = "bottom", float = "float" }
+
+local function snacks_win()
+  local t = cfg().terminal
+  local pos = SNACKS_POSITION[t.position]
+  if not pos then
+    vim.cmd.tabnew()
+    vim.bo.bufhidden = "wipe"
+    return { position = "current" }
+  elseif pos == "float" then
+    return { position = pos, width = t.float.width, height = t.float.height, border = t.float.border }
+  end
+  local vertical = pos == "left" or pos == "right"
+  return { position = pos, width = vertical and t.size or nil, height = (not vertical) and t.size or nil }
+end
+
+-- terminal.provider = "snacks": Snacks.terminal runs the CLI in a window
+-- it makes (with its terminal style and keys). The session keeps the
+-- buffer and the job as for a terminal of ours, so typing into Claude,
+-- :ClaudeClose and the exit handling work the same; showing it again asks
+-- snacks (see show).
+local function start_snacks(s, cmd, env)
+  local ok, snacks = pcall(require, "snacks")
+  if not ok or type(snacks) ~= "table" or not snacks.terminal then
+    require("claude.notify").error('terminal.provider = "snacks" needs folke/snacks.nvim, which is not installed; install it or use provider = "native"')
+    return false
+  end
+  if not M.check_program() then
+    return false
+  end
+  local insert = cfg().terminal.auto_insert
+  local win
+  ok, win = pcall(snacks.terminal.open, cmd, {
+    cwd = s.cwd,
+    env = env,
+    -- on_exit closes it (and keeps it after a failure), as for ours.
+    auto_close = false,
+    start_insert = insert,
+    auto_insert = insert,
+    win = snacks_win(),
+  })
+  local buf = ok and type(win) == "table" and win.buf or nil
+  local job = buf and vim.api.nvim_buf_is_valid(buf) and vim.b[buf].terminal_job_id or nil
+  if not job then
+    if buf then
+      pcall(vim.api.nvim_buf_delete, buf, { force = true })
+    end
+    require("claude.notify").error("Snacks.terminal could not start " .. vim.inspect(cmd) .. (ok and "" or (": " .. tostring(win))))
+    return false
+  end
+  s.buf, s.job, s.snacks = buf, job, win
+  vim.t.claude_session = s.id
+  vim.b[buf].claude_terminal = true
+  require("claude.tools").set_buf_name(buf, "claude://" .. s.cwd, buf)
+  vim.api.nvim_create_autocmd("TermClose", {
+    group = vim.api.nvim_create_augroup("ClaudeTerminal" .. s.id, { clear = true }),
+    buffer = buf,
+    once = true,
+    desc = "claude.nvim: Claude exited in its snacks terminal",
+    callback = function()
+      local code = vim.v.event.status
+      vim.schedule(function()
+        on_exit(job, code)
+      end)
+    end,
+  })
+  return true
+end
+
 -- The id a new session in this tab page takes: the session it had (its
 -- CLI exited), else 1 when free (the server :ClaudeStart runs), else the
 -- next free one.
@@ -572,7 +643,9 @@ end
 start_in_terminal = function(s, info, args)
   local id, cwd = s.id, s.cwd
   local provider = cfg().terminal.provider
-  if provider ~= "native" then
+  if provider == "snacks" then
+    return start_snacks(s, command(args), M.env(info.port))
+  elseif provider ~= "native" then
     return start_elsewhere(provider, command(args), M.env(info.port), cwd)
   end
   if not M.check_program() then
@@ -649,6 +722,8 @@ local function show()
   local win = window()
   if win then
     vim.api.nvim_set_current_win(win)
+  elseif term.snacks then
+    term.snacks:show():focus() -- where snacks puts it
   else
     M.open_window(term.buf)
   end
