@@ -284,6 +284,58 @@ local function make_buffers(view, spec, from_term)
   view.orig_buf, view.prop_buf = bufs[1], bufs[2]
 end
 
+-- Past this many lines (both sides), a diff is shown without
+-- 'foldmethod' diff: Neovim computes those folds in time proportional to
+-- lines times changes (a 5 MiB file with a change every 50 lines: 260 ms
+-- of folds for 25 ms of diff, the editor frozen meanwhile; issue 15).
+local LARGE_DIFF_LINES = 20000
+
+-- Folds the unchanged stretches of win, keeping 'diffopt' context lines
+-- (6 by default) around each change, as diff folds would; side is 1 for
+-- the file's line numbers in hunks, 3 for the proposal's.
+local function fold_unchanged(win, hunks, side, line_count)
+  local context = tonumber(vim.o.diffopt:match("context:(%d+)")) or 6
+  vim.api.nvim_win_call(win, function()
+    local from = 1
+    for _, h in ipairs(hunks) do
+      local start, count = h[side], h[side + 1]
+      local first = count == 0 and start + 1 or start -- a pure insertion sits after start
+      if first - context - 1 > from then
+        vim.cmd(string.format("%d,%dfold", from, first - context - 1))
+      end
+      from = first + math.max(count, 1) + context
+    end
+    if from < line_count then
+      vim.cmd(string.format("%d,%dfold", from, line_count))
+    end
+  end)
+end
+
+-- Native diff mode (]c, do, dp, highlights) with folds made by us, once:
+-- the file's window joins by :diffthis while it is the only one in diff
+-- mode (nothing to compare, so no folds to compute; it saves the user's
+-- options for :diffoff), then takes manual folds; the proposal's window,
+-- ours and closed with the view, joins by its options.
+local function join_without_diff_folds(view, spec)
+  vim.api.nvim_win_call(view.orig_win, function()
+    vim.cmd("diffthis")
+    vim.wo.foldmethod = "manual"
+    vim.cmd("normal! zE")
+  end)
+  local wo = vim.wo[view.prop_win]
+  wo.foldmethod, wo.foldenable, wo.foldlevel = "manual", true, 0
+  wo.foldcolumn = vim.wo[view.orig_win].foldcolumn
+  wo.scrollbind, wo.cursorbind, wo.wrap = true, true, false
+  wo.diff = true
+  local old = vim.api.nvim_buf_get_lines(view.orig_buf, 0, -1, false)
+  local hunks = vim.diff(table.concat(old, "\n") .. "\n", table.concat(spec.lines, "\n") .. "\n", {
+    result_type = "indices",
+  })
+  fold_unchanged(view.orig_win, hunks, 1, #old)
+  fold_unchanged(view.prop_win, hunks, 3, #spec.lines)
+  view.manual_folds = true
+end
+
 -- The two windows side by side in diff mode, with their winbars.
 local function make_windows(view, spec)
   view.orig_win = target_window(view, view.orig_buf)
@@ -292,10 +344,14 @@ local function make_windows(view, spec)
     split = cfg().layout == "horizontal" and "below" or "right",
     win = view.orig_win,
   })
-  for _, win in ipairs({ view.orig_win, view.prop_win }) do
-    vim.api.nvim_win_call(win, function()
-      vim.cmd("diffthis")
-    end)
+  if vim.api.nvim_buf_line_count(view.orig_buf) + #spec.lines < LARGE_DIFF_LINES then
+    for _, win in ipairs({ view.orig_win, view.prop_win }) do
+      vim.api.nvim_win_call(win, function()
+        vim.cmd("diffthis")
+      end)
+    end
+  else
+    join_without_diff_folds(view, spec)
   end
   vim.wo[view.prop_win].winbar = "%!v:lua.require'claude.diff'.winbar()"
   vim.wo[view.orig_win].winbar = "%#DiffDelete# current %* " .. vim.fn.fnamemodify(spec.old_path, ":~:."):gsub("%%", "%%%%")
@@ -603,6 +659,9 @@ local function tear_down(view, result)
     end
     if valid_win(view.orig_win) then
       vim.api.nvim_win_call(view.orig_win, function()
+        if view.manual_folds then
+          vim.cmd("normal! zE") -- ours (join_without_diff_folds), not the user's
+        end
         vim.cmd("diffoff")
       end)
       vim.wo[view.orig_win].winbar = view.prev_winbar or ""

@@ -1,0 +1,75 @@
+package host
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// A diff past LARGE_DIFF_LINES (lua/claude/diff.lua) is shown without
+// 'foldmethod' diff, whose cost grows with lines times changes: native diff
+// mode must still work (]c, do, dp), the unchanged stretches are folded, and
+// closing the view leaves the user's window without diff mode or our folds.
+func TestALargeManyHunkDiffKeepsNativeDiffMode(t *testing.T) {
+	d := newDiffEnv(t, "")
+	var file, proposal strings.Builder
+	for n := range 30000 {
+		line := fmt.Sprintf("line %d of a large file", n+1)
+		file.WriteString(line + "\n")
+		if n%50 == 25 {
+			line = fmt.Sprintf("line %d CHANGED", n+1)
+		}
+		proposal.WriteString(line + "\n")
+	}
+	path := d.nv.WriteFile("large.txt", file.String())
+	d.nv.Cmd("edit " + path)
+	p := d.openDiff(path, proposal.String(), "large")
+
+	var st struct {
+		Diff     []bool `msgpack:"diff"`
+		Method   string `msgpack:"method"`
+		Folded   int    `msgpack:"folded"`
+		NextLine int    `msgpack:"next"`
+		Put      string `msgpack:"put"`
+		Got      string `msgpack:"got"`
+	}
+	d.nv.Lua(&st, `
+		local prop, orig
+		for _, w in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+			if vim.b[vim.api.nvim_win_get_buf(w)].claude_diff then prop = w elseif vim.wo[w].diff then orig = w end
+		end
+		local out = { diff = { vim.wo[orig].diff, vim.wo[prop].diff }, method = vim.wo[prop].foldmethod }
+		vim.api.nvim_set_current_win(prop)
+		out.folded = vim.fn.foldclosed(1)
+		vim.api.nvim_win_set_cursor(prop, { 1, 0 })
+		vim.cmd('normal! ]c')
+		out.next = vim.api.nvim_win_get_cursor(prop)[1]
+		vim.cmd('normal! do') -- take the file's line 26 into the proposal
+		out.got = vim.api.nvim_buf_get_lines(0, 25, 26, false)[1]
+		vim.cmd('normal! u')
+		vim.api.nvim_win_set_cursor(prop, { 76, 0 })
+		vim.cmd('normal! dp') -- put the proposal's line 76 into the file's buffer
+		out.put = vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(orig), 75, 76, false)[1]
+		return out`)
+	if !st.Diff[0] || !st.Diff[1] || st.Method != "manual" {
+		t.Errorf("diff mode %v, proposal foldmethod %q; want both in diff mode with manual folds", st.Diff, st.Method)
+	}
+	if st.Folded != 1 {
+		t.Errorf("foldclosed(1) = %d, want the unchanged start folded", st.Folded)
+	}
+	if st.NextLine != 26 || st.Got != "line 26 of a large file" || st.Put != "line 76 CHANGED" {
+		t.Errorf("]c went to %d, do gave %q, dp gave %q; want 26, the file's line, the proposal's line", st.NextLine, st.Got, st.Put)
+	}
+
+	callTool(t, d.c, "close_tab", map[string]string{"tab_name": "large"})
+	answer(t, p)
+	d.assertClosed("after the large diff")
+	var after struct {
+		Diff   bool `msgpack:"diff"`
+		Folded int  `msgpack:"folded"`
+	}
+	d.nv.Lua(&after, `vim.cmd('normal! zR') return { diff = vim.wo.diff, folded = vim.fn.foldlevel(1) }`)
+	if after.Diff || after.Folded != 0 {
+		t.Errorf("after closing: diff %v, fold level of line 1 %d; want neither", after.Diff, after.Folded)
+	}
+}
