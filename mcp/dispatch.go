@@ -249,6 +249,9 @@ func (c *conn) runCall(ctx context.Context, id json.RawMessage, key string, cl *
 	delete(c.calls, key)
 	c.callsMu.Unlock()
 	cl.cancel()
+	if len(args) >= bigCallArgs {
+		c.srv.mem.request()
+	}
 }
 
 // invoke runs a tool handler and encodes its answer; it is the error

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -181,4 +182,18 @@ func TestMemoryIsReturnedWhenABurstConnectionEnds(t *testing.T) {
 	}
 	c.Close()
 	recv(t, returned, "memory to be returned after the connection ended")
+}
+
+// A connection that stays (the CLI's) still gives the memory of a big call
+// back once the call ends: an idle host would otherwise hold it for minutes.
+func TestMemoryIsReturnedWhenABigCallEnds(t *testing.T) {
+	srv, url := startServer(t, mcp.Config{Tools: []mcp.Tool{echoTool}})
+	returned := make(chan struct{}, 1)
+	srv.OnMemoryReturned(func() { returned <- struct{}{} })
+	c := mcptest.Dial(t, url, testToken)
+	c.Initialize()
+	if _, err := c.CallTool("echo", map[string]string{"text": strings.Repeat("x", 2<<20)}); err != nil {
+		t.Fatal(err)
+	}
+	recv(t, returned, "memory to be returned after the big call ended")
 }

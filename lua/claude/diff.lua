@@ -647,6 +647,9 @@ end
 
 -- Removes a closed view's windows, buffers, maps and autocmds.
 local function tear_down(view, result)
+  if view.manual_folds then -- a large diff: its memory is worth giving back
+    require("claude.memory").release_soon()
+  end
   pcall(vim.api.nvim_del_augroup_by_id, view.group)
   clear_keymaps(view)
 
