@@ -11,7 +11,7 @@ BIN      := bin/claude-nvim
 # Neovim versions the test suite runs on (the floor and the newest).
 TEST_NVIMS := $(NVIM_010) $(NVIM_012)
 
-.PHONY: nvim-0.10 nvim-0.12 help build test lint bench fuzz e2e deps nvim claude-cli trees manifest demo clean dist
+.PHONY: nvim-0.10 nvim-0.12 help build test lint bench bench-peer fuzz e2e deps nvim claude-cli trees manifest demo clean dist
 
 help: ## List the targets.
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -67,6 +67,12 @@ bench: deps build ## Benchmarks: protocol on loopback, then a real Neovim 0.12.
 	$(BENCH) -bench 'OpenDiff' -benchtime 10x ./host/
 	$(BENCH) -bench . ./chat/
 	$(BENCH) -bench 'ChatRender' -benchtime 3x ./host/
+
+# claude.nvim and coder/claudecode.nvim side by side, medians of 3 runs. The
+# peer is a checkout in .deps/peer/claudecode.nvim (or $CLAUDE_PEER); without
+# one the script says how to get it and skips. Not part of make test.
+bench-peer: deps build ## Benchmarks beside coder/claudecode.nvim (scripts/bench-peer).
+	NVIM=$(NVIM_012) scripts/bench-peer
 
 # Every fuzz target in the repository (func FuzzXxx in a _test.go file), one after
 # another, each for FUZZTIME; the first failure stops the run and leaves its input

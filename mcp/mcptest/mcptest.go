@@ -93,7 +93,17 @@ func DialConn(url string, h http.Header) (*websocket.Conn, *http.Response, error
 // cleanup.
 func Dial(t testing.TB, url, token string) *Client {
 	t.Helper()
-	ws, resp, err := DialConn(url, http.Header{TokenHeader: {token}})
+	return DialFrames(t, url, token, 0)
+}
+
+// DialFrames is Dial sending each message as one frame when it is at most
+// frameSize bytes: gorilla's client splits a message into frames of its
+// write buffer (4 KiB by default), which the CLI never does and some
+// servers refuse (continuation frames). 0 keeps the default.
+func DialFrames(t testing.TB, url, token string, frameSize int) *Client {
+	t.Helper()
+	d := websocket.Dialer{Subprotocols: []string{"mcp"}, HandshakeTimeout: DefaultTimeout, WriteBufferSize: frameSize}
+	ws, resp, err := d.Dial(WebSocketURL(url), http.Header{TokenHeader: {token}})
 	if err != nil {
 		status := ""
 		if resp != nil {
