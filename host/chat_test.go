@@ -586,3 +586,26 @@ func TestClaudeAskAndSendTextGoToTheChatOpenInThisTabPage(t *testing.T) {
 		t.Errorf(":ClaudeAsk opened the Claude terminal while a chat was open")
 	}
 }
+
+// A chat whose CLI exited starts the next one in the mode the user had
+// switched to, not the CLI's default.
+func TestAChatCLIStartedAgainKeepsTheMode(t *testing.T) {
+	e := newChatEnv(t)
+	e.nv.Cmd("ClaudeChat")
+	e.nv.Cmd("ClaudeChatMode acceptEdits")
+	e.waitTranscript("_Mode: acceptEdits_")
+	e.nv.Cmd("ClaudeChatStop")
+	e.waitTranscript("_Claude exited (code 0)._")
+	e.prompt("stream")
+	e.waitTranscript("Hello from the stand-in.")
+	got := e.recorded()
+	var starts []string
+	for _, l := range strings.Split(got, "\n") {
+		if strings.HasPrefix(l, "ARGS ") {
+			starts = append(starts, l)
+		}
+	}
+	if len(starts) != 2 || strings.Contains(starts[0], "--permission-mode") || !strings.Contains(starts[1], "--permission-mode acceptEdits") {
+		t.Errorf("the CLI starts were\n%s\nwant the second with --permission-mode acceptEdits", strings.Join(starts, "\n"))
+	}
+}

@@ -230,6 +230,11 @@ local function start(c, how)
     return false
   end
   args.new, args.resume = how and how.new or false, how and how.resume or ""
+  -- A CLI started again for this conversation (the last one exited or
+  -- crashed) keeps the mode the user had switched to.
+  if not args.new and c.mode and c.mode ~= "default" and vim.tbl_contains(M.modes, c.mode) then
+    vim.list_extend(args.args, { "--permission-mode", c.mode })
+  end
   return require("claude.host").call("ClaudeHostChatStart", args) ~= nil
 end
 
