@@ -223,13 +223,15 @@ end
 function M.statusline()
   local s = require("claude.state")
   local terminal = require("claude.terminal")
-  local sessions = terminal.sessions()
-  if #sessions <= 1 then
+  -- Redrawn often: a single session needs no lookup of the current one
+  -- (which may read the file system, for the cwd option).
+  if terminal.count() <= 1 then
     if not s.server_running then
       return ""
     end
     return s.clients > 0 and "Claude ●" or "Claude ○"
   end
+  local sessions = terminal.sessions()
   local diff = require("claude.diff")
   local current, waiting = nil, {}
   for i, session in ipairs(sessions) do

@@ -191,12 +191,22 @@ function M.buf(id)
 end
 
 --- How many CLIs are connected to the current session's server.
-function M.clients()
-  local s = select_current()
+-- How many CLIs are connected to session s's server. The first session's
+-- server runs without a terminal too (:ClaudeStart): state.lua counts its.
+local function clients_of(s)
   if not s or s.id == 1 then
     return require("claude.state").clients
   end
   return s.clients or 0
+end
+
+function M.clients()
+  return clients_of(select_current())
+end
+
+--- How many sessions run (cheap: no current-session lookup).
+function M.count()
+  return #live_sessions()
 end
 
 --- Called by state.lua when the Go host pushed a session's client count.
@@ -217,7 +227,7 @@ function M.sessions()
       cwd = s.cwd,
       running = running(s),
       elsewhere = s.elsewhere == true,
-      clients = s.id == 1 and require("claude.state").clients or (s.clients or 0),
+      clients = clients_of(s),
       port = s.port,
       current = cur == s,
     })
