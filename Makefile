@@ -16,8 +16,10 @@ TEST_NVIMS := $(NVIM_010) $(NVIM_012)
 help: ## List the targets.
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 
+# Without cgo the binary is static: no dynamic loader or libc pages in its
+# memory, about 1.4 MiB less resident (issue 15); it needs nothing of cgo.
 build: ## Build the remote-plugin binary into bin/claude-nvim (from source, with Go).
-	$(GO) build -trimpath -o $(BIN) .
+	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) .
 	@printf '# Written by make build; read by :checkhealth claude.\nmethod=source\ngo=%s\n' "$$($(GO) version)" >$(BIN).source
 
 # The release assets scripts/install-binary downloads (claude-nvim-<version>-<os>-<arch>)

@@ -29,6 +29,7 @@ func run(m *testing.M) int {
 		pluginBinary = filepath.Join(dir, "claude-nvim")
 		cmd := exec.Command("go", "build", "-trimpath", "-o", pluginBinary, ".")
 		cmd.Dir = nvimtest.RepoRoot()
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // as make build does
 		if out, err := cmd.CombinedOutput(); err != nil {
 			fmt.Fprintf(os.Stderr, "e2e: go build of the plugin binary: %v\n%s", err, out)
 			return 1

@@ -255,7 +255,7 @@ func (s *Server) Start() (port int, err error) {
 	port = l.Addr().(*net.TCPAddr).Port
 	go func() {
 		defer s.wg.Done()
-		if err := srv.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		if err := srv.Serve(acceptor{l}); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			s.log.Error("mcp: serve", "err", err)
 		}
 	}()
