@@ -40,6 +40,14 @@ type envelope struct {
 // decode classifies one text frame. It never fails: anything that is not a
 // usable message comes back as kindInvalid with the error to answer.
 func decode(data []byte) message {
+	if m, ok := fastDecode(data); ok {
+		return m
+	}
+	return decodeGeneral(data)
+}
+
+// decodeGeneral is decode for any frame, with encoding/json.
+func decodeGeneral(data []byte) message {
 	trimmed := bytes.TrimLeft(data, " \t\r\n")
 	if len(trimmed) == 0 {
 		return invalid(nil, CodeParseError, "parse error: empty message")

@@ -175,35 +175,51 @@ func (c *conn) startCall(m message) *wireError {
 	if m.params == nil || m.params[0] != '{' {
 		return errorf(CodeInvalidParams, "invalid params: tools/call params must be an object")
 	}
-	var p struct {
-		Name      json.RawMessage `json:"name"`
-		Arguments rawAlias        `json:"arguments"`
-	}
-	if err := json.Unmarshal(m.params, &p); err != nil {
-		return errorf(CodeInvalidParams, "invalid params: tools/call params must be an object")
-	}
-	var name string
-	if isNull(p.Name) {
-		return errorf(CodeInvalidParams, "invalid params: missing tool name")
-	}
-	if json.Unmarshal(p.Name, &name) != nil {
-		return errorf(CodeInvalidParams, "invalid params: tool name must be a string")
+	name, args, ok := fastCallParams(m.params)
+	if !ok {
+		var werr *wireError
+		if name, args, werr = callParams(m.params); werr != nil {
+			return werr
+		}
 	}
 	tool := c.srv.tools[name]
 	if tool == nil {
 		return errorf(CodeInvalidParams, "invalid params: unknown tool: "+short(name))
 	}
-	args := json.RawMessage(p.Arguments)
-	if isNull(args) {
-		args = json.RawMessage(`{}`)
-	}
-	if args[0] != '{' {
-		return errorf(CodeInvalidParams, "invalid params: arguments must be an object")
-	}
 	if err := tool.checkArgs(args); err != nil {
 		return errorf(CodeInvalidParams, err.Error())
 	}
+	return c.launch(m, tool, args)
+}
 
+// callParams reads tools/call's params (an object) with encoding/json:
+// the tool's name and its arguments, an object ({} when absent or null).
+func callParams(params json.RawMessage) (name string, args json.RawMessage, werr *wireError) {
+	var p struct {
+		Name      json.RawMessage `json:"name"`
+		Arguments rawAlias        `json:"arguments"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil {
+		return "", nil, errorf(CodeInvalidParams, "invalid params: tools/call params must be an object")
+	}
+	if isNull(p.Name) {
+		return "", nil, errorf(CodeInvalidParams, "invalid params: missing tool name")
+	}
+	if json.Unmarshal(p.Name, &name) != nil {
+		return "", nil, errorf(CodeInvalidParams, "invalid params: tool name must be a string")
+	}
+	args = json.RawMessage(p.Arguments)
+	if isNull(args) {
+		args = emptyArgs
+	}
+	if args[0] != '{' {
+		return "", nil, errorf(CodeInvalidParams, "invalid params: arguments must be an object")
+	}
+	return name, args, nil
+}
+
+// launch registers the call under its id and starts it on a worker.
+func (c *conn) launch(m message, tool *toolEntry, args json.RawMessage) *wireError {
 	key, _ := idKey(m.id)
 	c.callsMu.Lock()
 	if _, dup := c.calls[key]; dup {
@@ -273,6 +289,9 @@ func (c *conn) invoke(ctx context.Context, id json.RawMessage, t *toolEntry, arg
 	}
 	if res == nil {
 		res = &ToolResult{}
+	}
+	if res.wire != nil {
+		return encodeResult(id, res.wire)
 	}
 	if res.Content == nil {
 		res.Content = []Content{} // "content" is required; never null

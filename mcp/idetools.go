@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -15,7 +16,7 @@ import (
 // clients parse it. executeCode is deliberately absent: the model can call
 // listed tools, and that one runs arbitrary code.
 func IDETools(ed Editor) []Tool {
-	t := ideTools{ed: ed}
+	t := ideTools{ed: ed, memo: newIDEMemos()}
 	return []Tool{
 		{Name: "openDiff", Description: "Show a proposed change to a file as a diff and wait for the user to accept or reject it",
 			InputSchema: schemaOpenDiff, Handler: t.openDiff},
@@ -42,7 +43,55 @@ func IDETools(ed Editor) []Tool {
 	}
 }
 
-type ideTools struct{ ed Editor }
+type ideTools struct {
+	ed   Editor
+	memo *ideMemos
+}
+
+// ideMemos are the encoded last answers of the tools a client may poll.
+type ideMemos struct {
+	current, latest answerMemo[*Selection]
+	editors         answerMemo[[]OpenEditor]
+	folders         answerMemo[[]string]
+}
+
+func newIDEMemos() *ideMemos {
+	return &ideMemos{
+		current: answerMemo[*Selection]{same: sameSelection, clone: cloneSelection},
+		latest:  answerMemo[*Selection]{same: sameSelection, clone: cloneSelection},
+		editors: answerMemo[[]OpenEditor]{same: sameEditors, clone: cloneEditors},
+		folders: answerMemo[[]string]{same: slices.Equal[[]string], clone: slices.Clone[[]string]},
+	}
+}
+
+func sameSelection(a, b *Selection) bool { return a == b || (a != nil && b != nil && *a == *b) }
+
+func cloneSelection(s *Selection) *Selection {
+	if s == nil {
+		return nil
+	}
+	c := *s
+	return &c
+}
+
+func sameEditors(a, b []OpenEditor) bool {
+	return slices.EqualFunc(a, b, func(x, y OpenEditor) bool {
+		xs, ys := x.Selection, y.Selection
+		x.Selection, y.Selection = nil, nil
+		return x == y && (xs == ys || (xs != nil && ys != nil && *xs == *ys))
+	})
+}
+
+func cloneEditors(eds []OpenEditor) []OpenEditor {
+	c := slices.Clone(eds)
+	for i := range c {
+		if r := c[i].Selection; r != nil {
+			copied := *r
+			c[i].Selection = &copied
+		}
+	}
+	return c
+}
 
 func (t ideTools) openDiff(ctx context.Context, raw json.RawMessage) (*ToolResult, error) {
 	var a struct {
@@ -249,7 +298,9 @@ func (t ideTools) getCurrentSelection(ctx context.Context, _ json.RawMessage) (*
 	if err != nil {
 		return nil, fmt.Errorf("get current selection: %w", err)
 	}
-	return selectionResult(sel, "No active editor found")
+	return t.memo.current.answer(sel, func(sel *Selection) (*ToolResult, error) {
+		return selectionResult(sel, "No active editor found")
+	})
 }
 
 func (t ideTools) getLatestSelection(ctx context.Context, _ json.RawMessage) (*ToolResult, error) {
@@ -257,7 +308,9 @@ func (t ideTools) getLatestSelection(ctx context.Context, _ json.RawMessage) (*T
 	if err != nil {
 		return nil, fmt.Errorf("get latest selection: %w", err)
 	}
-	return selectionResult(sel, "No selection available")
+	return t.memo.latest.answer(sel, func(sel *Selection) (*ToolResult, error) {
+		return selectionResult(sel, "No selection available")
+	})
 }
 
 type wireTabSelection struct {
@@ -288,6 +341,10 @@ func (t ideTools) getOpenEditors(ctx context.Context, _ json.RawMessage) (*ToolR
 	if err != nil {
 		return nil, fmt.Errorf("get open editors: %w", err)
 	}
+	return t.memo.editors.answer(eds, openEditorsResult)
+}
+
+func openEditorsResult(eds []OpenEditor) (*ToolResult, error) {
 	tabs := make([]wireTab, 0, len(eds))
 	for _, e := range eds {
 		// Neovim has one tab group, so the group fields are constants.
@@ -311,6 +368,10 @@ func (t ideTools) getWorkspaceFolders(ctx context.Context, _ json.RawMessage) (*
 	if err != nil {
 		return nil, fmt.Errorf("get workspace folders: %w", err)
 	}
+	return t.memo.folders.answer(dirs, workspaceFoldersResult)
+}
+
+func workspaceFoldersResult(dirs []string) (*ToolResult, error) {
 	type folder struct {
 		Name string `json:"name"`
 		URI  string `json:"uri"`

@@ -29,6 +29,8 @@ type Tool struct {
 type ToolResult struct {
 	Content []Content `json:"content"`
 	IsError bool      `json:"isError,omitempty"`
+
+	wire json.RawMessage // set by encode: the result as sent, reused
 }
 
 // Content is one content block of a tool result. Only text blocks are used
@@ -128,6 +130,9 @@ func compileTool(t Tool) (*toolEntry, error) {
 // checkArgs enforces the schema's required list and property types. args
 // is a JSON object (the caller checked).
 func (e *toolEntry) checkArgs(args json.RawMessage) error {
+	if len(e.required) == 0 && objectMembers(args, func(_, _ []byte) bool { return false }) {
+		return nil // {}: nothing to check, and no map to build (issue 15)
+	}
 	var fields map[string]typeProbe
 	if err := json.Unmarshal(args, &fields); err != nil {
 		return fmt.Errorf("%w: arguments: %v", ErrInvalidParams, err)
