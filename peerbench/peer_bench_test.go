@@ -155,6 +155,7 @@ func BenchmarkIdleMemory(b *testing.B) {
 				b.ReportMetric(peak, "burst-MiB")
 				b.ReportMetric(added(), "after-30s-MiB")
 				b.ReportMetric(float64(rss(e.host))/(1<<20), "after-30s-host-MiB")
+				b.ReportMetric(float64(rssAnon(e.host))/(1<<20), "after-30s-host-anon-MiB")
 			}
 		})
 	}
