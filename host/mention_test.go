@@ -206,4 +206,22 @@ func TestClaudeAddInNetrwSendsTheEntriesUnderTheCursor(t *testing.T) {
 	if msg := commandMessages(t, e.nv, "1ClaudeAdd"); !strings.Contains(msg, "no file or directory on this line") {
 		t.Errorf(":ClaudeAdd on netrw's banner said %q", msg)
 	}
+
+	// Marked files (mf) go instead of the cursor's entry, all of them;
+	// unmarked (mu), the cursor's entry again.
+	e.nv.Keys(itoa(at.File) + "Gmf" + itoa(at.Sub) + "Gmf1G")
+	e.nv.Cmd("ClaudeAdd")
+	got = nil
+	for range 2 {
+		got = append(got, mcptest.Next[atMentioned](t, c, "at_mentioned").FilePath)
+	}
+	slices.Sort(got)
+	if want := []string{file, dir + "/sub/"}; !slices.Equal(got, want) {
+		t.Errorf(":ClaudeAdd with m.txt and sub/ marked in netrw sent %q, want %q", got, want)
+	}
+	e.nv.Keys("mu" + itoa(at.File) + "G")
+	e.nv.Cmd("ClaudeAdd")
+	if got := mcptest.Next[atMentioned](t, c, "at_mentioned"); got.FilePath != file {
+		t.Errorf(":ClaudeAdd after netrw's marks were cleared sent %s, want the cursor's %s", got.FilePath, file)
+	}
 }

@@ -1,7 +1,7 @@
 -- :ClaudeAdd without a path in a file explorer: the file or directory on
 -- the cursor's line, or on each line of the range (a Visual selection),
--- or the entries the explorer has marked (nvim-tree's marks, the snacks
--- picker's selection) when the command names a single line.
+-- or the entries the explorer has marked (netrw's and nvim-tree's marks,
+-- the snacks picker's selection) when the command names a single line.
 --
 -- An explorer is known by its buffer's filetype and read through what it
 -- shows (netrw) or its public API; none of them is a dependency: a tree
@@ -26,6 +26,23 @@ local function netrw_entry(buf, lnum)
     return nil
   end
   return vim.fs.joinpath(vim.b[buf].netrw_curdir, name)
+end
+
+-- netrw's marked files (mf, mr), every directory's: full paths, marked
+-- directories ending in "/". netrw keeps them script-local; netrw#Expose
+-- is how it hands them out ("n/a" when nothing was ever marked).
+local function netrw_marked()
+  local ok, list = pcall(vim.fn["netrw#Expose"], "netrwmarkfilelist")
+  if not ok or type(list) ~= "table" then
+    return {}
+  end
+  local out = {}
+  for _, path in ipairs(list) do
+    if type(path) == "string" and path ~= "" then
+      table.insert(out, path)
+    end
+  end
+  return out
 end
 
 -- The module an explorer's API lives in, or nil and an error naming it.
@@ -172,7 +189,7 @@ end
 
 -- By filetype.
 local readers = {
-  netrw = { entry = netrw_entry },
+  netrw = { entry = netrw_entry, marked = netrw_marked },
   oil = { entry = oil_entry },
   minifiles = { entry = minifiles_entry },
   NvimTree = { entry = nvimtree_entry, marked = nvimtree_marked },
