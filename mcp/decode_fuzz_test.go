@@ -2,8 +2,6 @@ package mcp
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -12,22 +10,8 @@ import (
 // the transcripts send. Whatever comes in, decode must not panic and must
 // classify it consistently with the JSON-RPC rules.
 func FuzzDecode(f *testing.F) {
-	files, err := filepath.Glob("testdata/*.txtar")
-	if err != nil || len(files) == 0 {
-		f.Fatalf("no transcripts to seed from: %v", err)
-	}
-	for _, file := range files {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		for _, sf := range parseArchive(data).files {
-			for _, l := range parseSession(sf.data) {
-				if l.kind == '>' || l.kind == 'b' {
-					f.Add([]byte(l.text))
-				}
-			}
-		}
+	for _, frame := range transcriptFrames(f) {
+		f.Add(frame)
 	}
 	f.Add([]byte(" \t\r\n"))
 	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"method":"x","params":null}`))
