@@ -47,8 +47,9 @@ func (m *answerMemo[S]) answer(state S, build func(S) (*ToolResult, error)) (*To
 	return res, nil
 }
 
-// encode fixes r's wire form, which the server then sends as is. r must
-// not change afterwards.
+// encode fixes r's wire form, which the server then sends as is (every
+// answer goes through it; a memoized one only once). r must not change
+// afterwards.
 func (r *ToolResult) encode() error {
 	if r.Content == nil {
 		r.Content = []Content{} // "content" is required; never null

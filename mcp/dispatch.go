@@ -21,6 +21,9 @@ var (
 	resultResourceTmpls = json.RawMessage(`{"resourceTemplates":[]}`)
 )
 
+// emptyArgs stands for arguments absent or null.
+var emptyArgs = json.RawMessage(`{}`)
+
 // call is one running tools/call.
 type call struct {
 	cancel    context.CancelFunc
@@ -186,6 +189,12 @@ func (c *conn) startCall(m message) *wireError {
 	if tool == nil {
 		return errorf(CodeInvalidParams, "invalid params: unknown tool: "+short(name))
 	}
+	if isNull(args) {
+		args = emptyArgs
+	}
+	if args[0] != '{' {
+		return errorf(CodeInvalidParams, "invalid params: arguments must be an object")
+	}
 	if err := tool.checkArgs(args); err != nil {
 		return errorf(CodeInvalidParams, err.Error())
 	}
@@ -193,7 +202,7 @@ func (c *conn) startCall(m message) *wireError {
 }
 
 // callParams reads tools/call's params (an object) with encoding/json:
-// the tool's name and its arguments, an object ({} when absent or null).
+// the tool's name and its arguments as given (nil when absent).
 func callParams(params json.RawMessage) (name string, args json.RawMessage, werr *wireError) {
 	var p struct {
 		Name      json.RawMessage `json:"name"`
@@ -208,14 +217,7 @@ func callParams(params json.RawMessage) (name string, args json.RawMessage, werr
 	if json.Unmarshal(p.Name, &name) != nil {
 		return "", nil, errorf(CodeInvalidParams, "invalid params: tool name must be a string")
 	}
-	args = json.RawMessage(p.Arguments)
-	if isNull(args) {
-		args = emptyArgs
-	}
-	if args[0] != '{' {
-		return "", nil, errorf(CodeInvalidParams, "invalid params: arguments must be an object")
-	}
-	return name, args, nil
+	return name, json.RawMessage(p.Arguments), nil
 }
 
 // launch registers the call under its id and starts it on a worker.
@@ -290,17 +292,12 @@ func (c *conn) invoke(ctx context.Context, id json.RawMessage, t *toolEntry, arg
 	if res == nil {
 		res = &ToolResult{}
 	}
-	if res.wire != nil {
-		return encodeResult(id, res.wire)
+	if res.wire == nil { // a memoized answer comes encoded already
+		if err := res.encode(); err != nil {
+			return encodeError(id, errorf(CodeInternalError, "internal error: encode result of "+t.Name))
+		}
 	}
-	if res.Content == nil {
-		res.Content = []Content{} // "content" is required; never null
-	}
-	b, err := json.Marshal(res)
-	if err != nil {
-		return encodeError(id, errorf(CodeInternalError, "internal error: encode result of "+t.Name))
-	}
-	return encodeResult(id, b)
+	return encodeResult(id, res.wire)
 }
 
 // cancelCall cancels a running call by its request id. Unknown ids are

@@ -57,7 +57,8 @@ func fastDecode(data []byte) (m message, ok bool) {
 
 // fastCallParams reads tools/call's params (an object fastDecode or decode
 // accepted) when plain: the tool's name, unescaped, and its arguments (an
-// object or absent). ok is false otherwise, and startCall reads them.
+// object, or nil when absent, as callParams gives them). ok is false
+// otherwise, and startCall reads them.
 func fastCallParams(params []byte) (name string, args []byte, ok bool) {
 	var rawName []byte
 	seenMeta := false
@@ -86,13 +87,8 @@ func fastCallParams(params []byte) (name string, args []byte, ok bool) {
 	if !ok || !plainString(rawName) {
 		return "", nil, false
 	}
-	if args == nil {
-		args = emptyArgs
-	}
 	return string(rawName[1 : len(rawName)-1]), args, true
 }
-
-var emptyArgs = json.RawMessage(`{}`)
 
 // objectMembers calls member with each key (its text, which has no
 // escapes) and raw value of the JSON object in data, in order, and reports
@@ -135,6 +131,11 @@ func objectMembers(data []byte, member func(key, val []byte) bool) bool {
 			return false
 		}
 	}
+}
+
+// isEmptyObject reports whether data is {} (space allowed around and in it).
+func isEmptyObject(data []byte) bool {
+	return objectMembers(data, func(_, _ []byte) bool { return false })
 }
 
 func skipSpace(data []byte, i int) int {

@@ -130,7 +130,7 @@ func compileTool(t Tool) (*toolEntry, error) {
 // checkArgs enforces the schema's required list and property types. args
 // is a JSON object (the caller checked).
 func (e *toolEntry) checkArgs(args json.RawMessage) error {
-	if len(e.required) == 0 && objectMembers(args, func(_, _ []byte) bool { return false }) {
+	if len(e.required) == 0 && isEmptyObject(args) {
 		return nil // {}: nothing to check, and no map to build (issue 15)
 	}
 	var fields map[string]typeProbe

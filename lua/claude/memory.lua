@@ -30,7 +30,8 @@ end
 local CYCLES = 6
 local STEP_MS = 100
 
---- Collects Lua garbage and trims the C heap, once, a moment from now.
+--- A moment from now, collects Lua garbage (CYCLES times) and then trims
+--- the C heap; calls meanwhile share that one run.
 function M.release_soon()
   if pending then
     return
