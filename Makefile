@@ -11,7 +11,7 @@ BIN      := bin/claude-nvim
 # Neovim versions the test suite runs on (the floor and the newest).
 TEST_NVIMS := $(NVIM_010) $(NVIM_012)
 
-.PHONY: nvim-0.10 nvim-0.12 help build test lint bench bench-peer fuzz e2e deps nvim claude-cli trees manifest demo clean dist
+.PHONY: nvim-0.10 nvim-0.12 help build test lint bench bench-peer fuzz e2e deps nvim claude-cli trees manifest demo clean dist release-check
 
 help: ## List the targets.
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -22,10 +22,15 @@ build: ## Build the remote-plugin binary into bin/claude-nvim (from source, with
 	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) .
 	@printf '# Written by make build; read by :checkhealth claude.\nmethod=source\ngo=%s\n' "$$($(GO) version)" >$(BIN).source
 
-# The release assets scripts/install-binary downloads (claude-nvim-<version>-<os>-<arch>)
-# and their SHA256SUMS; the same source and Go version give the same bytes.
-dist: ## Release binaries for linux and darwin (amd64, arm64) and SHA256SUMS, in dist/.
+# The release assets scripts/install-binary downloads, in its layout
+# (dist/v<version>/claude-nvim-<version>-<os>-<arch> and SHA256SUMS), so dist/ served
+# over HTTP is a mirror; the same source and Go version give the same bytes.
+dist: ## Release binaries for linux and darwin (amd64, arm64) and SHA256SUMS, in dist/v<version>/.
 	GO=$(GO) scripts/dist dist
+
+# Not in make test: it builds four platforms (minutes on a 2-core machine).
+release-check: ## Build what a v<version> tag publishes and install it through scripts/install-binary from a local server.
+	GO=$(GO) scripts/release-check
 
 nvim-0.10:
 	scripts/install-neovim 0.10 $(DEPS)/nvim-0.10

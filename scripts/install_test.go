@@ -456,3 +456,20 @@ func TestDistIsReproducible(t *testing.T) {
 		t.Errorf("SHA256SUMS is %q; want %q", second["SHA256SUMS"], want)
 	}
 }
+
+// What scripts/dist writes is a mirror as it stands: its output directory,
+// served over HTTP as it is, is a CLAUDE_NVIM_RELEASE_URL the installer
+// installs from (issue 28: dist/ was flat while the installer asks for
+// v<version>/...).
+func TestDistOutputServedAsItIsIsAMirror(t *testing.T) {
+	version := releasetest.Version(t)
+	url, _ := serve(t, http.FileServer(http.Dir(dist)))
+	in := releasetest.NewInstaller(t, releasetest.Downloaders(t)[0], releasetest.Checksummer(t))
+	out, err := in.Run(t, "CLAUDE_NVIM_RELEASE_URL="+url)
+	if err != nil {
+		t.Fatalf("the installer failed against dist/ served as a mirror: %v\n%s", err, out)
+	}
+	if got := versionOf(t, in.Bin); got != version {
+		t.Errorf("the installed binary says version %q; want %q", got, version)
+	}
+}

@@ -46,15 +46,18 @@ func Asset(version string) string {
 }
 
 // Build runs scripts/dist into dir for this machine's platform: the asset the
-// installer downloads here, and SHA256SUMS. It returns dist's output on failure.
+// installer downloads here, and SHA256SUMS, in dir/v<version>/ (the layout the
+// installer fetches). It returns dist's output on failure.
 func Build(dir string) ([]byte, error) {
 	cmd := exec.Command(filepath.Join(nvimtest.RepoRoot(), "scripts", "dist"), dir, runtime.GOOS+"/"+runtime.GOARCH)
 	return cmd.CombinedOutput()
 }
 
-// Files reads a directory scripts/dist wrote: file name → contents.
+// Files reads the release scripts/dist wrote into dir (dir/v<version>/): file
+// name → contents.
 func Files(t testing.TB, dir string) map[string][]byte {
 	t.Helper()
+	dir = filepath.Join(dir, "v"+Version(t))
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
