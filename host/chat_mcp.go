@@ -18,7 +18,9 @@ import (
 // The chat's editor tools. Print mode never connects to the IDE WebSocket, so each chat CLI
 // gets, through --mcp-config, an MCP server of the public "http" type (streamable HTTP, JSON
 // answers only): one listener of this host on 127.0.0.1, guarded by a bearer token, serving the
-// read-only tools of mcp.IDETools on the same editor code as the terminal's server.
+// read-only tools of mcp.IDETools on the same editor code as the terminal's server. The protocol,
+// the token, Origin and Host checks and the listener's limits are mcp.HTTPEndpoint's, which are
+// the terminal server's; this file only opens the listener and writes the --mcp-config file.
 
 // chatMCPServer is the name the chat CLI knows the server by: its tools reach the model as
 // mcp__nvim__<tool>.
