@@ -3,6 +3,7 @@ package mcp_test
 import (
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -29,6 +30,39 @@ func startHTTP(t *testing.T, cfg mcp.HTTPConfig) string {
 	ts := httptest.NewServer(e)
 	t.Cleanup(ts.Close)
 	return ts.URL + "/mcp"
+}
+
+// serveHTTPEndpoint serves an HTTPEndpoint as the host does, with Serve on
+// a listener of its own (which applies the listener limits and the raw
+// socket calls; httptest would not), until the test ends. It returns the
+// endpoint's URL.
+func serveHTTPEndpoint(t *testing.T, cfg mcp.HTTPConfig) string {
+	t.Helper()
+	cfg.Token = testToken
+	if cfg.Logger == nil {
+		cfg.Logger = mcp.NewTestLogger(t)
+	}
+	e, err := mcp.NewHTTPEndpoint(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- e.Serve(ln) }()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), wait)
+		defer cancel()
+		if err := e.Close(ctx); err != nil {
+			t.Error(err)
+		}
+		if err := <-served; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	})
+	return "http://" + ln.Addr().String() + "/mcp"
 }
 
 // httpReply is what a client got for one request.
@@ -160,7 +194,7 @@ func TestAToolPanicOverHTTPIsInternalErrorAndTheEndpointServesOn(t *testing.T) {
 // request's.
 func TestAClientThatHangsUpCancelsItsHTTPCall(t *testing.T) {
 	b := newBlocker()
-	url := startHTTP(t, mcp.HTTPConfig{Tools: []mcp.Tool{b.tool()}})
+	url := serveHTTPEndpoint(t, mcp.HTTPConfig{Tools: []mcp.Tool{b.tool()}})
 	ctx, hangUp := context.WithCancel(context.Background())
 	req, _ := http.NewRequestWithContext(ctx, "POST", url,
 		strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"block"}}`))

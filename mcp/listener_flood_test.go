@@ -5,7 +5,6 @@ package mcp_test
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"net"
@@ -97,31 +96,12 @@ func refusedKeepAlive(t *testing.T, nc net.Conn, addr string) {
 }
 
 // startHTTPListening serves an HTTPEndpoint on a listener of its own
-// (Serve applies the limits; httptest would not).
+// and returns its address and a check that a client with the token is
+// served.
 func startHTTPListening(t *testing.T) (string, func() error) {
-	e, err := mcp.NewHTTPEndpoint(mcp.HTTPConfig{Token: testToken, Tools: []mcp.Tool{echoTool}, Logger: mcp.NewTestLogger(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- e.Serve(ln) }()
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), wait)
-		defer cancel()
-		if err := e.Close(ctx); err != nil {
-			t.Error(err)
-		}
-		if err := <-served; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	})
-	url := "http://" + ln.Addr().String() + "/mcp"
+	url := serveHTTPEndpoint(t, mcp.HTTPConfig{Tools: []mcp.Tool{echoTool}})
 	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: wait}
-	return ln.Addr().String(), func() error {
+	return mustURL(t, url).Host, func() error {
 		req, _ := http.NewRequest("POST", url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
 		req.Header.Set("Authorization", "Bearer "+testToken)
 		res, err := client.Do(req)
