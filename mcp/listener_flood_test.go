@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -27,7 +28,9 @@ const floodConns = 2000
 
 // Every listener of the package runs with the same limits: a local process
 // without the token that opens many keep-alive connections cannot make the
-// server hold them, and a client with the token is served meanwhile.
+// server hold them, and a client with the token is served meanwhile. The
+// flood comes from another process (this test binary again), so that this
+// one's descriptors and memory are the server's alone.
 func TestAProcessWithoutTheTokenCannotMakeAListenerHoldItsConnections(t *testing.T) {
 	for _, l := range []struct {
 		name  string
@@ -40,20 +43,12 @@ func TestAProcessWithoutTheTokenCannotMakeAListenerHoldItsConnections(t *testing
 			addr, served := l.start(t)
 			port := addr[strings.LastIndexByte(addr, ':')+1:]
 			fdsBefore, rssBefore := serverConnFDs(t, port), rssKiB(t)
-			for i := range floodConns {
-				nc, err := net.Dial("tcp", addr)
-				if err != nil {
-					t.Fatalf("connection %d: %v", i, err)
+			flood := startFlood(t, addr)
+			for opened := flood.next(); opened != "done"; opened = flood.next() {
+				if err := served(); err != nil {
+					t.Fatalf("a client with the token after %s connections without: %v", opened, err)
 				}
-				t.Cleanup(func() { nc.Close() })
-				if i%2 == 0 {
-					refusedKeepAlive(t, nc, addr)
-				}
-				if i%500 == 499 {
-					if err := served(); err != nil {
-						t.Fatalf("a client with the token after %d connections without: %v", i+1, err)
-					}
-				}
+				flood.goOn()
 			}
 			// The accept queue is first in, first out: once a client with
 			// the token is served, every connection opened before it has
@@ -65,12 +60,108 @@ func TestAProcessWithoutTheTokenCannotMakeAListenerHoldItsConnections(t *testing
 			// be closing.
 			bound := mcp.DefaultLimits.PendingConns + 1
 			held := serverConnFDs(t, port)
-			t.Logf("%s: descriptors held for connections %d -> %d after %d connections without the token (cap %d); test process RSS %d -> %d KiB",
+			t.Logf("%s: descriptors held for connections %d -> %d after %d connections without the token (cap %d); RSS %d -> %d KiB",
 				l.name, fdsBefore, held, floodConns, mcp.DefaultLimits.PendingConns, rssBefore, rssKiB(t))
 			if held > bound {
 				t.Errorf("the server holds %d connections of %d opened without the token, want at most %d", held, floodConns, bound)
 			}
 		})
+	}
+}
+
+// floodAddrEnv names the address TestFloodProcess floods.
+const floodAddrEnv = "MCP_TEST_FLOOD_ADDR"
+
+// TestFloodProcess is the process without the token, run by the test
+// above: it opens floodConns connections to the address in floodAddrEnv,
+// half of them with a refused keep-alive request, and holds them all. It
+// says on stdout how many it has opened every 500 and waits for a line on
+// stdin before going on; after "done" it holds them until stdin closes.
+func TestFloodProcess(t *testing.T) {
+	addr := os.Getenv(floodAddrEnv)
+	if addr == "" {
+		t.Skip("the flood of TestAProcessWithoutTheTokenCannotMakeAListenerHoldItsConnections")
+	}
+	in := bufio.NewReader(os.Stdin)
+	for i := range floodConns {
+		nc, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatalf("connection %d: %v", i, err)
+		}
+		defer nc.Close()
+		if i%2 == 0 {
+			refusedKeepAlive(t, nc, addr)
+		}
+		if i%500 == 499 && i+1 < floodConns {
+			fmt.Println(i + 1)
+			if _, err := in.ReadString('\n'); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	fmt.Println("done")
+	_, _ = io.Copy(io.Discard, os.Stdin)
+}
+
+// flood is a running TestFloodProcess.
+type flood struct {
+	t     *testing.T
+	lines chan string
+	stdin io.WriteCloser
+}
+
+func startFlood(t *testing.T, addr string) *flood {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestFloodProcess$", "-test.v")
+	cmd.Env = append(os.Environ(), floodAddrEnv+"="+addr)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	f := &flood{t: t, lines: make(chan string), stdin: stdin}
+	var out bytes.Buffer // the process's whole output, for a failure
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			out.WriteString(sc.Text() + "\n")
+			if line := sc.Text(); line == "done" || strings.Trim(line, "0123456789") == "" {
+				f.lines <- line
+			}
+		}
+		close(f.lines)
+	}()
+	t.Cleanup(func() {
+		stdin.Close()
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("the flood process: %v\n%s%s", err, out.String(), stderr.String())
+		}
+	})
+	return f
+}
+
+// next is how many connections the flood has opened so far, or "done".
+func (f *flood) next() string {
+	f.t.Helper()
+	line, ok := <-f.lines
+	if !ok {
+		f.t.Fatal("the flood process ended early")
+	}
+	return line
+}
+
+// goOn lets the flood open its next connections.
+func (f *flood) goOn() {
+	if _, err := io.WriteString(f.stdin, "\n"); err != nil {
+		f.t.Fatal(err)
 	}
 }
 
@@ -163,7 +254,7 @@ func serverConnFDs(t *testing.T, port string) int {
 	return n
 }
 
-// rssKiB is this process's resident memory (server and test clients).
+// rssKiB is this process's resident memory.
 func rssKiB(t *testing.T) int {
 	t.Helper()
 	status, err := os.ReadFile("/proc/self/status")
