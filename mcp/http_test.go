@@ -36,7 +36,7 @@ func startHTTP(t *testing.T, cfg mcp.HTTPConfig) string {
 // a listener of its own (which applies the listener limits and the raw
 // socket calls; httptest would not), until the test ends. It returns the
 // endpoint's URL.
-func serveHTTPEndpoint(t *testing.T, cfg mcp.HTTPConfig) string {
+func serveHTTPEndpoint(t testing.TB, cfg mcp.HTTPConfig) string {
 	t.Helper()
 	cfg.Token = testToken
 	if cfg.Logger == nil {
