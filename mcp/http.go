@@ -115,9 +115,13 @@ func (e *HTTPEndpoint) Serve(l net.Listener) error {
 	srv := limitedServer(e, e.limits, e.pending, e.log)
 	e.mu.Lock()
 	if e.closed || e.srv != nil {
+		closed := e.closed
 		e.mu.Unlock()
 		l.Close()
-		return errors.New("mcp http endpoint closed or serving already")
+		if closed { // Close came first: nothing to serve, nothing wrong
+			return nil
+		}
+		return errors.New("mcp http endpoint serving already")
 	}
 	e.srv = srv
 	e.mu.Unlock()

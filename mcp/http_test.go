@@ -214,3 +214,27 @@ func TestAClientThatHangsUpCancelsItsHTTPCall(t *testing.T) {
 	}
 	recv(t, done, "the client to return")
 }
+
+// The host closes the endpoint whenever the editor quits, which may be
+// before its goroutine has called Serve: that is no error, and the
+// listener is not left open.
+func TestServeAfterCloseReturnsAtOnceAndClosesTheListener(t *testing.T) {
+	e, err := mcp.NewHTTPEndpoint(mcp.HTTPConfig{Token: testToken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Close(context.Background()); err != nil {
+		t.Fatalf("Close before Serve: %v", err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Serve(ln); err != nil {
+		t.Errorf("Serve after Close: %v, want nil", err)
+	}
+	if nc, err := net.Dial("tcp", ln.Addr().String()); err == nil {
+		nc.Close()
+		t.Errorf("the listener at %s still accepts after Serve returned", ln.Addr())
+	}
+}
