@@ -3,6 +3,7 @@ package mcp
 import (
 	"encoding/json"
 	"strconv"
+	"unicode/utf8"
 )
 
 // JSON-RPC 2.0 error codes.
@@ -54,12 +55,17 @@ func (r *rawAlias) UnmarshalJSON(b []byte) error {
 // short bounds client-supplied text echoed in errors and logs.
 func short(s string) string { return bounded(s, 100) }
 
-// bounded is s cut to limit bytes, with its length when cut.
+// bounded is s cut to at most limit bytes, on a character boundary, with
+// its length when cut.
 func bounded(s string, limit int) string {
 	if len(s) <= limit {
 		return s
 	}
-	return s[:limit] + "…(" + strconv.Itoa(len(s)) + " bytes)"
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…(" + strconv.Itoa(len(s)) + " bytes)"
 }
 
 // encodeResult builds a success response. The envelope is assembled by hand

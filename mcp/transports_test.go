@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/claude-nvim/claude.nvim/mcp"
 )
@@ -36,6 +37,7 @@ func TestBothTransportsGiveTheSameBoundedAnswers(t *testing.T) {
 		{"a panicking tool", `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"panic"}}`},
 		{"a tool refusing with a long reason", `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"picky"}}`},
 		{"a long unknown method", `{"jsonrpc":"2.0","id":7,"method":"` + long + `"}`},
+		{"a long unknown method of two-byte characters", `{"jsonrpc":"2.0","id":14,"method":"x` + strings.Repeat("é", 50_000) + `"}`},
 		{"a long unknown tool", `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"` + long + `"}}`},
 		{"a batch", `[{"jsonrpc":"2.0","id":9,"method":"ping"}]`},
 		{"bad JSON", `{"jsonrpc":"2.0","id":10,`},
@@ -58,6 +60,9 @@ func TestBothTransportsGiveTheSameBoundedAnswers(t *testing.T) {
 			}
 			if answer.Error != nil && len(answer.Error.Message) > 600 {
 				t.Errorf("%s: the error message is %d bytes, want it bounded", short(tc.msg), len(answer.Error.Message))
+			}
+			if answer.Error != nil && strings.ContainsRune(answer.Error.Message, utf8.RuneError) {
+				t.Errorf("%s: the error message %q cuts a character in two", short(tc.msg), short(answer.Error.Message))
 			}
 		})
 	}
