@@ -18,26 +18,27 @@ func TestTheChatMCPEndpointAnswersOnlyWithItsTokenAndOffersReadOnlyTools(t *test
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		m.srv.Shutdown(context.Background())
+		m.endpoint.Close(context.Background())
 		os.RemoveAll(m.configDir)
 	})
 	auth := "Bearer " + m.token
 	for _, tc := range []struct {
-		name, method, auth, origin, body string
-		status                           int
-		want                             string
+		name, method, auth, origin, host, body string
+		status                                 int
+		want                                   string
 	}{
-		{"a request without the token is refused", "POST", "", "", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, 403, ""},
-		{"a request with another token is refused", "POST", "Bearer nope", "", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, 403, ""},
-		{"a request from a web page is refused", "POST", auth, "http://evil.example", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, 403, ""},
-		{"a GET for a server stream is not offered", "GET", auth, "", "", 405, ""},
-		{"initialize echoes a version it knows", "POST", auth, "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26"}}`, 200, `"protocolVersion":"2025-03-26"`},
-		{"initialize answers an unknown version with the newest", "POST", auth, "", `{"jsonrpc":"2.0","id":"a","method":"initialize","params":{"protocolVersion":"1999-01-01"}}`, 200, `"id":"a","jsonrpc":"2.0","result":{"capabilities":{"tools":{}},"protocolVersion":"2025-06-18"`},
-		{"a notification gets no answer", "POST", auth, "", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, 202, ""},
-		{"tools/list offers getDiagnostics only", "POST", auth, "", `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, 200, `{"tools":[{"description"`},
-		{"a tool that is not offered is refused", "POST", auth, "", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"openDiff","arguments":{}}}`, 200, `"code":-32602,"message":"unknown tool: openDiff"`},
-		{"an unknown method is -32601", "POST", auth, "", `{"jsonrpc":"2.0","id":4,"method":"resources/list"}`, 200, `"code":-32601`},
-		{"bad JSON is -32700", "POST", auth, "", `{"jsonrpc":`, 200, `"code":-32700`},
+		{"a request without the token is refused", "POST", "", "", "", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, 401, ""},
+		{"a request with another token is refused", "POST", "Bearer nope", "", "", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, 401, ""},
+		{"a request from a web page is refused", "POST", auth, "http://evil.example", "", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, 403, ""},
+		{"a request naming another host is refused", "POST", auth, "", "evil.example", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, 403, ""},
+		{"a GET for a server stream is not offered", "GET", auth, "", "", "", 405, ""},
+		{"initialize echoes a version it knows", "POST", auth, "", "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26"}}`, 200, `"protocolVersion":"2025-03-26"`},
+		{"initialize answers an unknown version with the newest", "POST", auth, "", "", `{"jsonrpc":"2.0","id":"a","method":"initialize","params":{"protocolVersion":"1999-01-01"}}`, 200, `{"jsonrpc":"2.0","id":"a","result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":false}}`},
+		{"a notification gets no answer", "POST", auth, "", "", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, 202, ""},
+		{"tools/list offers getDiagnostics only", "POST", auth, "", "", `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, 200, `{"tools":[{"name":"getDiagnostics","description"`},
+		{"a tool that is not offered is refused", "POST", auth, "", "", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"openDiff","arguments":{}}}`, 200, `"code":-32602,"message":"invalid params: unknown tool: openDiff"`},
+		{"an unknown method is -32601", "POST", auth, "", "", `{"jsonrpc":"2.0","id":4,"method":"completion/complete"}`, 200, `"code":-32601`},
+		{"bad JSON is -32700", "POST", auth, "", "", `{"jsonrpc":`, 200, `"code":-32700`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			req, _ := http.NewRequest(tc.method, m.url, strings.NewReader(tc.body))
@@ -46,6 +47,9 @@ func TestTheChatMCPEndpointAnswersOnlyWithItsTokenAndOffersReadOnlyTools(t *test
 			}
 			if tc.origin != "" {
 				req.Header.Set("Origin", tc.origin)
+			}
+			if tc.host != "" {
+				req.Host = tc.host
 			}
 			res, err := http.DefaultClient.Do(req)
 			if err != nil {

@@ -10,11 +10,24 @@ import (
 // authHeader carries the lock file's authToken.
 const authHeader = "X-Claude-Code-Ide-Authorization"
 
-// vet decides, before any upgrade, whether a request may connect. It
-// returns 0 to allow, else the HTTP status to refuse with and why (for the
-// log; never the token). The order matters: a browser page is refused for
-// being a browser before it learns anything about the token.
-func (s *Server) vet(r *http.Request) (status int, why string) {
+// guard is the check every listener makes before serving a request: the
+// same rules for the WebSocket upgrade and the HTTP endpoint, so that a
+// rule added to one cannot be missing from the other.
+type guard struct {
+	header string // the request header carrying the token
+	want   []byte // its whole expected value: the scheme, if any, and the token
+}
+
+// newGuard expects token, after scheme ("Bearer " or ""), in header.
+func newGuard(header, scheme, token string) guard {
+	return guard{header: header, want: []byte(scheme + token)}
+}
+
+// vet decides whether a request may be served. It returns 0 to allow,
+// else the HTTP status to refuse with and why (for the log; never the
+// token). The order matters: a browser page is refused for being a
+// browser before it learns anything about the token.
+func (g guard) vet(r *http.Request) (status int, why string) {
 	if !loopbackHost(r.Host) {
 		// DNS rebinding: a page at evil.example resolving to 127.0.0.1
 		// still sends Host: evil.example.
@@ -24,11 +37,11 @@ func (s *Server) vet(r *http.Request) (status int, why string) {
 		// The CLI sends no Origin; browsers always do (CVE-2025-52882).
 		return http.StatusForbidden, "Origin header present"
 	}
-	got := r.Header.Get(authHeader)
+	got := r.Header.Get(g.header)
 	if got == "" {
 		return http.StatusUnauthorized, "missing auth token"
 	}
-	if subtle.ConstantTimeCompare([]byte(got), s.token) != 1 {
+	if subtle.ConstantTimeCompare([]byte(got), g.want) != 1 {
 		return http.StatusUnauthorized, "wrong auth token"
 	}
 	return 0, ""

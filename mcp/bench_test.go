@@ -1,8 +1,11 @@
 package mcp_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"sort"
@@ -151,6 +154,32 @@ func BenchmarkHandshakeInitializeToolsList(b *testing.B) {
 		_ = ws.WriteControl(websocket.CloseMessage,
 			websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""), time.Now().Add(time.Second))
 		ws.Close()
+	}
+	b.StopTimer()
+	reportPercentiles(b, lat)
+}
+
+// BenchmarkHTTPToolCallRoundTrip is the chat's way to a tool: one POST per
+// call on a kept-alive connection to HTTPEndpoint.Serve.
+func BenchmarkHTTPToolCallRoundTrip(b *testing.B) {
+	url := serveHTTPEndpoint(b, mcp.HTTPConfig{Tools: []mcp.Tool{noopTool}, Logger: slog.New(slog.DiscardHandler)})
+	client := &http.Client{}
+	lat := make([]time.Duration, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		req, _ := http.NewRequest("POST", url, bytes.NewReader(toolCallFrame(i)))
+		req.Header.Set("Authorization", "Bearer "+testToken)
+		start := time.Now()
+		res, err := client.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		body, err := io.ReadAll(res.Body)
+		res.Body.Close()
+		lat[i] = time.Since(start)
+		if err != nil || res.StatusCode != http.StatusOK || !bytes.HasSuffix(body, []byte(`"text":"ok"}]}}`)) {
+			b.Fatalf("call %d: %d %s %v", i, res.StatusCode, body, err)
+		}
 	}
 	b.StopTimer()
 	reportPercentiles(b, lat)

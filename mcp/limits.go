@@ -6,9 +6,10 @@ import (
 	"time"
 )
 
-// Limits bound what a local process can make the server hold: one without
-// the token (which only ever gets an HTTP refusal) and one with it (a
-// client). A zero field takes its value from DefaultLimits.
+// Limits bound what a local process can make a listener hold (the
+// WebSocket server's or the HTTP endpoint's; see limitedServer): one
+// without the token (which only ever gets an HTTP refusal) and one with
+// it (a client). A zero field takes its value from DefaultLimits.
 type Limits struct {
 	// Handshake bounds reading an HTTP request (headers and body), an idle
 	// keep-alive connection and writing the answer or the 101. The CLI sends
@@ -19,9 +20,11 @@ type Limits struct {
 	// before it is closed with 1008. The CLI sends it at once; this frees
 	// a client slot held by a socket that answers pings and says nothing.
 	Initialize time.Duration
-	// PendingConns caps connections accepted but not yet upgraded (Start
-	// only; with Handler the caller runs the http.Server). Past it the
-	// oldest is closed, not the newest: see pendingConns.
+	// PendingConns caps connections accepted but not yet upgraded, and
+	// for the HTTP endpoint all its connections (Start and
+	// HTTPEndpoint.Serve only; with Handler or the endpoint mounted, the
+	// caller runs the http.Server). Past it the oldest is closed, not the
+	// newest: see pendingConns.
 	PendingConns int
 	// Clients caps upgraded connections. Only holders of the token get
 	// one; past the cap the upgrade is refused with 503.

@@ -3,6 +3,7 @@ package mcp
 import (
 	"encoding/json"
 	"strconv"
+	"unicode/utf8"
 )
 
 // JSON-RPC 2.0 error codes.
@@ -31,8 +32,40 @@ func (e *wireError) Error() string {
 	return "jsonrpc error " + strconv.Itoa(e.Code) + ": " + e.Message
 }
 
+// errorf builds an error object. Its message is bounded whatever it
+// quotes (a JSON error naming a client's key, say): an answer never echoes
+// more than maxErrorText of what a client sent.
 func errorf(code int, msg string) *wireError {
-	return &wireError{Code: code, Message: msg}
+	return &wireError{Code: code, Message: bounded(msg, maxErrorText)}
+}
+
+// maxErrorText bounds an error message; ours are a line.
+const maxErrorText = 512
+
+// rawAlias captures a JSON value without copying it: it aliases the frame
+// the reader allocated, which nothing else reuses or modifies. A 64 MiB
+// openDiff is then not copied again before its handler decodes it.
+type rawAlias []byte
+
+func (r *rawAlias) UnmarshalJSON(b []byte) error {
+	*r = b
+	return nil
+}
+
+// short bounds client-supplied text echoed in errors and logs.
+func short(s string) string { return bounded(s, 100) }
+
+// bounded is s cut to at most limit bytes, on a character boundary, with
+// its length when cut.
+func bounded(s string, limit int) string {
+	if len(s) <= limit {
+		return s
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…(" + strconv.Itoa(len(s)) + " bytes)"
 }
 
 // encodeResult builds a success response. The envelope is assembled by hand

@@ -9,7 +9,9 @@ import (
 
 // pendingConns caps the connections the http.Server holds before an
 // upgrade: every connection from a process without the token, and the
-// CLI's own for the moment between accept and the upgrade. It runs as the
+// CLI's own for the moment between accept and the upgrade. (The HTTP
+// endpoint never upgrades: its cap is on all its connections, the chat
+// CLIs' kept-alive ones included; one closed for a newcomer is reopened.) It runs as the
 // server's ConnState hook, which net/http calls on the accepting goroutine
 // for a new connection, so the cap holds at the listener: no request is
 // read from a connection over it.

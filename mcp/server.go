@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -64,12 +63,6 @@ func listenDelay(d time.Duration) time.Duration {
 	return d
 }
 
-// maxHeaderBytes bounds an upgrade request's headers. The CLI's take
-// under 1 KiB; net/http's default of 1 MiB would let each of the pending
-// connections (Limits.PendingConns) of a process without the token hold a
-// megabyte.
-const maxHeaderBytes = 64 << 10
-
 // listenFallback: a client that initialized but never asks for tools/list
 // (not the CLI) is assumed to listen after this long.
 const listenFallback = time.Second
@@ -91,14 +84,11 @@ var ErrServerClosed = errors.New("mcp server closed")
 // Server is the WebSocket MCP server. Its methods are safe for concurrent
 // use.
 type Server struct {
-	token     []byte
-	name      string
-	version   string
+	guard     guard
+	disp      *dispatcher
 	log       *slog.Logger
 	portMin   int
 	portMax   int
-	tools     map[string]*toolEntry
-	toolsList json.RawMessage // the tools/list result, encoded once
 	upgrader  websocket.Upgrader
 	callbacks callbackQueue
 	onReady   func(ClientInfo)
@@ -134,26 +124,22 @@ func NewServer(cfg Config) (*Server, error) {
 	if cfg.PortMin < 0 || cfg.PortMax > 65535 || cfg.PortMin > cfg.PortMax {
 		return nil, fmt.Errorf("new mcp server: bad port range [%d,%d]", cfg.PortMin, cfg.PortMax)
 	}
+	disp, err := newDispatcher(cfg.Name, cfg.Version, cfg.Tools, true)
+	if err != nil {
+		return nil, fmt.Errorf("new mcp server: %w", err)
+	}
 	s := &Server{
-		token:    []byte(cfg.Token),
-		name:     cfg.Name,
-		version:  cfg.Version,
+		guard:    newGuard(authHeader, "", cfg.Token),
+		disp:     disp,
 		log:      cfg.Logger,
 		portMin:  cfg.PortMin,
 		portMax:  cfg.PortMax,
-		tools:    map[string]*toolEntry{},
 		onReady:  cfg.OnClientReady,
 		onGone:   cfg.OnClientGone,
 		listenIn: listenDelay(cfg.ListenDelay),
 		limits:   cfg.Limits.withDefaults(),
 		conns:    map[*conn]struct{}{},
 		workers:  newWorkers(),
-	}
-	if s.name == "" {
-		s.name = "claude.nvim"
-	}
-	if s.version == "" {
-		s.version = "dev"
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -162,31 +148,6 @@ func NewServer(cfg Config) (*Server, error) {
 	s.callbacks.log = s.log
 	s.pending = newPendingConns(s.limits.PendingConns)
 	s.refusals = newRefusalLog(s.log, s.limits.RefusalLogBurst, s.limits.RefusalLogInterval)
-
-	type listed struct {
-		Name        string          `json:"name"`
-		Description string          `json:"description"`
-		InputSchema json.RawMessage `json:"inputSchema"`
-	}
-	list := make([]listed, 0, len(cfg.Tools))
-	for _, t := range cfg.Tools {
-		e, err := compileTool(t)
-		if err != nil {
-			return nil, fmt.Errorf("new mcp server: %w", err)
-		}
-		if _, dup := s.tools[t.Name]; dup {
-			return nil, fmt.Errorf("new mcp server: duplicate tool %s", t.Name)
-		}
-		s.tools[t.Name] = e
-		list = append(list, listed{e.Name, e.Description, e.InputSchema})
-	}
-	b, err := json.Marshal(struct {
-		Tools []listed `json:"tools"`
-	}{list})
-	if err != nil {
-		return nil, fmt.Errorf("new mcp server: encode tools/list: %w", err)
-	}
-	s.toolsList = b
 
 	s.upgrader = websocket.Upgrader{
 		HandshakeTimeout: s.limits.Handshake,
@@ -221,22 +182,7 @@ func (s *Server) Start() (port int, err error) {
 	if err != nil {
 		return 0, err
 	}
-	hs := s.limits.Handshake
-	srv := &http.Server{
-		Handler: s.Handler(),
-		// The upgrade request must arrive promptly, whole, and so must
-		// the next request on a kept-alive connection; gorilla's
-		// HandshakeTimeout only covers writing the 101 answer. An upgraded
-		// connection is past all of these (gorilla clears the deadlines on
-		// hijack): pongWait and writeWait govern it.
-		ReadHeaderTimeout: hs,
-		ReadTimeout:       hs,
-		WriteTimeout:      hs,
-		IdleTimeout:       hs,
-		MaxHeaderBytes:    maxHeaderBytes,
-		ConnState:         s.pending.track,
-		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
-	}
+	srv := limitedServer(s.Handler(), s.limits, s.pending, s.log)
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -343,7 +289,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	// is served here, so keeping a refused connection alive would only
 	// let a process without the token hold it.
 	w.Header().Set("Connection", "close")
-	if status, why := s.vet(r); status != 0 {
+	if status, why := s.guard.vet(r); status != 0 {
 		s.refusals.note(r.RemoteAddr, status, why)
 		http.Error(w, http.StatusText(status), status)
 		return
