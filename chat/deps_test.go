@@ -6,7 +6,8 @@ import (
 	"testing"
 )
 
-// The chat core must not know Neovim (like mcp/): the Neovim side drives it through its API.
+// The chat core must not know Neovim (like mcp/) nor the controller above it (chatctl): the
+// Neovim side drives it through its API.
 func TestChatDoesNotDependOnNeovim(t *testing.T) {
 	goBin, err := exec.LookPath("go")
 	if err != nil {
@@ -21,7 +22,7 @@ func TestChatDoesNotDependOnNeovim(t *testing.T) {
 		t.Fatalf("go list -deps printed %d packages; it cannot have worked:\n%s", len(deps), out)
 	}
 	for _, dep := range deps {
-		for _, banned := range []string{"github.com/neovim/go-client", "github.com/claude-nvim/claude.nvim/nvimapi"} {
+		for _, banned := range []string{"github.com/neovim/go-client", "github.com/claude-nvim/claude.nvim/nvimapi", "github.com/claude-nvim/claude.nvim/chatctl"} {
 			if dep == banned || strings.HasPrefix(dep, banned+"/") {
 				t.Errorf("chat depends on %s", dep)
 			}

@@ -92,6 +92,15 @@ type PermissionRequest struct {
 	Suggestions []json.RawMessage
 }
 
+// PermissionRefused is a permission request the session denied itself, without asking:
+// another request with its RequestID is pending, and an answer names only the id. It is
+// not to be answered; the editor only shows it.
+type PermissionRefused struct {
+	RequestID string
+	ToolName  string
+	Reason    string // why, for the user
+}
+
 // PermissionCancelled withdraws a PermissionRequest (the turn was interrupted meanwhile).
 type PermissionCancelled struct{ RequestID string }
 
@@ -141,5 +150,6 @@ func (ToolResult) event()          {}
 func (UserText) event()            {}
 func (PermissionRequest) event()   {}
 func (PermissionCancelled) event() {}
+func (PermissionRefused) event()   {}
 func (TurnEnd) event()             {}
 func (Exited) event()              {}

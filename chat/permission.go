@@ -6,40 +6,75 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 )
 
 // ErrNoSuchRequest is an answer to a permission request that is not pending (answered
 // already, withdrawn, or never asked).
 var ErrNoSuchRequest = errors.New("no such permission request")
 
-// permissions holds the permission requests not answered yet.
+// refusedMessage is what the CLI (and through it the model) is told of a permission request
+// refused because another one with its request_id is pending.
+const refusedMessage = "Refused: another permission request with this request_id is still waiting for the user's answer."
+
+// refuseTimeout bounds the write of a refusal: a CLI that stopped reading must not keep the
+// goroutine that answers it.
+const refuseTimeout = 10 * time.Second
+
+// permissions holds the permission requests not answered yet. It is the one store of them:
+// the editor side keeps none, so an answer finds the request the user was shown in one
+// lookup, here.
 type permissions struct {
 	mu      sync.Mutex
 	pending map[string]PermissionRequest
 }
 
-func (p *permissions) add(r PermissionRequest) {
+// add stores r unless a request with its id is pending. A second request under a pending id
+// is refused: stored, it would make the user's answer to the first one carry its input.
+func (p *permissions) add(r PermissionRequest) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if _, dup := p.pending[r.RequestID]; dup {
+		return false
+	}
 	p.pending[r.RequestID] = r
+	return true
 }
 
-func (p *permissions) take(id string) (PermissionRequest, bool) {
+// take removes the pending request id and returns it, if check (nil for none) accepts it;
+// a request check refuses stays pending.
+func (p *permissions) take(id string, check func(PermissionRequest) error) (PermissionRequest, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	r, ok := p.pending[id]
+	if !ok {
+		return r, ErrNoSuchRequest
+	}
+	if check != nil {
+		if err := check(r); err != nil {
+			return r, err
+		}
+	}
 	delete(p.pending, id)
-	return r, ok
+	return r, nil
 }
 
 // Allow lets the tool run with updatedInput, which may differ from what the model asked for
 // (the CLI then uses it: a user's edit of a proposed change reaches the file this way); nil
-// means the input as requested. updatedPermissions are any of the request's Suggestions the
-// user picked, e.g. setMode acceptEdits for the session.
-func (s *Session) Allow(ctx context.Context, requestID string, updatedInput json.RawMessage, updatedPermissions ...json.RawMessage) error {
-	r, ok := s.perms.take(requestID)
-	if !ok {
-		return fmt.Errorf("allow %s: %w", requestID, ErrNoSuchRequest)
+// means the input of the request as it was shown. suggestions are the indexes (from 0) of
+// the request's Suggestions the user picked, e.g. setMode acceptEdits for the session; an
+// index it does not have is an error and leaves the request pending.
+func (s *Session) Allow(ctx context.Context, requestID string, updatedInput json.RawMessage, suggestions ...int) error {
+	r, err := s.perms.take(requestID, func(r PermissionRequest) error {
+		for _, i := range suggestions {
+			if i < 0 || i >= len(r.Suggestions) {
+				return fmt.Errorf("no suggestion %d: the request has %d", i+1, len(r.Suggestions))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("allow %s: %w", requestID, err)
 	}
 	if updatedInput == nil {
 		updatedInput = r.Input
@@ -48,18 +83,36 @@ func (s *Session) Allow(ctx context.Context, requestID string, updatedInput json
 		// The CLI needs an object here: it replaces the tool's input with it.
 		updatedInput = json.RawMessage("{}")
 	}
-	return s.answer(ctx, requestID, permissionAllow{Behavior: "allow", UpdatedInput: updatedInput, UpdatedPermissions: updatedPermissions})
+	var perms []json.RawMessage
+	for _, i := range suggestions {
+		perms = append(perms, r.Suggestions[i])
+	}
+	return s.answer(ctx, requestID, permissionAllow{Behavior: "allow", UpdatedInput: updatedInput, UpdatedPermissions: perms})
 }
 
 // Deny refuses the tool; the model gets message as the tool's (error) result.
 func (s *Session) Deny(ctx context.Context, requestID, message string) error {
-	if _, ok := s.perms.take(requestID); !ok {
-		return fmt.Errorf("deny %s: %w", requestID, ErrNoSuchRequest)
+	if _, err := s.perms.take(requestID, nil); err != nil {
+		return fmt.Errorf("deny %s: %w", requestID, err)
 	}
 	if message == "" {
 		message = "The user denied this tool use."
 	}
 	return s.answer(ctx, requestID, permissionDeny{Behavior: "deny", Message: message})
+}
+
+// refuse denies r, a request whose id is pending already, without asking anyone, and tells
+// the editor (PermissionRefused). The write runs apart from the reader, which must go on.
+func (s *Session) refuse(r PermissionRequest) {
+	s.log.Warn("claude: refused a permission request whose id is pending", "request", r.RequestID, "tool", r.ToolName)
+	s.batch.add(PermissionRefused{RequestID: r.RequestID, ToolName: r.ToolName, Reason: "its request_id is still waiting for your answer to another request"})
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), refuseTimeout)
+		defer cancel()
+		if err := s.answer(ctx, r.RequestID, permissionDeny{Behavior: "deny", Message: refusedMessage}); err != nil {
+			s.log.Warn("claude: refuse", "request", r.RequestID, "err", err)
+		}
+	}()
 }
 
 func (s *Session) answer(ctx context.Context, requestID string, v any) error {

@@ -151,9 +151,12 @@ func (s *Session) emit(ev Event) {
 	case TurnEnd:
 		s.endTurn()
 	case PermissionRequest:
-		s.perms.add(ev)
+		if !s.perms.add(ev) {
+			s.refuse(ev)
+			return
+		}
 	case PermissionCancelled:
-		s.perms.take(ev.RequestID)
+		s.perms.take(ev.RequestID, nil)
 	}
 	s.batch.add(ev)
 }

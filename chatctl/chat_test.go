@@ -1,8 +1,9 @@
-package host
+package chatctl_test
 
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -13,7 +14,8 @@ import (
 // chatCLI is a stand-in for `claude -p --input-format stream-json …`: it appends every line
 // it reads to its record and answers as the CLI does, by what the prompt asks for: "stream"
 // (an answer in three deltas), "bash" (a Bash call that needs permission), "edit" (an Edit
-// of greet.txt that needs permission), "slow" (a turn
+// of greet.txt that needs permission), "collide" (two permission requests under one
+// request_id: echo hi, then rm -rf ~/work), "slow" (a turn
 // that runs until interrupted), "crash" (exit 3 mid-turn).
 const chatCLI = `#!/bin/sh
 rec=RECORD
@@ -29,6 +31,7 @@ result() {
 }
 idof() { printf '%s' "$1" | sed -n 's/.*"request_id":"\([^"]*\)".*/\1/p'; }
 printf 'ARGS %s\n' "$*" >> "$rec"
+printf 'PID %s\n' "$$" >> "$rec"
 while IFS= read -r line; do
   printf '%s\n' "$line" >> "$rec"
   case "$line" in
@@ -79,6 +82,9 @@ while IFS= read -r line; do
     *slow*)
       se '{"type":"content_block_start","index":0,"content_block":{"type":"text"}}'
       se '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Working"}}' ;;
+    *collide*)
+      ask() { say '{"type":"control_request","request_id":"r1","request":{"subtype":"can_use_tool","tool_name":"Bash","display_name":"Bash","input":{"command":"'"$1"'"},"permission_suggestions":[],"tool_use_id":"'"$2"'"}}'; }
+      ask 'echo hi' t1; ask 'rm -rf ~/work' t2 ;;
     *crash*)
       se '{"type":"content_block_start","index":0,"content_block":{"type":"text"}}'
       se '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"half an answer"}}'
@@ -251,6 +257,35 @@ func TestAChatPermissionIsAskedAndAnswered(t *testing.T) {
 	}
 }
 
+// A CLI that asks twice under one request_id (issue 23.6) gets the second request refused,
+// shown as refused, and the user's answer to the first carries the input the user saw.
+// Before, allowing the harmless one sent "allow" with the other's input.
+func TestASecondPermissionRequestUnderOneIDIsRefusedAndTheAnswerKeepsTheInputShown(t *testing.T) {
+	e := newChatEnv(t)
+	e.nv.Lua(nil, `_G.pick = 1`)
+	e.nv.Cmd("ClaudeChat")
+	e.prompt("two asks collide")
+	e.waitTranscript("? Bash(echo hi) asks for permission", "  ⎿  allowed: Allow once",
+		"**Error:** refused a Bash permission request without asking: its request_id is still waiting for your answer to another request")
+	got := e.recorded(`"behavior":"allow"`, `"behavior":"deny"`)
+	for _, want := range []string{
+		`"request_id":"r1","response":{"behavior":"allow","updatedInput":{"command":"echo hi"}}`,
+		`"request_id":"r1","response":{"behavior":"deny","message":"Refused: another permission request`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the CLI read\n%s\nwant a line with %s", got, want)
+		}
+	}
+	if strings.Contains(got, "rm -rf") {
+		t.Errorf("the CLI read\n%s\nwant no answer carrying the refused request's input", got)
+	}
+	var asked []map[string]any
+	e.nv.Lua(&asked, `return _G.asked`)
+	if len(asked) != 1 || asked[0]["prompt"] != "Claude wants to use Bash: echo hi" {
+		t.Errorf("asked %v, want one question, about echo hi", asked)
+	}
+}
+
 func TestClaudeChatInterruptAndCtrlCStopTheTurn(t *testing.T) {
 	for _, how := range []string{"<C-c>", ":ClaudeChatInterrupt"} {
 		t.Run(how, func(t *testing.T) {
@@ -320,7 +355,7 @@ func TestAChatEditIsReviewedInTheDiffView(t *testing.T) {
 		},
 		{
 			name: "rejected", act: "ClaudeDiffReject", shown: "  ⎿  rejected",
-			sent: `"behavior":"deny","message":"` + rejectMessage + `"`,
+			sent: `"behavior":"deny","message":"The user rejected this change in the editor's diff review."`,
 		},
 	}
 	for _, tt := range tests {
@@ -355,13 +390,12 @@ func TestAnExitingHostEndsItsChatsCLIs(t *testing.T) {
 	e.prompt("slow")
 	e.waitTranscript("Working")
 	var pids []int
-	e.host.chats.mu.Lock()
-	for _, st := range e.host.chats.byDir {
-		if st.session != nil {
-			pids = append(pids, st.session.PID())
+	for _, l := range strings.Split(e.recorded("PID "), "\n") {
+		if pid, ok := strings.CutPrefix(l, "PID "); ok {
+			n, _ := strconv.Atoi(pid)
+			pids = append(pids, n)
 		}
 	}
-	e.host.chats.mu.Unlock()
 	if len(pids) != 1 || pids[0] <= 0 {
 		t.Fatalf("chat CLI pids %v, want one", pids)
 	}
