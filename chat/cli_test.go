@@ -26,7 +26,7 @@ type cliRun struct {
 	t   *testing.T
 	api *fakeapi.Server
 	env *clienv.Env
-	s   *Session
+	s   *Process
 	ctx context.Context
 }
 
@@ -44,7 +44,7 @@ func newCLIRun(t *testing.T, script ...fakeapi.Turn) *cliRun {
 	return r
 }
 
-func (r *cliRun) start(opts Options) *Session {
+func (r *cliRun) start(opts Options) *Process {
 	r.t.Helper()
 	opts.Bin, opts.Dir, opts.Env = os.Getenv("CLAUDE_BIN"), r.env.Project, r.env.Vars()
 	s, err := Start(opts)
@@ -362,7 +362,7 @@ func TestCLIResumeAStoredSession(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	stored, err := ListSessions(ConfigDir(r.env.Vars()), r.env.Project)
+	stored, err := ListConversations(ConfigDir(r.env.Vars()), r.env.Project)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,12 +5,12 @@ import (
 	"time"
 )
 
-// Event is one thing a renderer shows. Session.Next hands them out in batches, in stream
+// Event is one thing a renderer shows. Process.Next hands them out in batches, in stream
 // order; consecutive deltas of the same kind arrive merged into one (see batch.go).
 type Event interface{ event() }
 
 // Init starts every turn (the CLI repeats it before each one, with the current model and
-// mode). The first one carries the session id a later Resume needs.
+// mode). The first one carries the conversation's id (the CLI's session id) a later Resume needs.
 type Init struct {
 	SessionID      string
 	Model          string
@@ -54,7 +54,7 @@ type ToolInputDelta struct {
 }
 
 // ToolUse is a complete tool call. Summary is one line for the transcript: the path for file
-// tools (relative to the session's directory when inside it), the command for Bash, the
+// tools (relative to the process's directory when inside it), the command for Bash, the
 // pattern for Glob/Grep, the URL for WebFetch, ….
 type ToolUse struct {
 	ID      string
@@ -78,8 +78,8 @@ type UserText struct {
 	Replay bool
 }
 
-// PermissionRequest is the CLI asking whether a tool may run. Answer it with Session.Allow or
-// Session.Deny and RequestID; it may also be withdrawn (PermissionCancelled).
+// PermissionRequest is the CLI asking whether a tool may run. Answer it with Process.Allow or
+// Process.Deny and RequestID; it may also be withdrawn (PermissionCancelled).
 type PermissionRequest struct {
 	RequestID   string
 	ToolName    string
@@ -92,7 +92,7 @@ type PermissionRequest struct {
 	Suggestions []json.RawMessage
 }
 
-// PermissionRefused is a permission request the session denied itself, without asking:
+// PermissionRefused is a permission request the process denied itself, without asking:
 // another request with its RequestID is pending, and an answer names only the id. It is
 // not to be answered; the editor only shows it.
 type PermissionRefused struct {

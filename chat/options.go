@@ -22,7 +22,7 @@ type Options struct {
 	Model string
 	// PermissionMode is one of PermissionModes; empty leaves the CLI's default.
 	PermissionMode string
-	// Resume continues the stored session with this id; Continue the newest one in Dir.
+	// Resume continues the stored conversation with this id; Continue the newest one in Dir.
 	Resume   string
 	Continue bool
 	// MCPConfig are --mcp-config values: JSON files or JSON strings.

@@ -64,7 +64,7 @@ func (p *permissions) take(id string, check func(PermissionRequest) error) (Perm
 // means the input of the request as it was shown. suggestions are the indexes (from 0) of
 // the request's Suggestions the user picked, e.g. setMode acceptEdits for the session; an
 // index it does not have is an error and leaves the request pending.
-func (s *Session) Allow(ctx context.Context, requestID string, updatedInput json.RawMessage, suggestions ...int) error {
+func (s *Process) Allow(ctx context.Context, requestID string, updatedInput json.RawMessage, suggestions ...int) error {
 	r, err := s.perms.take(requestID, func(r PermissionRequest) error {
 		for _, i := range suggestions {
 			if i < 0 || i >= len(r.Suggestions) {
@@ -91,7 +91,7 @@ func (s *Session) Allow(ctx context.Context, requestID string, updatedInput json
 }
 
 // Deny refuses the tool; the model gets message as the tool's (error) result.
-func (s *Session) Deny(ctx context.Context, requestID, message string) error {
+func (s *Process) Deny(ctx context.Context, requestID, message string) error {
 	if _, err := s.perms.take(requestID, nil); err != nil {
 		return fmt.Errorf("deny %s: %w", requestID, err)
 	}
@@ -103,7 +103,7 @@ func (s *Session) Deny(ctx context.Context, requestID, message string) error {
 
 // refuse denies r, a request whose id is pending already, without asking anyone, and tells
 // the editor (PermissionRefused). The write runs apart from the reader, which must go on.
-func (s *Session) refuse(r PermissionRequest) {
+func (s *Process) refuse(r PermissionRequest) {
 	s.log.Warn("claude: refused a permission request whose id is pending", "request", r.RequestID, "tool", r.ToolName)
 	s.batch.add(PermissionRefused{RequestID: r.RequestID, ToolName: r.ToolName, Reason: "its request_id is still waiting for your answer to another request"})
 	go func() {
@@ -115,7 +115,7 @@ func (s *Session) refuse(r PermissionRequest) {
 	}()
 }
 
-func (s *Session) answer(ctx context.Context, requestID string, v any) error {
+func (s *Process) answer(ctx context.Context, requestID string, v any) error {
 	resp, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("answer %s: %w", requestID, err)

@@ -3,8 +3,6 @@ package chat
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,12 +13,14 @@ import (
 // before, the second replaced the first, and allowing the harmless one sent "allow" with the
 // other's input.
 func TestASecondPermissionRequestUnderAPendingIDIsRefused(t *testing.T) {
-	record := filepath.Join(t.TempDir(), "record")
+	// The script asks twice under r1, then hands back each line we write as a user text.
 	bin := fakeCLI(t, `
 ask() { printf '{"type":"control_request","request_id":"r1","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"%s"},"permission_suggestions":[{"type":"setMode","mode":"acceptEdits","destination":"session"}],"tool_use_id":"%s"}}\n' "$1" "$2"; }
 ask 'echo hi' t1
 ask 'rm -rf ~' t2
-while IFS= read -r line; do printf '%s\n' "$line" >> '`+record+`'; done`)
+while IFS= read -r line; do
+  printf '{"type":"user","message":{"role":"user","content":%s}}\n' "$(printf '%s' "$line" | sed 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$/"/')"
+done`)
 	s, err := Start(Options{Bin: bin, Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -29,20 +29,27 @@ while IFS= read -r line; do printf '%s\n' "$line" >> '`+record+`'; done`)
 	defer cancel()
 	var asked []PermissionRequest
 	var refused []PermissionRefused
-	for len(asked)+len(refused) < 2 {
-		evs, err := s.Next(ctx)
-		if err != nil {
-			t.Fatalf("next: %v (asked %v, refused %v)", err, asked, refused)
-		}
-		for _, ev := range evs {
-			switch e := ev.(type) {
-			case PermissionRequest:
-				asked = append(asked, e)
-			case PermissionRefused:
-				refused = append(refused, e)
+	var read []string // what the CLI read
+	next := func(until func() bool) {
+		t.Helper()
+		for !until() {
+			evs, err := s.Next(ctx)
+			if err != nil {
+				t.Fatalf("next: %v (asked %v, refused %v, the CLI read %q)", err, asked, refused, read)
+			}
+			for _, ev := range evs {
+				switch e := ev.(type) {
+				case PermissionRequest:
+					asked = append(asked, e)
+				case PermissionRefused:
+					refused = append(refused, e)
+				case UserText:
+					read = append(read, e.Text)
+				}
 			}
 		}
 	}
+	next(func() bool { return len(asked)+len(refused) == 2 })
 	if len(asked) != 1 || asked[0].ToolUseID != "t1" || len(refused) != 1 || refused[0].RequestID != "r1" {
 		t.Fatalf("asked %+v, refused %+v; want the first asked and the second refused", asked, refused)
 	}
@@ -56,12 +63,8 @@ while IFS= read -r line; do printf '%s\n' "$line" >> '`+record+`'; done`)
 	if err := s.Deny(ctx, "r1", "no"); !errors.Is(err, ErrNoSuchRequest) {
 		t.Errorf("deny after the one pending r1 was answered = %v, want ErrNoSuchRequest", err)
 	}
-	if err := s.Close(ctx); err != nil {
-		t.Fatal(err)
-	}
-	drain(t, s)
-	b, _ := os.ReadFile(record)
-	got := string(b)
+	next(func() bool { return len(read) == 2 })
+	got := strings.Join(read, "\n")
 	for _, want := range []string{
 		`"request_id":"r1","response":{"behavior":"deny","message":"` + refusedMessage + `"}`,
 		`"request_id":"r1","response":{"behavior":"allow","updatedInput":{"command":"echo hi"}}`,
@@ -70,7 +73,10 @@ while IFS= read -r line; do printf '%s\n' "$line" >> '`+record+`'; done`)
 			t.Errorf("the CLI read\n%s\nwant a line with %s", got, want)
 		}
 	}
-	if strings.Contains(got, "rm -rf") || strings.Count(got, "\n") != 2 {
-		t.Errorf("the CLI read\n%s\nwant the refusal and the allow of echo hi, nothing else", got)
+	if strings.Contains(got, "rm -rf") {
+		t.Errorf("the CLI read\n%s\nwant no answer carrying the refused request's input", got)
+	}
+	if err := s.Close(ctx); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -48,7 +48,7 @@ func (c *Controller) Answer(all []AnswerArgs) {
 	}()
 }
 
-func answer(ctx context.Context, proc *chat.Session, a AnswerArgs) error {
+func answer(ctx context.Context, proc *chat.Process, a AnswerArgs) error {
 	if !a.Allow {
 		return proc.Deny(ctx, a.RequestID, a.Message)
 	}

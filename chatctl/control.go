@@ -17,7 +17,7 @@ type SendArgs struct {
 // withRunning runs write on dir's running CLI, off the handler's goroutine and bounded by
 // writeTimeout; a chat with no CLI running, or a write that fails, is reported in its
 // transcript as what failed.
-func (c *Controller) withRunning(dir, what string, write func(context.Context, *chat.Session) error) {
+func (c *Controller) withRunning(dir, what string, write func(context.Context, *chat.Process) error) {
 	go func() {
 		proc := c.running(dir)
 		if proc == nil {
@@ -34,7 +34,7 @@ func (c *Controller) withRunning(dir, what string, write func(context.Context, *
 
 // Send serves ClaudeHostChatSend (async): a user turn.
 func (c *Controller) Send(args SendArgs) {
-	c.withRunning(args.Dir, "send", func(ctx context.Context, proc *chat.Session) error {
+	c.withRunning(args.Dir, "send", func(ctx context.Context, proc *chat.Process) error {
 		images := make([]chat.Image, 0, len(args.Images))
 		for _, path := range args.Images {
 			img, err := readImage(path)
@@ -74,7 +74,7 @@ func (c *Controller) Stop(args []string) {
 	}
 	dir := args[0]
 	c.mu.Lock()
-	var proc *chat.Session
+	var proc *chat.Process
 	if dc := c.chats[dir]; dc != nil {
 		proc = dc.proc
 		dc.conversation = "" // stopped on purpose: no resume
@@ -101,7 +101,7 @@ type ModeArgs struct {
 // Mode serves ClaudeHostChatMode (async): switch the running CLI's permission mode. The CLI
 // confirms with a status line, which the transcript and winbar show.
 func (c *Controller) Mode(args ModeArgs) {
-	c.withRunning(args.Dir, "mode", func(ctx context.Context, proc *chat.Session) error {
+	c.withRunning(args.Dir, "mode", func(ctx context.Context, proc *chat.Process) error {
 		return proc.SetPermissionMode(ctx, args.Mode)
 	})
 }
@@ -115,7 +115,7 @@ type ModelArgs struct {
 // Model serves ClaudeHostChatModel (async): switch the running CLI's model. The CLI only
 // echoes it as a replayed line, so the transcript is told here.
 func (c *Controller) Model(args ModelArgs) {
-	c.withRunning(args.Dir, "model", func(ctx context.Context, proc *chat.Session) error {
+	c.withRunning(args.Dir, "model", func(ctx context.Context, proc *chat.Process) error {
 		if err := proc.SetModel(ctx, args.Model); err != nil {
 			return err
 		}

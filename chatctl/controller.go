@@ -57,7 +57,7 @@ func New(opts Options) *Controller {
 // conversation a new process resumes.
 type dirChat struct {
 	dir          string
-	proc         *chat.Session                 // the running chat CLI; nil when none runs
+	proc         *chat.Process                 // the running chat CLI; nil when none runs
 	conversation string                        // the stored conversation's id (the CLI's session_id)
 	reviews      map[string]context.CancelFunc // edits shown as diffs: withdraws them
 	init         *initAnswer                   // the running CLI's initialize answer
@@ -157,7 +157,7 @@ func envList(env map[string]string) []string {
 }
 
 // running returns the running CLI of dir's chat, or nil.
-func (c *Controller) running(dir string) *chat.Session {
+func (c *Controller) running(dir string) *chat.Process {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if dc := c.chats[dir]; dc != nil {
@@ -183,7 +183,7 @@ func (c *Controller) show(ctx context.Context, dir string, items ...Item) {
 // closed and is killed when ctx ends, so none goes on with a turn nobody sees.
 func (c *Controller) Close(ctx context.Context) {
 	c.mu.Lock()
-	var procs []*chat.Session
+	var procs []*chat.Process
 	for _, dc := range c.chats {
 		if dc.proc != nil {
 			procs = append(procs, dc.proc)

@@ -28,14 +28,14 @@ type Conversation struct {
 // first. Sync: it reads the head of each file (chat.ListSessions bounds how much).
 func (c *Controller) Conversations(args []ConversationsArgs) ([]Conversation, error) {
 	if len(args) == 0 || args[0].Dir == "" {
-		return nil, errors.New("chat sessions: no directory")
+		return nil, errors.New("chat conversations: no directory")
 	}
 	a := args[0]
 	var env []string
 	if a.Env != nil {
 		env = envList(a.Env)
 	}
-	list, err := chat.ListSessions(chat.ConfigDir(env), a.Dir)
+	list, err := chat.ListConversations(chat.ConfigDir(env), a.Dir)
 	if err != nil {
 		return nil, err
 	}

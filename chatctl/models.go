@@ -22,7 +22,7 @@ type initAnswer struct {
 
 // initialize asks proc for its initialize answer in the background and returns where it
 // lands; the slash commands it lists go to the transcript, to complete in the input.
-func (c *Controller) initialize(dir string, proc *chat.Session) *initAnswer {
+func (c *Controller) initialize(dir string, proc *chat.Process) *initAnswer {
 	ia := &initAnswer{done: make(chan struct{})}
 	go func() {
 		defer close(ia.done)

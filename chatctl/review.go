@@ -101,7 +101,7 @@ func updatedInput(req chat.PermissionRequest, before, after, final string) (json
 
 // review shows an edit request as a diff and answers it with the user's decision. It runs
 // in its own goroutine; ctx ends when the request is withdrawn.
-func (c *Controller) review(ctx context.Context, dir string, proc *chat.Session, req chat.PermissionRequest, path, before, after string) {
+func (c *Controller) review(ctx context.Context, dir string, proc *chat.Process, req chat.PermissionRequest, path, before, after string) {
 	res, err := c.view.OpenDiff(ctx, mcp.DiffRequest{
 		OldPath: path, NewPath: path, NewContents: after,
 		TabName: fmt.Sprintf("✻ [Claude Code] %s (%s) ⧉", filepath.Base(path), req.RequestID), // as the CLI names its diffs

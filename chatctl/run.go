@@ -12,7 +12,7 @@ import (
 
 // run pushes each batch of proc's events to the editor, one call per batch, until the CLI
 // has exited.
-func (c *Controller) run(dc *dirChat, proc *chat.Session) {
+func (c *Controller) run(dc *dirChat, proc *chat.Process) {
 	ctx := context.Background()
 	for {
 		evs, err := proc.Next(ctx)
@@ -35,7 +35,7 @@ func (c *Controller) run(dc *dirChat, proc *chat.Session) {
 
 // items converts a batch for the transcript and keeps dc in step: the conversation to
 // resume, the edits under review, the process gone after Exited.
-func (c *Controller) items(dc *dirChat, proc *chat.Session, evs []chat.Event) []Item {
+func (c *Controller) items(dc *dirChat, proc *chat.Process, evs []chat.Event) []Item {
 	items := make([]Item, 0, len(evs))
 	for _, ev := range evs {
 		switch e := ev.(type) {
@@ -82,7 +82,7 @@ func (c *Controller) items(dc *dirChat, proc *chat.Session, evs []chat.Event) []
 // ask is the transcript's item for a permission request. An edit that applies is reviewed in
 // a diff and answered by review (Lua does not ask); any other request waits, in proc alone,
 // for the user's Answer.
-func (c *Controller) ask(dc *dirChat, proc *chat.Session, e chat.PermissionRequest) Item {
+func (c *Controller) ask(dc *dirChat, proc *chat.Process, e chat.PermissionRequest) Item {
 	it := permissionItem(e)
 	path, before, after, ok := proposal(e)
 	if !ok {
