@@ -36,10 +36,10 @@ type Host struct {
 	// while calling Neovim.
 	lifecycle sync.Mutex
 
-	mu       sync.Mutex // guards the fields below; never held while calling Neovim
-	sessions map[int]*serverSession
-	current  int                // the session selections and mentions go to
-	stopRun  context.CancelFunc // stops the selection and diagnostics feeds
+	mu      sync.Mutex // guards the fields below; never held while calling Neovim
+	bridges map[int]*bridge
+	current int                // the bridge selections and mentions go to
+	stopRun context.CancelFunc // stops the selection and diagnostics feeds
 }
 
 // Options configure a Host.
@@ -88,7 +88,7 @@ func (h *Host) Register(p *plugin.Plugin) error {
 	// Async: fire and forget from Lua.
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostStartAsync"}, h.startAsync)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostMention"}, h.mention)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostSession"}, h.useSession)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostSession"}, h.useBridge)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostDiffDone"}, h.diffDone)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatSend"}, chat.Send)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatAnswer"}, chat.Answer)
@@ -110,8 +110,8 @@ func (h *Host) hostVersion(args []any) (string, error) {
 	return Version, nil
 }
 
-// running returns the server of the current session, nil when no
-// session runs.
+// running returns the server of the current bridge, nil when no
+// bridge runs.
 func (h *Host) running() *mcp.Server {
 	h.mu.Lock()
 	defer h.mu.Unlock()
