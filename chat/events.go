@@ -10,7 +10,8 @@ import (
 type Event interface{ event() }
 
 // Init starts every turn (the CLI repeats it before each one, with the current model and
-// mode). The first one carries the conversation's id (the CLI's session id) a later Resume needs.
+// mode). The first one carries the conversation's id (the CLI's session id), which a later
+// Resume needs.
 type Init struct {
 	SessionID      string
 	Model          string
