@@ -220,21 +220,21 @@ func TestCLIEditPermissionAllowedWithChangesAndDenied(t *testing.T) {
 	}
 	input["new_string"] = "Howdy" // the user edited the proposal before accepting it
 	changed, _ := json.Marshal(input)
-	if err := r.s.Allow(r.ctx, req.RequestID, changed); err != nil {
+	if err := r.s.Allow(r.ctx, req.Ticket, changed); err != nil {
 		t.Fatal(err)
 	}
 	r.turnEnd()
 	if b, _ := os.ReadFile(file); string(b) != "Howdy world\n" {
 		t.Errorf("after allowing with changed input the file holds %q, want %q", b, "Howdy world\n")
 	}
-	if err := r.s.Allow(r.ctx, req.RequestID, nil); !errors.Is(err, ErrNoSuchRequest) {
+	if err := r.s.Allow(r.ctx, req.Ticket, nil); !errors.Is(err, ErrNoSuchRequest) {
 		t.Errorf("answering twice: %v, want ErrNoSuchRequest", err)
 	}
 
 	r.send("shout world")
 	req = r.permission()
 	const why = "Keep the world lowercase."
-	if err := r.s.Deny(r.ctx, req.RequestID, why); err != nil {
+	if err := r.s.Deny(r.ctx, req.Ticket, why); err != nil {
 		t.Fatal(err)
 	}
 	evs, te := r.turnEnd()

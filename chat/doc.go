@@ -14,7 +14,7 @@
 //		for _, e := range events {
 //			switch e := e.(type) {
 //			case chat.TextDelta: …
-//			case chat.PermissionRequest: // later: s.Allow(ctx, e.RequestID, edited) or s.Deny(…)
+//			case chat.PermissionRequest: // later: s.Allow(ctx, e.Ticket, edited) or s.Deny(…)
 //			}
 //		}
 //	}

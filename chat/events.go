@@ -80,9 +80,12 @@ type UserText struct {
 }
 
 // PermissionRequest is the CLI asking whether a tool may run. Answer it with Process.Allow or
-// Process.Deny and RequestID; it may also be withdrawn (PermissionCancelled).
+// Process.Deny and its Ticket; it may also be withdrawn (PermissionCancelled).
 type PermissionRequest struct {
-	RequestID   string
+	RequestID string // the CLI's id; a CLI may use one again once it was answered
+	// Ticket names this request alone among all the process stored (RequestID and a count),
+	// so an answer meant for an earlier request under the same RequestID reaches nothing.
+	Ticket      string
 	ToolName    string
 	DisplayName string
 	Description string // what the CLI shows, e.g. the file name for Edit
@@ -103,7 +106,8 @@ type PermissionRefused struct {
 }
 
 // PermissionCancelled withdraws a PermissionRequest (the turn was interrupted meanwhile).
-type PermissionCancelled struct{ RequestID string }
+// Ticket is the withdrawn request's, "" when none was pending under RequestID.
+type PermissionCancelled struct{ RequestID, Ticket string }
 
 // Usage counts tokens.
 type Usage struct {

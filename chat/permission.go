@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -26,46 +28,66 @@ const refuseTimeout = 10 * time.Second
 // lookup, here.
 type permissions struct {
 	mu      sync.Mutex
-	pending map[string]PermissionRequest
+	pending map[string]PermissionRequest // by RequestID
+	stored  uint64                       // requests stored so far: numbers the tickets
 }
 
-// add stores r unless a request with its id is pending. A second request under a pending id
-// is refused: stored, it would make the user's answer to the first one carry its input.
-func (p *permissions) add(r PermissionRequest) bool {
+// add stores r, with its Ticket set, unless a request with its id is pending. A second
+// request under a pending id is refused: stored, it would make the user's answer to the
+// first one carry its input.
+func (p *permissions) add(r PermissionRequest) (PermissionRequest, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if _, dup := p.pending[r.RequestID]; dup {
-		return false
+		return r, false
 	}
+	p.stored++
+	r.Ticket = r.RequestID + "#" + strconv.FormatUint(p.stored, 10)
 	p.pending[r.RequestID] = r
-	return true
+	return r, true
 }
 
-// take removes the pending request id and returns it, if check (nil for none) accepts it;
-// a request check refuses stays pending.
-func (p *permissions) take(id string, check func(PermissionRequest) error) (PermissionRequest, error) {
+// take removes the pending request ticket names and returns it, if check (nil for none)
+// accepts it; a request check refuses stays pending. A ticket of an earlier request under
+// the same RequestID (answered or withdrawn since) names nothing.
+func (p *permissions) take(ticket string, check func(PermissionRequest) error) (PermissionRequest, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	r, ok := p.pending[id]
-	if !ok {
-		return r, ErrNoSuchRequest
+	i := strings.LastIndexByte(ticket, '#')
+	if i < 0 {
+		return PermissionRequest{}, ErrNoSuchRequest
+	}
+	r, ok := p.pending[ticket[:i]]
+	if !ok || r.Ticket != ticket {
+		return PermissionRequest{}, ErrNoSuchRequest
 	}
 	if check != nil {
 		if err := check(r); err != nil {
 			return r, err
 		}
 	}
-	delete(p.pending, id)
+	delete(p.pending, r.RequestID)
 	return r, nil
 }
 
-// Allow lets the tool run with updatedInput, which may differ from what the model asked for
-// (the CLI then uses it: a user's edit of a proposed change reaches the file this way); nil
-// means the input of the request as it was shown. suggestions are the indexes (from 0) of
+// withdraw removes the pending request id, which the CLI withdrew, and returns its ticket
+// ("" when none was pending).
+func (p *permissions) withdraw(id string) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	r := p.pending[id]
+	delete(p.pending, id)
+	return r.Ticket
+}
+
+// Allow lets the tool of the request ticket names (PermissionRequest.Ticket) run with
+// updatedInput, which may differ from what the model asked for (the CLI then uses it: a
+// user's edit of a proposed change reaches the file this way); nil means the input of that
+// request, the one that was shown. suggestions are the indexes (from 0) of
 // the request's Suggestions the user picked, e.g. setMode acceptEdits for the session; an
 // index it does not have is an error and leaves the request pending.
-func (s *Process) Allow(ctx context.Context, requestID string, updatedInput json.RawMessage, suggestions ...int) error {
-	r, err := s.perms.take(requestID, func(r PermissionRequest) error {
+func (s *Process) Allow(ctx context.Context, ticket string, updatedInput json.RawMessage, suggestions ...int) error {
+	r, err := s.perms.take(ticket, func(r PermissionRequest) error {
 		for _, i := range suggestions {
 			if i < 0 || i >= len(r.Suggestions) {
 				return fmt.Errorf("no suggestion %d: the request has %d", i+1, len(r.Suggestions))
@@ -74,7 +96,7 @@ func (s *Process) Allow(ctx context.Context, requestID string, updatedInput json
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("allow %s: %w", requestID, err)
+		return fmt.Errorf("allow %s: %w", ticket, err)
 	}
 	if updatedInput == nil {
 		updatedInput = r.Input
@@ -87,18 +109,20 @@ func (s *Process) Allow(ctx context.Context, requestID string, updatedInput json
 	for _, i := range suggestions {
 		perms = append(perms, r.Suggestions[i])
 	}
-	return s.answer(ctx, requestID, permissionAllow{Behavior: "allow", UpdatedInput: updatedInput, UpdatedPermissions: perms})
+	return s.answer(ctx, r.RequestID, permissionAllow{Behavior: "allow", UpdatedInput: updatedInput, UpdatedPermissions: perms})
 }
 
-// Deny refuses the tool; the model gets message as the tool's (error) result.
-func (s *Process) Deny(ctx context.Context, requestID, message string) error {
-	if _, err := s.perms.take(requestID, nil); err != nil {
-		return fmt.Errorf("deny %s: %w", requestID, err)
+// Deny refuses the tool of the request ticket names; the model gets message as the tool's
+// (error) result.
+func (s *Process) Deny(ctx context.Context, ticket, message string) error {
+	r, err := s.perms.take(ticket, nil)
+	if err != nil {
+		return fmt.Errorf("deny %s: %w", ticket, err)
 	}
 	if message == "" {
 		message = "The user denied this tool use."
 	}
-	return s.answer(ctx, requestID, permissionDeny{Behavior: "deny", Message: message})
+	return s.answer(ctx, r.RequestID, permissionDeny{Behavior: "deny", Message: message})
 }
 
 // refuse denies r, a request whose id is pending already, without asking anyone, and tells

@@ -8,16 +8,24 @@ import (
 	"time"
 )
 
-// A CLI that asks twice under one request_id (a broken or hostile one) gets the second
-// request refused at once, and the user's answer to the first carries the first's input:
-// before, the second replaced the first, and allowing the harmless one sent "allow" with the
-// other's input.
-func TestASecondPermissionRequestUnderAPendingIDIsRefused(t *testing.T) {
-	// The script asks twice under r1, then hands back each line we write as a user text.
+// permissionRun is a stand-in CLI that prints asks (control lines), then hands back each line
+// we write as a user text, and what the test has seen of it.
+type permissionRun struct {
+	t         *testing.T
+	s         *Process
+	ctx       context.Context
+	asked     []PermissionRequest
+	refused   []PermissionRefused
+	cancelled []PermissionCancelled
+	read      []string // what the CLI read
+}
+
+func newPermissionRun(t *testing.T, asks string) *permissionRun {
+	t.Helper()
 	bin := fakeCLI(t, `
 ask() { printf '{"type":"control_request","request_id":"r1","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"%s"},"permission_suggestions":[{"type":"setMode","mode":"acceptEdits","destination":"session"}],"tool_use_id":"%s"}}\n' "$1" "$2"; }
-ask 'echo hi' t1
-ask 'rm -rf ~' t2
+withdraw() { echo '{"type":"control_cancel_request","request_id":"r1"}'; }
+`+asks+`
 while IFS= read -r line; do
   printf '{"type":"user","message":{"role":"user","content":%s}}\n' "$(printf '%s' "$line" | sed 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$/"/')"
 done`)
@@ -26,45 +34,58 @@ done`)
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	var asked []PermissionRequest
-	var refused []PermissionRefused
-	var read []string // what the CLI read
-	next := func(until func() bool) {
-		t.Helper()
-		for !until() {
-			evs, err := s.Next(ctx)
-			if err != nil {
-				t.Fatalf("next: %v (asked %v, refused %v, the CLI read %q)", err, asked, refused, read)
-			}
-			for _, ev := range evs {
-				switch e := ev.(type) {
-				case PermissionRequest:
-					asked = append(asked, e)
-				case PermissionRefused:
-					refused = append(refused, e)
-				case UserText:
-					read = append(read, e.Text)
-				}
+	t.Cleanup(func() {
+		s.Close(ctx)
+		cancel()
+	})
+	return &permissionRun{t: t, s: s, ctx: ctx}
+}
+
+// until takes events until done says so.
+func (r *permissionRun) until(done func() bool) {
+	r.t.Helper()
+	for !done() {
+		evs, err := r.s.Next(r.ctx)
+		if err != nil {
+			r.t.Fatalf("next: %v (asked %v, refused %v, the CLI read %q)", err, r.asked, r.refused, r.read)
+		}
+		for _, ev := range evs {
+			switch e := ev.(type) {
+			case PermissionRequest:
+				r.asked = append(r.asked, e)
+			case PermissionRefused:
+				r.refused = append(r.refused, e)
+			case PermissionCancelled:
+				r.cancelled = append(r.cancelled, e)
+			case UserText:
+				r.read = append(r.read, e.Text)
 			}
 		}
 	}
-	next(func() bool { return len(asked)+len(refused) == 2 })
-	if len(asked) != 1 || asked[0].ToolUseID != "t1" || len(refused) != 1 || refused[0].RequestID != "r1" {
-		t.Fatalf("asked %+v, refused %+v; want the first asked and the second refused", asked, refused)
-	}
+}
 
-	if err := s.Allow(ctx, "r1", nil, 1); err == nil || !strings.Contains(err.Error(), "no suggestion 2") {
+// A CLI that asks twice under one request_id (a broken or hostile one) gets the second
+// request refused at once, and the user's answer to the first carries the first's input:
+// before, the second replaced the first, and allowing the harmless one sent "allow" with the
+// other's input.
+func TestASecondPermissionRequestUnderAPendingIDIsRefused(t *testing.T) {
+	r := newPermissionRun(t, `ask 'echo hi' t1; ask 'rm -rf ~' t2`)
+	r.until(func() bool { return len(r.asked)+len(r.refused) == 2 })
+	if len(r.asked) != 1 || r.asked[0].ToolUseID != "t1" || len(r.refused) != 1 || r.refused[0].RequestID != "r1" {
+		t.Fatalf("asked %+v, refused %+v; want the first asked and the second refused", r.asked, r.refused)
+	}
+	shown := r.asked[0].Ticket
+	if err := r.s.Allow(r.ctx, shown, nil, 1); err == nil || !strings.Contains(err.Error(), "no suggestion 2") {
 		t.Errorf("Allow with a suggestion the request lacks = %v, want an error naming it", err)
 	}
-	if err := s.Allow(ctx, "r1", nil); err != nil {
+	if err := r.s.Allow(r.ctx, shown, nil); err != nil {
 		t.Fatalf("allow the request shown: %v", err)
 	}
-	if err := s.Deny(ctx, "r1", "no"); !errors.Is(err, ErrNoSuchRequest) {
+	if err := r.s.Deny(r.ctx, shown, "no"); !errors.Is(err, ErrNoSuchRequest) {
 		t.Errorf("deny after the one pending r1 was answered = %v, want ErrNoSuchRequest", err)
 	}
-	next(func() bool { return len(read) == 2 })
-	got := strings.Join(read, "\n")
+	r.until(func() bool { return len(r.read) == 2 })
+	got := strings.Join(r.read, "\n")
 	for _, want := range []string{
 		`"request_id":"r1","response":{"behavior":"deny","message":"` + refusedMessage + `"}`,
 		`"request_id":"r1","response":{"behavior":"allow","updatedInput":{"command":"echo hi"}}`,
@@ -76,7 +97,25 @@ done`)
 	if strings.Contains(got, "rm -rf") {
 		t.Errorf("the CLI read\n%s\nwant no answer carrying the refused request's input", got)
 	}
-	if err := s.Close(ctx); err != nil {
-		t.Fatal(err)
+}
+
+// An answer in flight for a request the CLI has withdrawn and then asked again under the
+// same request_id reaches nothing: the new request waits for an answer of its own.
+func TestAnAnswerToAWithdrawnRequestDoesNotAnswerItsSuccessor(t *testing.T) {
+	r := newPermissionRun(t, `ask 'echo hi' t1; withdraw; ask 'rm -rf ~' t2`)
+	r.until(func() bool { return len(r.asked) == 2 })
+	first, second := r.asked[0], r.asked[1]
+	if len(r.cancelled) != 1 || r.cancelled[0].Ticket != first.Ticket || first.Ticket == second.Ticket {
+		t.Fatalf("asked %+v, withdrawn %+v; want two requests with tickets of their own, the first withdrawn", r.asked, r.cancelled)
+	}
+	if err := r.s.Allow(r.ctx, first.Ticket, nil); !errors.Is(err, ErrNoSuchRequest) {
+		t.Errorf("allowing the withdrawn request = %v, want ErrNoSuchRequest", err)
+	}
+	if err := r.s.Deny(r.ctx, second.Ticket, "not that"); err != nil {
+		t.Fatalf("deny the second: %v", err)
+	}
+	r.until(func() bool { return len(r.read) == 1 })
+	if want := `"request_id":"r1","response":{"behavior":"deny","message":"not that"}`; !strings.Contains(r.read[0], want) {
+		t.Errorf("the CLI read %s, want only the deny of the second request", r.read[0])
 	}
 }

@@ -152,12 +152,17 @@ func (s *Process) emit(ev Event) {
 	case TurnEnd:
 		s.endTurn()
 	case PermissionRequest:
-		if !s.perms.add(ev) {
+		r, ok := s.perms.add(ev)
+		if !ok {
 			s.refuse(ev)
 			return
 		}
+		s.batch.add(r)
+		return
 	case PermissionCancelled:
-		s.perms.take(ev.RequestID, nil)
+		ev.Ticket = s.perms.withdraw(ev.RequestID)
+		s.batch.add(ev)
+		return
 	}
 	s.batch.add(ev)
 }

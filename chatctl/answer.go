@@ -10,7 +10,9 @@ import (
 
 // AnswerArgs are ClaudeHostChatAnswer's: the user's answer to a permission request.
 type AnswerArgs struct {
-	Dir       string `msgpack:"dir"`
+	Dir string `msgpack:"dir"`
+	// RequestID names the request as the transcript's item did (Item.ID: the request's
+	// chat.PermissionRequest.Ticket, not the CLI's id alone).
 	RequestID string `msgpack:"request_id"`
 	Allow     bool   `msgpack:"allow"`
 	// Suggestion is the 1-based index of the request's permission_suggestions entry the user

@@ -115,7 +115,7 @@ func (c *Controller) review(ctx context.Context, dir string, proc *chat.Process,
 	switch {
 	case err != nil:
 		line = "could not show the diff (" + err.Error() + "): denied"
-		err = proc.Deny(wctx, req.RequestID, "The editor could not show this change: "+err.Error())
+		err = proc.Deny(wctx, req.Ticket, "The editor could not show this change: "+err.Error())
 	case res.Outcome == mcp.DiffAccepted:
 		var input json.RawMessage
 		if input, err = updatedInput(req, before, after, res.FinalText); err == nil {
@@ -123,15 +123,15 @@ func (c *Controller) review(ctx context.Context, dir string, proc *chat.Process,
 			if input != nil {
 				line = "accepted with your changes"
 			}
-			err = proc.Allow(wctx, req.RequestID, input)
+			err = proc.Allow(wctx, req.Ticket, input)
 		}
 	default:
 		line = "rejected"
-		err = proc.Deny(wctx, req.RequestID, rejectMessage)
+		err = proc.Deny(wctx, req.Ticket, rejectMessage)
 	}
 	if err != nil && !errors.Is(err, chat.ErrNoSuchRequest) {
 		c.fail(dir, "answer", err)
 		return
 	}
-	c.show(context.Background(), dir, Item{Kind: "answered", ID: req.RequestID, Text: line})
+	c.show(context.Background(), dir, Item{Kind: "answered", ID: req.Ticket, Text: line})
 }

@@ -60,11 +60,11 @@ func (c *Controller) items(dc *dirChat, proc *chat.Process, evs []chat.Event) []
 			items = append(items, Item{Kind: "error", Text: "refused a " + e.ToolName + " permission request without asking: " + e.Reason})
 		case chat.PermissionCancelled:
 			c.mu.Lock()
-			if cancel := dc.reviews[e.RequestID]; cancel != nil {
+			if cancel := dc.reviews[e.Ticket]; cancel != nil {
 				cancel()
 			}
 			c.mu.Unlock()
-			items = append(items, Item{Kind: "cancelled", ID: e.RequestID})
+			items = append(items, Item{Kind: "cancelled", ID: e.Ticket})
 		case chat.TurnEnd:
 			items = append(items, endItem(e))
 		case chat.Exited:
@@ -90,13 +90,13 @@ func (c *Controller) ask(dc *dirChat, proc *chat.Process, e chat.PermissionReque
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	c.mu.Lock()
-	dc.reviews[e.RequestID] = cancel
+	dc.reviews[e.Ticket] = cancel
 	c.mu.Unlock()
 	it.Review = true
 	go func() {
 		c.review(ctx, dc.dir, proc, e, path, before, after)
 		c.mu.Lock()
-		delete(dc.reviews, e.RequestID)
+		delete(dc.reviews, e.Ticket)
 		c.mu.Unlock()
 		cancel()
 	}()
@@ -129,7 +129,7 @@ func endItem(e chat.TurnEnd) Item {
 }
 
 func permissionItem(e chat.PermissionRequest) Item {
-	it := Item{Kind: "permission", ID: e.RequestID, Name: e.ToolName, Description: e.Description}
+	it := Item{Kind: "permission", ID: e.Ticket, Name: e.ToolName, Description: e.Description}
 	var input any
 	if json.Unmarshal(e.Input, &input) == nil {
 		it.Input = input

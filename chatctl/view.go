@@ -30,7 +30,7 @@ type Item struct {
 	Text    string `msgpack:"text,omitempty"`    // text, thinking, user, error; end: the result
 	Name    string `msgpack:"name,omitempty"`    // tool, permission: the tool's name
 	Summary string `msgpack:"summary,omitempty"` // tool, permission: one line (path, command, …)
-	ID      string `msgpack:"id,omitempty"`      // tool, result: the tool use; permission, cancelled: the request
+	ID      string `msgpack:"id,omitempty"`      // tool, result: the tool use; permission, answered, cancelled: the request's ticket
 	IsError bool   `msgpack:"is_error,omitempty"`
 	Lines   int    `msgpack:"lines,omitempty"` // result: how many lines the whole content has
 	// Body is what a tool's summary line unfolds to: its input (tool) or its result's lines
