@@ -14,7 +14,7 @@ type Options struct {
 	// Bin is the claude executable; empty looks up "claude" on PATH.
 	Bin string
 	// Dir is the workspace: the CLI's working directory, which also selects where its
-	// sessions are stored.
+	// conversations are stored.
 	Dir string
 	// Env is the CLI's whole environment (KEY=VALUE); nil inherits ours.
 	Env []string

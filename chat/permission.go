@@ -83,9 +83,9 @@ func (p *permissions) withdraw(id string) string {
 // Allow lets the tool of the request ticket names (PermissionRequest.Ticket) run with
 // updatedInput, which may differ from what the model asked for (the CLI then uses it: a
 // user's edit of a proposed change reaches the file this way); nil means the input of that
-// request, the one that was shown. suggestions are the indexes (from 0) of
-// the request's Suggestions the user picked, e.g. setMode acceptEdits for the session; an
-// index it does not have is an error and leaves the request pending.
+// request, the one that was shown. suggestions are the indexes (from 0) of the request's
+// Suggestions the user picked, e.g. setMode acceptEdits with the CLI's destination
+// "session"; an index it does not have is an error and leaves the request pending.
 func (s *Process) Allow(ctx context.Context, ticket string, updatedInput json.RawMessage, suggestions ...int) error {
 	r, err := s.perms.take(ticket, func(r PermissionRequest) error {
 		for _, i := range suggestions {

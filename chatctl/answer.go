@@ -25,7 +25,7 @@ type AnswerArgs struct {
 }
 
 // Answer serves ClaudeHostChatAnswer (async). The request is looked up once, by the running
-// CLI's process (chat.Session keeps the pending requests), when the answer is written.
+// CLI's chat process (chat.Process keeps the pending requests), when the answer is written.
 func (c *Controller) Answer(all []AnswerArgs) {
 	if len(all) == 0 {
 		return
