@@ -59,7 +59,7 @@ type dirChat struct {
 	dir          string
 	proc         *chat.Process                 // the running chat CLI; nil when none runs
 	conversation string                        // the stored conversation's id (the CLI's session_id)
-	reviews      map[string]context.CancelFunc // edits shown as diffs: withdraws them
+	reviews      map[string]context.CancelFunc // edits shown as diffs, by ticket: closes the view
 	init         *initAnswer                   // the running CLI's initialize answer
 }
 
