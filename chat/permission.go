@@ -23,13 +23,22 @@ const refusedMessage = "Refused: another permission request with this request_id
 // goroutine that answers it.
 const refuseTimeout = 10 * time.Second
 
+// maxRefusing bounds the refusals being written at once. A CLI that floods duplicates while
+// it does not read its stdin gets the rest shown but not written: it would not read them.
+const maxRefusing = 16
+
 // permissions holds the permission requests not answered yet. It is the one store of them:
 // the editor side keeps none, so an answer finds the request the user was shown in one
 // lookup, here.
 type permissions struct {
-	mu      sync.Mutex
-	pending map[string]PermissionRequest // by RequestID
-	stored  uint64                       // requests stored so far: numbers the tickets
+	mu       sync.Mutex
+	pending  map[string]PermissionRequest // by RequestID
+	stored   uint64                       // requests stored so far: numbers the tickets
+	refusing chan struct{}                // a slot per refusal being written (maxRefusing)
+}
+
+func newPermissions() *permissions {
+	return &permissions{pending: map[string]PermissionRequest{}, refusing: make(chan struct{}, maxRefusing)}
 }
 
 // add stores r, with its Ticket set, unless a request with its id is pending. A second
@@ -130,7 +139,14 @@ func (s *Process) Deny(ctx context.Context, ticket, message string) error {
 func (s *Process) refuse(r PermissionRequest) {
 	s.log.Warn("claude: refused a permission request whose id is pending", "request", r.RequestID, "tool", r.ToolName)
 	s.batch.add(PermissionRefused{RequestID: r.RequestID, ToolName: r.ToolName, Reason: "its request_id is still waiting for your answer to another request"})
+	select {
+	case s.perms.refusing <- struct{}{}:
+	default:
+		s.log.Warn("claude: too many refusals unwritten; not writing this one", "request", r.RequestID)
+		return
+	}
 	go func() {
+		defer func() { <-s.perms.refusing }()
 		ctx, cancel := context.WithTimeout(context.Background(), refuseTimeout)
 		defer cancel()
 		if err := s.answer(ctx, r.RequestID, permissionDeny{Behavior: "deny", Message: refusedMessage}); err != nil {

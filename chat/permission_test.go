@@ -3,6 +3,8 @@ package chat
 import (
 	"context"
 	"errors"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -29,7 +31,8 @@ withdraw() { echo '{"type":"control_cancel_request","request_id":"r1"}'; }
 while IFS= read -r line; do
   printf '{"type":"user","message":{"role":"user","content":%s}}\n' "$(printf '%s' "$line" | sed 's/\\/\\\\/g; s/"/\\"/g; s/^/"/; s/$/"/')"
 done`)
-	s, err := Start(Options{Bin: bin, Dir: t.TempDir()})
+	// A CLI that ignores its stdin closing is killed at once.
+	s, err := Start(Options{Bin: bin, Dir: t.TempDir(), CloseGrace: 50 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,5 +120,21 @@ func TestAnAnswerToAWithdrawnRequestDoesNotAnswerItsSuccessor(t *testing.T) {
 	r.until(func() bool { return len(r.read) == 1 })
 	if want := `"request_id":"r1","response":{"behavior":"deny","message":"not that"}`; !strings.Contains(r.read[0], want) {
 		t.Errorf("the CLI read %s, want only the deny of the second request", r.read[0])
+	}
+}
+
+// A CLI that floods duplicates and never reads its stdin has every one shown as refused, and
+// no more than maxRefusing refusals waiting to be written: the rest would never be read.
+func TestAFloodOfDuplicatesHoldsAFewWritersAtMost(t *testing.T) {
+	const n = 2000
+	before := runtime.NumGoroutine()
+	r := newPermissionRun(t, `ask 'echo hi' t1
+i=0; while [ $i -lt `+strconv.Itoa(n)+` ]; do ask "dup $i" t2; i=$((i+1)); done
+exec sleep 600`)
+	r.until(func() bool { return len(r.refused) == n })
+	// The pipe holds a few hundred refusals; the writers beyond it wait out refuseTimeout.
+	// The process itself runs a few goroutines (reader, stderr, exec's copiers).
+	if got := runtime.NumGoroutine() - before; got > maxRefusing+10 {
+		t.Errorf("%d goroutines more after %d refusals to a CLI that does not read, want at most %d", got, n, maxRefusing+10)
 	}
 }

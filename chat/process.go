@@ -99,7 +99,7 @@ func Start(opts Options) (*Process, error) {
 		done:  make(chan struct{}),
 	}
 	s.ctl = newControls(s.in)
-	s.perms = &permissions{pending: map[string]PermissionRequest{}}
+	s.perms = newPermissions()
 	log.Info("claude started", "pid", cmd.Process.Pid, "dir", opts.Dir, "args", loggedArgs(cmd.Args[1:]))
 	go s.read(outR, stderr)
 	return s, nil
