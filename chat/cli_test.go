@@ -26,7 +26,7 @@ type cliRun struct {
 	t   *testing.T
 	api *fakeapi.Server
 	env *clienv.Env
-	s   *Session
+	s   *Process
 	ctx context.Context
 }
 
@@ -44,7 +44,7 @@ func newCLIRun(t *testing.T, script ...fakeapi.Turn) *cliRun {
 	return r
 }
 
-func (r *cliRun) start(opts Options) *Session {
+func (r *cliRun) start(opts Options) *Process {
 	r.t.Helper()
 	opts.Bin, opts.Dir, opts.Env = os.Getenv("CLAUDE_BIN"), r.env.Project, r.env.Vars()
 	s, err := Start(opts)
@@ -220,21 +220,21 @@ func TestCLIEditPermissionAllowedWithChangesAndDenied(t *testing.T) {
 	}
 	input["new_string"] = "Howdy" // the user edited the proposal before accepting it
 	changed, _ := json.Marshal(input)
-	if err := r.s.Allow(r.ctx, req.RequestID, changed); err != nil {
+	if err := r.s.Allow(r.ctx, req.Ticket, changed); err != nil {
 		t.Fatal(err)
 	}
 	r.turnEnd()
 	if b, _ := os.ReadFile(file); string(b) != "Howdy world\n" {
 		t.Errorf("after allowing with changed input the file holds %q, want %q", b, "Howdy world\n")
 	}
-	if err := r.s.Allow(r.ctx, req.RequestID, nil); !errors.Is(err, ErrNoSuchRequest) {
+	if err := r.s.Allow(r.ctx, req.Ticket, nil); !errors.Is(err, ErrNoSuchRequest) {
 		t.Errorf("answering twice: %v, want ErrNoSuchRequest", err)
 	}
 
 	r.send("shout world")
 	req = r.permission()
 	const why = "Keep the world lowercase."
-	if err := r.s.Deny(r.ctx, req.RequestID, why); err != nil {
+	if err := r.s.Deny(r.ctx, req.Ticket, why); err != nil {
 		t.Fatal(err)
 	}
 	evs, te := r.turnEnd()
@@ -362,7 +362,7 @@ func TestCLIResumeAStoredSession(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	stored, err := ListSessions(ConfigDir(r.env.Vars()), r.env.Project)
+	stored, err := ListConversations(ConfigDir(r.env.Vars()), r.env.Project)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -111,7 +111,7 @@ func (c *controls) fail(err error) {
 
 // Control sends a control request of any subtype and returns the CLI's response object; the
 // methods below cover the subtypes we checked against the CLI.
-func (s *Session) Control(ctx context.Context, subtype string, fields map[string]any) (json.RawMessage, error) {
+func (s *Process) Control(ctx context.Context, subtype string, fields map[string]any) (json.RawMessage, error) {
 	return s.ctl.request(ctx, subtype, fields)
 }
 
@@ -148,7 +148,7 @@ type Model struct {
 
 // Initialize must be the first control request. It may be sent before the first turn; the
 // CLI answers at once.
-func (s *Session) Initialize(ctx context.Context) (*InitializeResult, error) {
+func (s *Process) Initialize(ctx context.Context) (*InitializeResult, error) {
 	raw, err := s.ctl.request(ctx, "initialize", map[string]any{"hooks": nil})
 	if err != nil {
 		return nil, err
@@ -164,7 +164,7 @@ func (s *Session) Initialize(ctx context.Context) (*InitializeResult, error) {
 // Interrupt stops the running turn. The turn then ends with TurnEnd{Subtype:
 // "error_during_execution"}, after a UserText "[Request interrupted by user]"; a pending
 // permission request is withdrawn first (PermissionCancelled).
-func (s *Session) Interrupt(ctx context.Context) error {
+func (s *Process) Interrupt(ctx context.Context) error {
 	_, err := s.ctl.request(ctx, "interrupt", nil)
 	return err
 }
@@ -172,9 +172,9 @@ func (s *Session) Interrupt(ctx context.Context) error {
 // ErrUnknownMode is SetPermissionMode given a mode not in PermissionModes.
 var ErrUnknownMode = errors.New("unknown permission mode")
 
-// SetPermissionMode switches the mode for the rest of the session; a Status event with the
+// SetPermissionMode switches the mode for the rest of the process's life; a Status event with the
 // new mode follows.
-func (s *Session) SetPermissionMode(ctx context.Context, mode string) error {
+func (s *Process) SetPermissionMode(ctx context.Context, mode string) error {
 	if !slices.Contains(PermissionModes, mode) {
 		return fmt.Errorf("set_permission_mode %q: %w", mode, ErrUnknownMode)
 	}
@@ -184,7 +184,7 @@ func (s *Session) SetPermissionMode(ctx context.Context, mode string) error {
 
 // SetModel switches the model from the next request on (a Model.Value or a model name). The
 // CLI echoes it as a UserText replay ("<local-command-stdout>Set model to …").
-func (s *Session) SetModel(ctx context.Context, model string) error {
+func (s *Process) SetModel(ctx context.Context, model string) error {
 	_, err := s.ctl.request(ctx, "set_model", map[string]any{"model": model})
 	return err
 }

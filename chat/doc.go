@@ -1,7 +1,7 @@
 // Package chat is the core of the native chat (:ClaudeChat, issue 10): it runs the Claude Code
 // CLI in its stream-json mode, writes user turns and control messages to it, parses what it
 // prints, and hands a renderer batches of typed events. It knows nothing about Neovim (a test
-// checks that it imports neither go-client nor nvimapi); the editor side drives a Session.
+// checks that it imports neither go-client nor nvimapi); the editor side drives a Process.
 //
 // # Use
 //
@@ -14,13 +14,13 @@
 //		for _, e := range events {
 //			switch e := e.(type) {
 //			case chat.TextDelta: …
-//			case chat.PermissionRequest: // later: s.Allow(ctx, e.RequestID, edited) or s.Deny(…)
+//			case chat.PermissionRequest: // later: s.Allow(ctx, e.Ticket, edited) or s.Deny(…)
 //			}
 //		}
 //	}
 //	s.Interrupt(ctx); s.SetPermissionMode(ctx, "acceptEdits"); s.SetModel(ctx, "sonnet")
 //	s.Close(ctx)                          // stdin closed: the CLI exits 0; killed after a grace period
-//	chat.ListSessions(chat.ConfigDir(env), root) // then Start(Options{Resume: id})
+//	chat.ListConversations(chat.ConfigDir(env), root) // then Start(Options{Resume: id})
 //
 // Batching: Next hands out at most one batch per Options.BatchWindow (16 ms by default); the
 // first event after a quiet window, a permission request and the end of a turn go at once.

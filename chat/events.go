@@ -5,12 +5,13 @@ import (
 	"time"
 )
 
-// Event is one thing a renderer shows. Session.Next hands them out in batches, in stream
+// Event is one thing a renderer shows. Process.Next hands them out in batches, in stream
 // order; consecutive deltas of the same kind arrive merged into one (see batch.go).
 type Event interface{ event() }
 
 // Init starts every turn (the CLI repeats it before each one, with the current model and
-// mode). The first one carries the session id a later Resume needs.
+// mode). The first one carries the conversation's id (the CLI's session id), which a later
+// Resume needs.
 type Init struct {
 	SessionID      string
 	Model          string
@@ -54,7 +55,7 @@ type ToolInputDelta struct {
 }
 
 // ToolUse is a complete tool call. Summary is one line for the transcript: the path for file
-// tools (relative to the session's directory when inside it), the command for Bash, the
+// tools (relative to the process's directory when inside it), the command for Bash, the
 // pattern for Glob/Grep, the URL for WebFetch, ….
 type ToolUse struct {
 	ID      string
@@ -78,10 +79,13 @@ type UserText struct {
 	Replay bool
 }
 
-// PermissionRequest is the CLI asking whether a tool may run. Answer it with Session.Allow or
-// Session.Deny and RequestID; it may also be withdrawn (PermissionCancelled).
+// PermissionRequest is the CLI asking whether a tool may run. Answer it with Process.Allow or
+// Process.Deny and its Ticket; it may also be withdrawn (PermissionCancelled).
 type PermissionRequest struct {
-	RequestID   string
+	RequestID string // the CLI's id; a CLI may use one again once it was answered
+	// Ticket names this request alone among all the process stored (RequestID and a count),
+	// so an answer meant for an earlier request under the same RequestID reaches nothing.
+	Ticket      string
 	ToolName    string
 	DisplayName string
 	Description string // what the CLI shows, e.g. the file name for Edit
@@ -92,8 +96,18 @@ type PermissionRequest struct {
 	Suggestions []json.RawMessage
 }
 
+// PermissionRefused is a permission request the process denied itself, without asking:
+// another request with its RequestID is pending, and an answer names only the id. It is
+// not to be answered; the editor only shows it.
+type PermissionRefused struct {
+	RequestID string
+	ToolName  string
+	Reason    string // why, for the user
+}
+
 // PermissionCancelled withdraws a PermissionRequest (the turn was interrupted meanwhile).
-type PermissionCancelled struct{ RequestID string }
+// Ticket is the withdrawn request's, "" when none was pending under RequestID.
+type PermissionCancelled struct{ RequestID, Ticket string }
 
 // Usage counts tokens.
 type Usage struct {
@@ -141,5 +155,6 @@ func (ToolResult) event()          {}
 func (UserText) event()            {}
 func (PermissionRequest) event()   {}
 func (PermissionCancelled) event() {}
+func (PermissionRefused) event()   {}
 func (TurnEnd) event()             {}
 func (Exited) event()              {}

@@ -24,7 +24,7 @@ func fakeCLI(t *testing.T, body string) string {
 }
 
 // drain collects every event until io.EOF.
-func drain(t *testing.T, s *Session) []Event {
+func drain(t *testing.T, s *Process) []Event {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()

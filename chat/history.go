@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// History reads a stored session file (StoredSession.Path) and returns its conversation as
+// History reads a stored conversation's file (Conversation.Path) and returns its conversation as
 // events, so that a resumed chat can show its earlier turns: the user's prompts (UserText),
 // the assistant's text and thinking, tool uses and their results. Meta lines, slash-command
 // and system-reminder texts, and subagent (sidechain) lines are left out. Only the last max

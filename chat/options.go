@@ -14,7 +14,7 @@ type Options struct {
 	// Bin is the claude executable; empty looks up "claude" on PATH.
 	Bin string
 	// Dir is the workspace: the CLI's working directory, which also selects where its
-	// sessions are stored.
+	// conversations are stored.
 	Dir string
 	// Env is the CLI's whole environment (KEY=VALUE); nil inherits ours.
 	Env []string
@@ -22,7 +22,7 @@ type Options struct {
 	Model string
 	// PermissionMode is one of PermissionModes; empty leaves the CLI's default.
 	PermissionMode string
-	// Resume continues the stored session with this id; Continue the newest one in Dir.
+	// Resume continues the stored conversation with this id; Continue the newest one in Dir.
 	Resume   string
 	Continue bool
 	// MCPConfig are --mcp-config values: JSON files or JSON strings.

@@ -5,41 +5,107 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
+	"time"
 )
 
 // ErrNoSuchRequest is an answer to a permission request that is not pending (answered
 // already, withdrawn, or never asked).
 var ErrNoSuchRequest = errors.New("no such permission request")
 
-// permissions holds the permission requests not answered yet.
+// refusedMessage is what the CLI (and through it the model) is told of a permission request
+// refused because another one with its request_id is pending.
+const refusedMessage = "Refused: another permission request with this request_id is still waiting for the user's answer."
+
+// refuseTimeout bounds the write of a refusal: a CLI that stopped reading must not keep the
+// goroutine that answers it.
+const refuseTimeout = 10 * time.Second
+
+// maxRefusing bounds the refusals being written at once. A CLI that floods duplicates while
+// it does not read its stdin gets the rest shown but not written: it would not read them.
+const maxRefusing = 16
+
+// permissions holds the permission requests not answered yet. It is the one store of them:
+// the editor side keeps none, so an answer finds the request the user was shown in one
+// lookup, here.
 type permissions struct {
-	mu      sync.Mutex
-	pending map[string]PermissionRequest
+	mu       sync.Mutex
+	pending  map[string]PermissionRequest // by RequestID
+	stored   uint64                       // requests stored so far: numbers the tickets
+	refusing chan struct{}                // a slot per refusal being written (maxRefusing)
 }
 
-func (p *permissions) add(r PermissionRequest) {
+func newPermissions() *permissions {
+	return &permissions{pending: map[string]PermissionRequest{}, refusing: make(chan struct{}, maxRefusing)}
+}
+
+// add stores r, with its Ticket set, unless a request with its id is pending. A second
+// request under a pending id is refused: stored, it would make the user's answer to the
+// first one carry its input.
+func (p *permissions) add(r PermissionRequest) (PermissionRequest, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if _, dup := p.pending[r.RequestID]; dup {
+		return r, false
+	}
+	p.stored++
+	r.Ticket = r.RequestID + "#" + strconv.FormatUint(p.stored, 10)
 	p.pending[r.RequestID] = r
+	return r, true
 }
 
-func (p *permissions) take(id string) (PermissionRequest, bool) {
+// take removes the pending request ticket names and returns it, if check (nil for none)
+// accepts it; a request check refuses stays pending. A ticket of an earlier request under
+// the same RequestID (answered or withdrawn since) names nothing.
+func (p *permissions) take(ticket string, check func(PermissionRequest) error) (PermissionRequest, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	r, ok := p.pending[id]
-	delete(p.pending, id)
-	return r, ok
+	i := strings.LastIndexByte(ticket, '#')
+	if i < 0 {
+		return PermissionRequest{}, ErrNoSuchRequest
+	}
+	r, ok := p.pending[ticket[:i]]
+	if !ok || r.Ticket != ticket {
+		return PermissionRequest{}, ErrNoSuchRequest
+	}
+	if check != nil {
+		if err := check(r); err != nil {
+			return r, err
+		}
+	}
+	delete(p.pending, r.RequestID)
+	return r, nil
 }
 
-// Allow lets the tool run with updatedInput, which may differ from what the model asked for
-// (the CLI then uses it: a user's edit of a proposed change reaches the file this way); nil
-// means the input as requested. updatedPermissions are any of the request's Suggestions the
-// user picked, e.g. setMode acceptEdits for the session.
-func (s *Session) Allow(ctx context.Context, requestID string, updatedInput json.RawMessage, updatedPermissions ...json.RawMessage) error {
-	r, ok := s.perms.take(requestID)
-	if !ok {
-		return fmt.Errorf("allow %s: %w", requestID, ErrNoSuchRequest)
+// withdraw removes the pending request id, which the CLI withdrew, and returns its ticket
+// ("" when none was pending).
+func (p *permissions) withdraw(id string) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	r := p.pending[id]
+	delete(p.pending, id)
+	return r.Ticket
+}
+
+// Allow lets the tool of the request ticket names (PermissionRequest.Ticket) run with
+// updatedInput, which may differ from what the model asked for (the CLI then uses it: a
+// user's edit of a proposed change reaches the file this way); nil means the input of that
+// request, the one that was shown. suggestions are the indexes (from 0) of the request's
+// Suggestions the user picked, e.g. setMode acceptEdits with the CLI's destination
+// "session"; an index it does not have is an error and leaves the request pending.
+func (s *Process) Allow(ctx context.Context, ticket string, updatedInput json.RawMessage, suggestions ...int) error {
+	r, err := s.perms.take(ticket, func(r PermissionRequest) error {
+		for _, i := range suggestions {
+			if i < 0 || i >= len(r.Suggestions) {
+				return fmt.Errorf("no suggestion %d: the request has %d", i+1, len(r.Suggestions))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("allow %s: %w", ticket, err)
 	}
 	if updatedInput == nil {
 		updatedInput = r.Input
@@ -48,21 +114,48 @@ func (s *Session) Allow(ctx context.Context, requestID string, updatedInput json
 		// The CLI needs an object here: it replaces the tool's input with it.
 		updatedInput = json.RawMessage("{}")
 	}
-	return s.answer(ctx, requestID, permissionAllow{Behavior: "allow", UpdatedInput: updatedInput, UpdatedPermissions: updatedPermissions})
+	var perms []json.RawMessage
+	for _, i := range suggestions {
+		perms = append(perms, r.Suggestions[i])
+	}
+	return s.answer(ctx, r.RequestID, permissionAllow{Behavior: "allow", UpdatedInput: updatedInput, UpdatedPermissions: perms})
 }
 
-// Deny refuses the tool; the model gets message as the tool's (error) result.
-func (s *Session) Deny(ctx context.Context, requestID, message string) error {
-	if _, ok := s.perms.take(requestID); !ok {
-		return fmt.Errorf("deny %s: %w", requestID, ErrNoSuchRequest)
+// Deny refuses the tool of the request ticket names; the model gets message as the tool's
+// (error) result.
+func (s *Process) Deny(ctx context.Context, ticket, message string) error {
+	r, err := s.perms.take(ticket, nil)
+	if err != nil {
+		return fmt.Errorf("deny %s: %w", ticket, err)
 	}
 	if message == "" {
 		message = "The user denied this tool use."
 	}
-	return s.answer(ctx, requestID, permissionDeny{Behavior: "deny", Message: message})
+	return s.answer(ctx, r.RequestID, permissionDeny{Behavior: "deny", Message: message})
 }
 
-func (s *Session) answer(ctx context.Context, requestID string, v any) error {
+// refuse denies r, a request whose id is pending already, without asking anyone, and tells
+// the editor (PermissionRefused). The write runs apart from the reader, which must go on.
+func (s *Process) refuse(r PermissionRequest) {
+	s.log.Warn("claude: refused a permission request whose id is pending", "request", r.RequestID, "tool", r.ToolName)
+	s.batch.add(PermissionRefused{RequestID: r.RequestID, ToolName: r.ToolName, Reason: "its request_id is still waiting for your answer to another request"})
+	select {
+	case s.perms.refusing <- struct{}{}:
+	default:
+		s.log.Warn("claude: too many refusals unwritten; not writing this one", "request", r.RequestID)
+		return
+	}
+	go func() {
+		defer func() { <-s.perms.refusing }()
+		ctx, cancel := context.WithTimeout(context.Background(), refuseTimeout)
+		defer cancel()
+		if err := s.answer(ctx, r.RequestID, permissionDeny{Behavior: "deny", Message: refusedMessage}); err != nil {
+			s.log.Warn("claude: refuse", "request", r.RequestID, "err", err)
+		}
+	}()
+}
+
+func (s *Process) answer(ctx context.Context, requestID string, v any) error {
 	resp, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("answer %s: %w", requestID, err)

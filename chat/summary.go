@@ -27,7 +27,7 @@ var summaryFields = map[string][]string{
 	"Skill":        {"skill", "command"},
 }
 
-// pathFields are shown relative to the session's directory when inside it.
+// pathFields are shown relative to the process's directory when inside it.
 var pathFields = map[string]bool{"file_path": true, "notebook_path": true, "path": true}
 
 // summarize makes the one-line description of a tool call: "src/main.go" for Read, the command

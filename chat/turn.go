@@ -18,7 +18,7 @@ var ErrEmptyTurn = errors.New("empty turn")
 // Send starts a user turn (or queues it: the CLI takes turns one after the other). Images
 // come after the text, as the API's base64 image blocks. A slash command ("/compact") is
 // sent as text.
-func (s *Session) Send(ctx context.Context, text string, images ...Image) error {
+func (s *Process) Send(ctx context.Context, text string, images ...Image) error {
 	var blocks []outBlock
 	if text != "" {
 		blocks = append(blocks, outBlock{Type: "text", Text: text})

@@ -59,7 +59,7 @@ func (h *Host) diffDone(args diffDoneArgs) {
 // dirChanged keeps the lock file's workspaceFolders truthful after :cd,
 // :tcd and :lcd (the CLI matches its own cwd against them).
 func (h *Host) dirChanged() {
-	locks := h.followingLocks() // a session bound to one folder keeps it
+	locks := h.followingLocks() // a bridge bound to one folder keeps it
 	if len(locks) == 0 {
 		return
 	}

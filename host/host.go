@@ -30,16 +30,16 @@ type Host struct {
 	editor  *nvimapi.Editor
 	tracker *selection.Tracker
 	diags   *diagnosticsNotifier
-	chats   chats // :ClaudeChat (chat.go)
+	chats   chats // :ClaudeChat (chat.go, chatctl)
 
 	// lifecycle serialises starting and stopping the server; never held
 	// while calling Neovim.
 	lifecycle sync.Mutex
 
-	mu       sync.Mutex // guards the fields below; never held while calling Neovim
-	sessions map[int]*serverSession
-	current  int                // the session selections and mentions go to
-	stopRun  context.CancelFunc // stops the selection and diagnostics feeds
+	mu      sync.Mutex // guards the fields below; never held while calling Neovim
+	bridges map[int]*bridge
+	current int                // the bridge selections and mentions go to
+	stopRun context.CancelFunc // stops the selection and diagnostics feeds
 }
 
 // Options configure a Host.
@@ -70,7 +70,11 @@ func (h *Host) Register(p *plugin.Plugin) error {
 		h.tracker = selection.NewTracker(h.editor, h.sendSelection, nil, h.log)
 		h.editor.SetLatestSelection(h.tracker.Latest)
 		h.diags = newDiagnosticsNotifier(h.editor, h.notifyDiagnostics, h.log)
+		h.newChats(h.editor)
+	} else {
+		h.newChats(nil) // the manifest only needs the handlers' signatures
 	}
+	chat := h.chats.ctl
 
 	// Sync: the Lua layer waits for these; each returns in well under a
 	// millisecond of work plus at most one call back into Neovim.
@@ -78,21 +82,21 @@ func (h *Host) Register(p *plugin.Plugin) error {
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostStart"}, h.start)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostStop"}, h.stop)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostStatus"}, h.status)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatStart"}, h.chatStart)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatSessions"}, h.chatSessions)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatStart"}, chat.Start)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatSessions"}, chat.Conversations)
 
 	// Async: fire and forget from Lua.
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostStartAsync"}, h.startAsync)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostMention"}, h.mention)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostSession"}, h.useSession)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostSession"}, h.useBridge)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostDiffDone"}, h.diffDone)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatSend"}, h.chatSend)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatAnswer"}, h.chatAnswer)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatInterrupt"}, h.chatInterrupt)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatStop"}, h.chatStop)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatMode"}, h.chatMode)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatModel"}, h.chatModel)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatModels"}, h.chatModels)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatSend"}, chat.Send)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatAnswer"}, chat.Answer)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatInterrupt"}, chat.Interrupt)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatStop"}, chat.Stop)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatMode"}, chat.Mode)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatModel"}, chat.Model)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatModels"}, chat.Models)
 
 	for _, event := range []string{"CursorMoved", "CursorMovedI", "ModeChanged", "BufEnter"} {
 		p.HandleAutocmd(&plugin.AutocmdOptions{Event: event, Pattern: "*", Eval: "*"}, h.cursorEvent)
@@ -106,8 +110,8 @@ func (h *Host) hostVersion(args []any) (string, error) {
 	return Version, nil
 }
 
-// running returns the server of the current session, nil when no
-// session runs.
+// running returns the server of the current bridge, nil when no
+// bridge runs.
 func (h *Host) running() *mcp.Server {
 	h.mu.Lock()
 	defer h.mu.Unlock()

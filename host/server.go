@@ -39,8 +39,8 @@ type startOptions struct {
 	Folders []string         `msgpack:"folders"`
 	Where   *selection.Event `msgpack:"where"`
 
-	// Session names the server among this Neovim's sessions (one CLI
-	// each); 0 means the first, 1. Cwd binds a session to one directory:
+	// Session numbers the bridge among this Neovim's (one per terminal,
+	// Lua's number); 0 means the first, 1. Cwd binds a bridge to one directory:
 	// its lock file and getWorkspaceFolders name that one and do not follow
 	// :cd. Empty, they follow Neovim's working directories.
 	Session int    `msgpack:"session"`
@@ -50,14 +50,14 @@ type startOptions struct {
 // serverInfo answers ClaudeHostStart and ClaudeHostStatus.
 type serverInfo struct {
 	Session  int          `msgpack:"session"`
-	Cwd      string       `msgpack:"cwd,omitempty"` // a bound session's directory
+	Cwd      string       `msgpack:"cwd,omitempty"` // a bound bridge's directory
 	Running  bool         `msgpack:"running"`
 	Port     int          `msgpack:"port,omitempty"`
 	Lockfile string       `msgpack:"lockfile,omitempty"`
 	Token    string       `msgpack:"token,omitempty"` // kept by Lua to resume (startOptions)
 	Clients  []clientInfo `msgpack:"clients"`
 	Diffs    []string     `msgpack:"diffs"` // tab names of the proposals waiting for an answer
-	// Every running session, the first included (ClaudeHostStatus only).
+	// Every running bridge, the first included (ClaudeHostStatus only).
 	Sessions []*serverInfo `msgpack:"sessions,omitempty"`
 }
 
@@ -79,7 +79,7 @@ func (h *Host) start(args []startOptions) (*serverInfo, error) {
 		opts = args[0]
 	}
 	if opts.Session <= 0 {
-		opts.Session = firstSession
+		opts.Session = firstBridge
 	}
 	if info := h.info(opts.Session); info.Running {
 		return info, nil
@@ -110,10 +110,10 @@ func (h *Host) start(args []startOptions) (*serverInfo, error) {
 		_ = srv.Close(context.Background())
 		return nil, fmt.Errorf("start: %w", err)
 	}
-	h.run(&serverSession{id: opts.Session, cwd: opts.Cwd, server: srv, lock: lock, port: port, token: token}, opts.Where)
+	h.run(&bridge{id: opts.Session, cwd: opts.Cwd, server: srv, lock: lock, port: port, token: token}, opts.Where)
 	h.log.Info("server started", "session", opts.Session, "cwd", opts.Cwd, "port", port, "lockfile", lock.Path())
 	if opts.Cwd != "" {
-		h.dirChanged() // the sessions following Neovim give that folder up
+		h.dirChanged() // the bridges following Neovim give that folder up
 	}
 	return h.info(opts.Session), nil
 }
@@ -155,16 +155,16 @@ func writeLock(dir string, port int, token string, opts startOptions) (*lockfile
 	})
 }
 
-// run adds a running session. The first one also starts what feeds every
-// session until the last stops: the selection tracker, told first where
+// run adds a running bridge. The first one also starts what feeds every
+// bridge until the last stops: the selection tracker, told first where
 // the user is (nil: nowhere known), and the diagnostics notifier.
-func (h *Host) run(s *serverSession, where *selection.Event) {
+func (h *Host) run(s *bridge, where *selection.Event) {
 	h.mu.Lock()
-	if h.sessions == nil {
-		h.sessions = map[int]*serverSession{}
+	if h.bridges == nil {
+		h.bridges = map[int]*bridge{}
 	}
-	h.sessions[s.id] = s
-	if len(h.sessions) == 1 {
+	h.bridges[s.id] = s
+	if len(h.bridges) == 1 {
 		h.current = s.id // until Lua says where the user is
 	}
 	first := h.stopRun == nil
@@ -208,17 +208,17 @@ func (h *Host) serve(opts startOptions, token string, portMin, portMax int) (*mc
 	if opts.Cwd != "" {
 		folders = []string{opts.Cwd}
 	}
-	session := opts.Session
+	id := opts.Session
 	srv, err := mcp.NewServer(mcp.Config{
 		Token:         token,
-		Tools:         mcp.IDETools(h.editor.Session(session, folders, h.boundFolders)),
+		Tools:         mcp.IDETools(h.editor.Session(id, folders, h.boundFolders)),
 		Name:          "claude.nvim",
 		Version:       Version,
-		Logger:        h.log.With("session", session),
+		Logger:        h.log.With("session", id),
 		PortMin:       portMin,
 		PortMax:       portMax,
-		OnClientReady: func(c mcp.ClientInfo) { h.clientReady(session, c) },
-		OnClientGone:  func(c mcp.ClientInfo) { h.clientGone(session, c) },
+		OnClientReady: func(c mcp.ClientInfo) { h.clientReady(id, c) },
+		OnClientGone:  func(c mcp.ClientInfo) { h.clientGone(id, c) },
 		ListenDelay:   h.listenDelay,
 	})
 	if err != nil {
@@ -251,11 +251,11 @@ func (h *Host) startAsync(args []startOptions) {
 	}()
 }
 
-// stop serves ClaudeHostStop: every session, or the one given (a second
-// session's terminal was closed).
+// stop serves ClaudeHostStop: every bridge, or the one given (a second
+// terminal was closed).
 func (h *Host) stop(args []int) (bool, error) {
 	if len(args) > 0 && args[0] > 0 {
-		return h.stopSessions(args[0]) == nil, nil
+		return h.stopBridges(args[0]) == nil, nil
 	}
 	return h.Shutdown() == nil, nil
 }
@@ -264,25 +264,25 @@ func (h *Host) stop(args []int) (bool, error) {
 // is safe to call more than once and from any goroutine (Neovim exiting, a
 // signal, :ClaudeStop).
 func (h *Host) Shutdown() error {
-	return h.stopSessions(0)
+	return h.stopBridges(0)
 }
 
-// stopSessions stops session id, or every session for 0.
-func (h *Host) stopSessions(id int) error {
+// stopBridges stops bridge id, or every bridge for 0.
+func (h *Host) stopBridges(id int) error {
 	// A second caller (Neovim's SIGTERM racing its closed stdin) waits for
 	// the first to finish, so the process never exits with a lock left.
 	h.lifecycle.Lock()
 	defer h.lifecycle.Unlock()
 	h.mu.Lock()
-	var stopping []*serverSession
-	for sid, s := range h.sessions {
+	var stopping []*bridge
+	for sid, s := range h.bridges {
 		if id == 0 || sid == id {
 			stopping = append(stopping, s)
-			delete(h.sessions, sid)
+			delete(h.bridges, sid)
 		}
 	}
 	var cancel context.CancelFunc
-	if len(h.sessions) == 0 {
+	if len(h.bridges) == 0 {
 		cancel, h.stopRun = h.stopRun, nil
 	}
 	h.mu.Unlock()
@@ -315,12 +315,12 @@ func (h *Host) Exit() {
 	h.CloseChats(ctx)
 }
 
-// status serves ClaudeHostStatus: the first session, and all of them.
+// status serves ClaudeHostStatus: the first bridge, and all of them.
 func (h *Host) status(args []any) (*serverInfo, error) {
-	info := h.info(firstSession)
+	info := h.info(firstBridge)
 	h.mu.Lock()
-	ids := make([]int, 0, len(h.sessions))
-	for id := range h.sessions {
+	ids := make([]int, 0, len(h.bridges))
+	for id := range h.bridges {
 		ids = append(ids, id)
 	}
 	h.mu.Unlock()
@@ -335,7 +335,7 @@ func (h *Host) status(args []any) (*serverInfo, error) {
 
 func (h *Host) info(id int) *serverInfo {
 	h.mu.Lock()
-	s := h.sessions[id]
+	s := h.bridges[id]
 	h.mu.Unlock()
 	info := &serverInfo{Session: id, Clients: []clientInfo{}, Diffs: []string{}}
 	if s == nil {
@@ -355,22 +355,22 @@ func (h *Host) info(id int) *serverInfo {
 	return info
 }
 
-func (h *Host) clientReady(session int, c mcp.ClientInfo) {
-	h.log.Info("client connected", "session", session, "pid", c.PID, "name", c.Name, "version", c.Version)
-	h.pushClientState(session, c, true)
+func (h *Host) clientReady(id int, c mcp.ClientInfo) {
+	h.log.Info("client connected", "session", id, "pid", c.PID, "name", c.Name, "version", c.Version)
+	h.pushClientState(id, c, true)
 }
 
-func (h *Host) clientGone(session int, c mcp.ClientInfo) {
-	h.log.Info("client disconnected", "session", session, "pid", c.PID, "name", c.Name)
-	h.pushClientState(session, c, false)
+func (h *Host) clientGone(id int, c mcp.ClientInfo) {
+	h.log.Info("client disconnected", "session", id, "pid", c.PID, "name", c.Name)
+	h.pushClientState(id, c, false)
 }
 
 // pushClientState keeps lua/claude/state.lua (statusline, User events)
 // current without Lua ever asking. It runs on the server's callback
 // goroutine, so connects and disconnects reach Lua in order.
-func (h *Host) pushClientState(session int, c mcp.ClientInfo, connected bool) {
+func (h *Host) pushClientState(id int, c mcp.ClientInfo, connected bool) {
 	h.mu.Lock()
-	s := h.sessions[session]
+	s := h.bridges[id]
 	h.mu.Unlock()
 	n := 0
 	if s != nil {
@@ -381,7 +381,7 @@ func (h *Host) pushClientState(session int, c mcp.ClientInfo, connected bool) {
 		}
 	}
 	err := h.editor.ClientChanged(context.Background(), nvimapi.ClientChange{
-		Session: session, Connected: connected, Clients: n, PID: c.PID, Name: c.Name, Version: c.Version,
+		Session: id, Connected: connected, Clients: n, PID: c.PID, Name: c.Name, Version: c.Version,
 	})
 	if err != nil {
 		h.log.Debug("push client state", "err", err)

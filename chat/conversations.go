@@ -12,19 +12,20 @@ import (
 	"time"
 )
 
-// StoredSession is a conversation the CLI keeps on disk; Options.Resume takes its ID.
-type StoredSession struct {
+// Conversation is one the CLI keeps on disk; Options.Resume takes its ID (the CLI calls it
+// the session id).
+type Conversation struct {
 	ID          string
 	Path        string    // the .jsonl file
 	FirstPrompt string    // the first thing the user typed, "" if the file has none
 	Started     time.Time // the first prompt's time
 	Modified    time.Time // the file's modification time: the last activity
-	GitBranch   string    // the branch when the session started, as the CLI recorded it
+	GitBranch   string    // the branch when the conversation started, as the CLI recorded it
 	CWD         string
 }
 
-// headLines bounds how far into a session file ListSessions looks for the first prompt; the
-// rest of a long session is not read.
+// headLines bounds how far into a conversation's file ListConversations looks for the first prompt; the
+// rest of a long conversation is not read.
 const headLines = 200
 
 // ConfigDir is the CLI's config directory for an environment (KEY=VALUE list, nil for ours):
@@ -46,7 +47,7 @@ func ConfigDir(env []string) string {
 	return filepath.Join(home, ".claude")
 }
 
-// ProjectDir is where the CLI stores the sessions of the workspace dir: every character of
+// ProjectDir is where the CLI stores the conversations of the workspace dir: every character of
 // the absolute path that is not an ASCII letter or digit becomes "-"
 // (/tmp/my_proj.v2 → -tmp-my-proj-v2), checked against the CLI 2.1.197.
 func ProjectDir(configDir, dir string) string {
@@ -59,19 +60,19 @@ func ProjectDir(configDir, dir string) string {
 	return filepath.Join(configDir, "projects", string(b))
 }
 
-// ListSessions lists the stored sessions of the workspace dir, newest activity first. Files
-// without a prompt (a CLI that was started and closed unused) are left out. A workspace
-// without sessions gives an empty list, not an error.
-func ListSessions(configDir, dir string) ([]StoredSession, error) {
+// ListConversations lists the stored conversations of the workspace dir, newest activity
+// first. Files without a prompt (a CLI that was started and closed unused) are left out. A
+// workspace without conversations gives an empty list, not an error.
+func ListConversations(configDir, dir string) ([]Conversation, error) {
 	pd := ProjectDir(configDir, dir)
 	entries, err := os.ReadDir(pd)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("list sessions: %w", err)
+		return nil, fmt.Errorf("list conversations: %w", err)
 	}
-	var out []StoredSession
+	var out []Conversation
 	for _, e := range entries {
 		id, ok := strings.CutSuffix(e.Name(), ".jsonl")
 		if !ok || e.IsDir() {
@@ -81,17 +82,17 @@ func ListSessions(configDir, dir string) ([]StoredSession, error) {
 		if err != nil {
 			continue // removed meanwhile
 		}
-		s := StoredSession{ID: id, Path: filepath.Join(pd, e.Name()), Modified: info.ModTime()}
+		s := Conversation{ID: id, Path: filepath.Join(pd, e.Name()), Modified: info.ModTime()}
 		if err := readHead(&s); err != nil || s.FirstPrompt == "" {
 			continue
 		}
 		out = append(out, s)
 	}
-	slices.SortFunc(out, func(a, b StoredSession) int { return b.Modified.Compare(a.Modified) })
+	slices.SortFunc(out, func(a, b Conversation) int { return b.Modified.Compare(a.Modified) })
 	return out, nil
 }
 
-// storedLine is the part of a session file's line ListSessions reads.
+// storedLine is the part of a conversation file's line ListConversations reads.
 type storedLine struct {
 	Type      string          `json:"type"`
 	IsMeta    bool            `json:"isMeta"`
@@ -103,7 +104,7 @@ type storedLine struct {
 
 // readHead fills in the first prompt, its time, branch and directory from the start of the
 // file.
-func readHead(s *StoredSession) error {
+func readHead(s *Conversation) error {
 	f, err := os.Open(s.Path)
 	if err != nil {
 		return err

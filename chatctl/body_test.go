@@ -1,4 +1,4 @@
-package host
+package chatctl
 
 import (
 	"encoding/json"

@@ -17,9 +17,10 @@ import (
 // ErrExited is returned for a request the CLI can no longer answer because it is gone.
 var ErrExited = errors.New("claude exited")
 
-// Session is one running CLI conversation. Its methods are safe for concurrent use; Next is
+// Process is one running chat CLI (claude -p in stream-json mode): the conversation it
+// holds is stored by the CLI (Conversation) and outlives it. Its methods are safe for concurrent use; Next is
 // meant for one consumer.
-type Session struct {
+type Process struct {
 	cmd   *exec.Cmd
 	log   *slog.Logger
 	grace time.Duration
@@ -37,7 +38,7 @@ type Session struct {
 
 // Start spawns the CLI. A missing executable fails here (exec.ErrNotFound, wrapped); a CLI
 // that dies right after starting is reported as Exited by Next.
-func Start(opts Options) (*Session, error) {
+func Start(opts Options) (*Process, error) {
 	bin := opts.Bin
 	if bin == "" {
 		bin = "claude"
@@ -91,32 +92,32 @@ func Start(opts Options) (*Session, error) {
 	inR.Close()
 	outW.Close()
 
-	s := &Session{
+	s := &Process{
 		cmd: cmd, log: log, grace: grace,
 		batch: newBatcher(window),
 		in:    newStdin(inW, log),
 		done:  make(chan struct{}),
 	}
 	s.ctl = newControls(s.in)
-	s.perms = &permissions{pending: map[string]PermissionRequest{}}
+	s.perms = newPermissions()
 	log.Info("claude started", "pid", cmd.Process.Pid, "dir", opts.Dir, "args", loggedArgs(cmd.Args[1:]))
 	go s.read(outR, stderr)
 	return s, nil
 }
 
 // PID is the CLI's process id.
-func (s *Session) PID() int { return s.cmd.Process.Pid }
+func (s *Process) PID() int { return s.cmd.Process.Pid }
 
 // Next waits for the next batch of events (see Event). After the CLI exited, and the batch
 // with Exited was taken, it returns io.EOF.
-func (s *Session) Next(ctx context.Context) ([]Event, error) { return s.batch.next(ctx) }
+func (s *Process) Next(ctx context.Context) ([]Event, error) { return s.batch.next(ctx) }
 
 // Done is closed once the CLI has exited and its output has been read.
-func (s *Session) Done() <-chan struct{} { return s.done }
+func (s *Process) Done() <-chan struct{} { return s.done }
 
 // read is the one reader of the CLI's stdout; when stdout ends it reaps the CLI and reports
 // how it went.
-func (s *Session) read(out *os.File, stderr *logWriter) {
+func (s *Process) read(out *os.File, stderr *logWriter) {
 	defer close(s.done)
 	p := newParser(s.emit)
 	p.control = s.ctl.incoming
@@ -145,22 +146,30 @@ func (s *Session) read(out *os.File, stderr *logWriter) {
 	s.batch.close()
 }
 
-// emit is the parser's output: it keeps the session's state in step, then queues the event.
-func (s *Session) emit(ev Event) {
+// emit is the parser's output: it keeps the process's state in step, then queues the event.
+func (s *Process) emit(ev Event) {
 	switch ev := ev.(type) {
 	case TurnEnd:
 		s.endTurn()
 	case PermissionRequest:
-		s.perms.add(ev)
+		r, ok := s.perms.add(ev)
+		if !ok {
+			s.refuse(ev)
+			return
+		}
+		s.batch.add(r)
+		return
 	case PermissionCancelled:
-		s.perms.take(ev.RequestID)
+		ev.Ticket = s.perms.withdraw(ev.RequestID)
+		s.batch.add(ev)
+		return
 	}
 	s.batch.add(ev)
 }
 
 // endTurn counts a result line; never below zero, as a result may come without a turn of ours
 // (a slash command's).
-func (s *Session) endTurn() {
+func (s *Process) endTurn() {
 	for {
 		n := s.turns.Load()
 		if n <= 0 || s.turns.CompareAndSwap(n, n-1) {
@@ -183,7 +192,7 @@ func exitOf(ps *os.ProcessState, midTurn bool) Exited {
 // kills it if it is still there after the grace period. It returns once the CLI is gone and
 // its output read; Next then hands out what is left and Exited. ctx bounds the wait after
 // the kill too.
-func (s *Session) Close(ctx context.Context) error {
+func (s *Process) Close(ctx context.Context) error {
 	s.closeOnce.Do(s.in.close)
 	select {
 	case <-s.done:

@@ -7,14 +7,14 @@ import (
 	"time"
 )
 
-func TestListSessions(t *testing.T) {
+func TestListConversations(t *testing.T) {
 	config := t.TempDir()
 	const dir = "/home/u/my_proj.v2"
 	pd := ProjectDir(config, dir)
 	if want := filepath.Join(config, "projects", "-home-u-my-proj-v2"); pd != want {
 		t.Fatalf("ProjectDir = %s, want %s", pd, want)
 	}
-	if got, err := ListSessions(config, dir); err != nil || len(got) != 0 {
+	if got, err := ListConversations(config, dir); err != nil || len(got) != 0 {
 		t.Fatalf("without a projects dir: %v, %v; want nothing and no error", got, err)
 	}
 	if err := os.MkdirAll(filepath.Join(pd, "old", "subagents"), 0o700); err != nil {
@@ -41,12 +41,12 @@ not json
 `, now.Add(time.Hour))
 	write("notes.txt", "not a session", now)
 
-	got, err := ListSessions(config, dir)
+	got, err := ListConversations(config, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != 2 {
-		t.Fatalf("ListSessions = %+v, want new and old (not the one without a prompt)", got)
+		t.Fatalf("ListConversations = %+v, want new and old (not the one without a prompt)", got)
 	}
 	if got[0].ID != "new" || got[0].FirstPrompt != "add a test" || got[0].GitBranch != "feature" || !got[0].Modified.Equal(now) {
 		t.Errorf("first = %+v, want the newest, new", got[0])

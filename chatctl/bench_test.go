@@ -1,4 +1,4 @@
-package host
+package chatctl_test
 
 import (
 	"bufio"

@@ -1,4 +1,4 @@
-package host
+package chatctl
 
 import (
 	"context"
@@ -12,7 +12,6 @@ import (
 
 	"github.com/claude-nvim/claude.nvim/chat"
 	"github.com/claude-nvim/claude.nvim/mcp"
-	"github.com/claude-nvim/claude.nvim/nvimapi"
 )
 
 // Edits the chat's CLI asks about are reviewed in the diff view of the terminal's openDiff
@@ -102,21 +101,21 @@ func updatedInput(req chat.PermissionRequest, before, after, final string) (json
 
 // review shows an edit request as a diff and answers it with the user's decision. It runs
 // in its own goroutine; ctx ends when the request is withdrawn.
-func (h *Host) review(ctx context.Context, dir string, s *chat.Session, req chat.PermissionRequest, path, before, after string) {
-	res, err := h.editor.OpenDiff(ctx, mcp.DiffRequest{
+func (c *Controller) review(ctx context.Context, dir string, proc *chat.Process, req chat.PermissionRequest, path, before, after string) {
+	res, err := c.view.OpenDiff(ctx, mcp.DiffRequest{
 		OldPath: path, NewPath: path, NewContents: after,
 		TabName: fmt.Sprintf("✻ [Claude Code] %s (%s) ⧉", filepath.Base(path), req.RequestID), // as the CLI names its diffs
 	})
 	if ctx.Err() != nil {
 		return // withdrawn: the view is closed, the CLI asks no more
 	}
-	wctx, cancel := context.WithTimeout(context.Background(), chatWriteTimeout)
+	wctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
 	defer cancel()
 	var line string
 	switch {
 	case err != nil:
 		line = "could not show the diff (" + err.Error() + "): denied"
-		err = s.Deny(wctx, req.RequestID, "The editor could not show this change: "+err.Error())
+		err = proc.Deny(wctx, req.Ticket, "The editor could not show this change: "+err.Error())
 	case res.Outcome == mcp.DiffAccepted:
 		var input json.RawMessage
 		if input, err = updatedInput(req, before, after, res.FinalText); err == nil {
@@ -124,17 +123,15 @@ func (h *Host) review(ctx context.Context, dir string, s *chat.Session, req chat
 			if input != nil {
 				line = "accepted with your changes"
 			}
-			err = s.Allow(wctx, req.RequestID, input)
+			err = proc.Allow(wctx, req.Ticket, input)
 		}
 	default:
 		line = "rejected"
-		err = s.Deny(wctx, req.RequestID, rejectMessage)
+		err = proc.Deny(wctx, req.Ticket, rejectMessage)
 	}
 	if err != nil && !errors.Is(err, chat.ErrNoSuchRequest) {
-		h.chatFail(dir, "answer", err)
+		c.fail(dir, "answer", err)
 		return
 	}
-	if err := h.editor.ChatEvents(context.Background(), dir, []nvimapi.ChatItem{{Kind: "answered", ID: req.RequestID, Text: line}}); err != nil {
-		h.log.Warn("chat: render", "dir", dir, "err", err)
-	}
+	c.show(context.Background(), dir, Item{Kind: "answered", ID: req.Ticket, Text: line})
 }

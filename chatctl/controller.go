@@ -1,0 +1,202 @@
+package chatctl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/claude-nvim/claude.nvim/chat"
+)
+
+// writeTimeout bounds a write to a chat CLI's stdin (a turn, an answer, an interrupt): a CLI
+// that stopped reading must not pile up goroutines.
+const writeTimeout = 10 * time.Second
+
+// closeTimeout bounds :ClaudeChatStop's wait for the CLI to go.
+const closeTimeout = 10 * time.Second
+
+// Controller runs the native chats (:ClaudeChat) of one Neovim, one per workspace directory.
+// It owns each chat's CLI process; lua/claude/chat.lua only renders what it pushes and sends
+// what the user types. Its exported methods are the host's handlers, as Neovim calls them.
+type Controller struct {
+	view View
+	log  *slog.Logger
+	// editorTools gives the arguments that hand a CLI the editor's tools (host/chat_mcp.go):
+	// the --mcp-config files and any other arguments.
+	editorTools func() (mcpConfigs, args []string)
+
+	mu    sync.Mutex // guards chats; never held while calling Neovim or the CLI
+	chats map[string]*dirChat
+}
+
+// Options configure a Controller.
+type Options struct {
+	View View
+	Log  *slog.Logger // nil discards
+	// EditorTools, when set, is asked at each CLI start for the --mcp-config files and the
+	// arguments that give the CLI the editor's tools.
+	EditorTools func() (mcpConfigs, args []string)
+}
+
+// New returns a controller with no chat; a chat starts when Lua calls Start.
+func New(opts Options) *Controller {
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	if opts.EditorTools == nil {
+		opts.EditorTools = func() ([]string, []string) { return nil, nil }
+	}
+	return &Controller{view: opts.View, log: opts.Log, editorTools: opts.EditorTools, chats: map[string]*dirChat{}}
+}
+
+// dirChat is one workspace directory's chat: its running CLI process, if any, and the
+// conversation a new process resumes.
+type dirChat struct {
+	dir          string
+	proc         *chat.Process                 // the running chat CLI; nil when none runs
+	conversation string                        // the stored conversation's id (the CLI's session_id)
+	reviews      map[string]context.CancelFunc // edits shown as diffs, by ticket: closes the view
+	init         *initAnswer                   // the running CLI's initialize answer
+}
+
+// StartArgs are ClaudeHostChatStart's argument (lua/claude/chat.lua).
+type StartArgs struct {
+	Dir  string            `msgpack:"dir"`
+	Bin  string            `msgpack:"bin"`
+	Args []string          `msgpack:"args"`
+	Env  map[string]string `msgpack:"env"` // the CLI's whole environment
+	// Resume, when set, continues that stored conversation, ending a CLI that runs another.
+	Resume string `msgpack:"resume"`
+	// New ends a running CLI and starts a new conversation.
+	New bool `msgpack:"new"`
+}
+
+// Start serves ClaudeHostChatStart: it starts the workspace's CLI unless it runs, and
+// resumes the conversation when an earlier CLI of this chat exited. With Resume or New it
+// replaces a running CLI (closed in the background; its last events are not shown). Sync, as
+// Lua must know whether there is a CLI before it sends; the work is one fork and exec.
+func (c *Controller) Start(args []StartArgs) (bool, error) {
+	if len(args) == 0 || args[0].Dir == "" {
+		return false, errors.New("chat start: no directory")
+	}
+	a := args[0]
+	mcpConfigs, mcpArgs := c.editorTools()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	dc := c.chats[a.Dir]
+	if dc == nil {
+		dc = &dirChat{dir: a.Dir}
+		c.chats[a.Dir] = dc
+	}
+	replace := a.New || (a.Resume != "" && a.Resume != dc.conversation)
+	if dc.proc != nil && !replace {
+		return false, nil
+	}
+	if dc.proc != nil {
+		c.retireLocked(dc)
+	}
+	if a.New {
+		dc.conversation = ""
+	} else if a.Resume != "" {
+		dc.conversation = a.Resume
+	}
+	proc, err := chat.Start(chat.Options{
+		Bin: a.Bin, Dir: a.Dir, Env: envList(a.Env), Args: append(mcpArgs, a.Args...),
+		MCPConfig: mcpConfigs, Resume: dc.conversation, Logger: c.log.With("chat", a.Dir),
+	})
+	if err != nil {
+		return false, err
+	}
+	dc.proc, dc.reviews = proc, map[string]context.CancelFunc{}
+	dc.init = c.initialize(a.Dir, proc)
+	if a.Resume != "" {
+		go c.showHistory(a.Dir, envList(a.Env), a.Resume)
+	}
+	go c.run(dc, proc)
+	return true, nil
+}
+
+// retireLocked ends dc's running CLI in the background; run stops rendering it once dc.proc
+// is another one. Called with c.mu held.
+func (c *Controller) retireLocked(dc *dirChat) {
+	old := dc.proc
+	c.forgetLocked(dc)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
+		defer cancel()
+		if err := old.Close(ctx); err != nil {
+			c.log.Warn("chat: close", "dir", dc.dir, "err", err)
+		}
+	}()
+}
+
+// forgetLocked drops what dc knew of its running CLI, withdrawing its diff reviews. Called
+// with c.mu held.
+func (c *Controller) forgetLocked(dc *dirChat) {
+	for _, cancel := range dc.reviews {
+		cancel()
+	}
+	dc.proc, dc.reviews, dc.init = nil, nil, nil
+}
+
+// envList turns the environment Lua sends into KEY=VALUE pairs, sorted so logs compare.
+func envList(env map[string]string) []string {
+	if env == nil {
+		return nil
+	}
+	list := make([]string, 0, len(env))
+	for k, v := range env {
+		list = append(list, k+"="+v)
+	}
+	sort.Strings(list)
+	return list
+}
+
+// running returns the running CLI of dir's chat, or nil.
+func (c *Controller) running(dir string) *chat.Process {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if dc := c.chats[dir]; dc != nil {
+		return dc.proc
+	}
+	return nil
+}
+
+// fail shows a failed chat operation in the transcript.
+func (c *Controller) fail(dir, what string, err error) {
+	c.log.Warn("chat: "+what, "dir", dir, "err", err)
+	c.show(context.Background(), dir, Item{Kind: "error", Text: fmt.Sprintf("%s: %v", what, err)})
+}
+
+// show hands items to dir's transcript; a failure is only logged, as nobody waits on it.
+func (c *Controller) show(ctx context.Context, dir string, items ...Item) {
+	if err := c.view.ChatEvents(ctx, dir, items); err != nil {
+		c.log.Warn("chat: render", "dir", dir, "err", err)
+	}
+}
+
+// Close ends every chat's CLI, for a host that is exiting with Neovim: each gets its stdin
+// closed and is killed when ctx ends, so none goes on with a turn nobody sees.
+func (c *Controller) Close(ctx context.Context) {
+	c.mu.Lock()
+	var procs []*chat.Process
+	for _, dc := range c.chats {
+		if dc.proc != nil {
+			procs = append(procs, dc.proc)
+		}
+	}
+	c.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, p := range procs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_ = p.Close(ctx)
+		}()
+	}
+	wg.Wait()
+}

@@ -1,0 +1,130 @@
+package chatctl_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
+)
+
+func TestAChatPermissionIsAskedAndAnswered(t *testing.T) {
+	tests := []struct {
+		name   string
+		pick   string // _G.pick: an index or "last"
+		reason string
+		shown  string // the transcript's answer line
+		sent   []string
+	}{
+		{
+			name: "allowed once", pick: "1", shown: "  ⎿  allowed: Allow once",
+			sent: []string{`"behavior":"allow","updatedInput":{"command":"echo hi"}}`},
+		},
+		{
+			name: "allowed with the CLI's suggestion", pick: "2",
+			shown: "  ⎿  allowed: Allow, and allow Bash(echo:*) for this session",
+			sent:  []string{`"updatedPermissions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"echo:*"}],"behavior":"allow","destination":"session"}]`},
+		},
+		{
+			name: "denied with a reason", pick: "last", reason: "not now", shown: "  ⎿  denied: not now",
+			sent: []string{`"behavior":"deny","message":"not now"`},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newChatEnv(t)
+			e.nv.Lua(nil, `local p, r = ...; _G.pick, _G.reason = tonumber(p) or p, r`, tt.pick, tt.reason)
+			e.nv.Cmd("ClaudeChat")
+			e.prompt("run bash")
+			after := "Ran it."
+			if tt.pick == "last" {
+				after = "Did not run it."
+			}
+			e.waitTranscript("● Bash(echo hi)", tt.shown, after)
+			e.recorded(tt.sent...)
+			var asked []map[string]any
+			e.nv.Lua(&asked, `return _G.asked`)
+			if len(asked) != 1 {
+				t.Fatalf("asked %v, want one question", asked)
+			}
+			labels := asked[0]["labels"].([]any)
+			if asked[0]["prompt"] != "Claude wants to use Bash: echo hi" || len(labels) != 3 ||
+				labels[0] != "Allow once" || labels[1] != "Allow, and allow Bash(echo:*) for this session" || labels[2] != "Deny" {
+				t.Errorf("asked %v; want the command and: Allow once, the suggestion, Deny", asked[0])
+			}
+		})
+	}
+}
+
+// A CLI that asks twice under one request_id (issue 23.6) gets the second request refused,
+// shown as refused, and the user's answer to the first carries the input the user saw.
+// Before, allowing the harmless one sent "allow" with the other's input.
+func TestASecondPermissionRequestUnderOneIDIsRefusedAndTheAnswerKeepsTheInputShown(t *testing.T) {
+	e := newChatEnv(t)
+	e.nv.Lua(nil, `_G.pick = 1`)
+	e.nv.Cmd("ClaudeChat")
+	e.prompt("two asks collide")
+	e.waitTranscript("? Bash(echo hi) asks for permission", "  ⎿  allowed: Allow once",
+		"**Error:** refused a Bash permission request without asking: its request_id is still waiting for your answer to another request")
+	got := e.recorded(`"behavior":"allow"`, `"behavior":"deny"`)
+	for _, want := range []string{
+		`"request_id":"r1","response":{"behavior":"allow","updatedInput":{"command":"echo hi"}}`,
+		`"request_id":"r1","response":{"behavior":"deny","message":"Refused: another permission request`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the CLI read\n%s\nwant a line with %s", got, want)
+		}
+	}
+	if strings.Contains(got, "rm -rf") {
+		t.Errorf("the CLI read\n%s\nwant no answer carrying the refused request's input", got)
+	}
+	var asked []map[string]any
+	e.nv.Lua(&asked, `return _G.asked`)
+	if len(asked) != 1 || asked[0]["prompt"] != "Claude wants to use Bash: echo hi" {
+		t.Errorf("asked %v, want one question, about echo hi", asked)
+	}
+}
+
+func TestAChatEditIsReviewedInTheDiffView(t *testing.T) {
+	tests := []struct {
+		name  string
+		act   string // Ex commands in the proposal's window
+		shown string
+		sent  string
+	}{
+		{
+			name: "accepted as proposed", act: "write", shown: "  ⎿  accepted",
+			sent: `"behavior":"allow","updatedInput":{"file_path":"PATH","old_string":"two","new_string":"TWO"}}`,
+		},
+		{
+			name: "accepted after the user's edit", act: "call setline(3, 'THREE') | write", shown: "  ⎿  accepted with your changes",
+			sent: `"updatedInput":{"file_path":"PATH","new_string":"one\nTWO\nTHREE\n","old_string":"one\ntwo\nthree\n","replace_all":false}`,
+		},
+		{
+			name: "rejected", act: "ClaudeDiffReject", shown: "  ⎿  rejected",
+			sent: `"behavior":"deny","message":"The user rejected this change in the editor's diff review."`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newChatEnv(t)
+			path := e.nv.WriteFile("greet.txt", "one\ntwo\nthree\n")
+			opened := e.nv.UserEvents("ClaudeDiffOpened")
+			e.nv.Cmd("ClaudeChat")
+			e.prompt("make an edit")
+			nvimtest.Next(t, opened, "the diff of the proposed edit", waitTimeout)
+			e.waitTranscript("? Edit(greet.txt): review the proposed change in the diff")
+			e.nv.Cmd("ClaudeDiffFocus")
+			e.nv.Cmd(tt.act)
+			e.waitTranscript(tt.shown)
+			e.recorded(strings.ReplaceAll(tt.sent, "PATH", path))
+			var asked []any
+			e.nv.Lua(&asked, `return _G.asked`)
+			if len(asked) != 0 {
+				t.Errorf("an edit was asked about with vim.ui.select too: %v", asked)
+			}
+			if got := readFile(t, path); got != "one\ntwo\nthree\n" {
+				t.Errorf("the file holds %q; Neovim must leave writing it to the CLI", got)
+			}
+		})
+	}
+}

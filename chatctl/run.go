@@ -1,0 +1,160 @@
+package chatctl
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+
+	"github.com/claude-nvim/claude.nvim/chat"
+)
+
+// run pushes each batch of proc's events to the editor, one call per batch, until the CLI
+// has exited.
+func (c *Controller) run(dc *dirChat, proc *chat.Process) {
+	ctx := context.Background()
+	for {
+		evs, err := proc.Next(ctx)
+		if errors.Is(err, io.EOF) {
+			return
+		}
+		if err != nil {
+			c.log.Warn("chat: next", "dir", dc.dir, "err", err)
+			return
+		}
+		c.mu.Lock()
+		retired := dc.proc != proc // until its Exited is converted, a running CLI is dc.proc
+		c.mu.Unlock()
+		if retired {
+			continue // replaced by a resumed or new conversation: drain, show nothing
+		}
+		c.show(ctx, dc.dir, c.items(dc, proc, evs)...)
+	}
+}
+
+// items converts a batch for the transcript and keeps dc in step: the conversation to
+// resume, the edits under review, the process gone after Exited.
+func (c *Controller) items(dc *dirChat, proc *chat.Process, evs []chat.Event) []Item {
+	items := make([]Item, 0, len(evs))
+	for _, ev := range evs {
+		switch e := ev.(type) {
+		case chat.Init:
+			c.mu.Lock()
+			if e.SessionID != "" {
+				dc.conversation = e.SessionID
+			}
+			c.mu.Unlock()
+			items = append(items, Item{Kind: "init", SessionID: e.SessionID, Model: e.Model, Mode: e.PermissionMode})
+		case chat.Status:
+			items = append(items, Item{Kind: "status", Text: e.Status, Mode: e.PermissionMode})
+		case chat.TextDelta, chat.ThinkingDelta, chat.BlockEnd, chat.ToolUse, chat.ToolResult:
+			items = append(items, contentItem(e))
+		case chat.UserText:
+			if !e.Replay {
+				items = append(items, Item{Kind: "user", Text: e.Text})
+			}
+		case chat.PermissionRequest:
+			items = append(items, c.ask(dc, proc, e))
+		case chat.PermissionRefused:
+			items = append(items, Item{Kind: "error", Text: "refused a " + e.ToolName + " permission request without asking: " + e.Reason})
+		case chat.PermissionCancelled:
+			c.mu.Lock()
+			if cancel := dc.reviews[e.Ticket]; cancel != nil {
+				cancel()
+			}
+			c.mu.Unlock()
+			items = append(items, Item{Kind: "cancelled", ID: e.Ticket})
+		case chat.TurnEnd:
+			items = append(items, endItem(e))
+		case chat.Exited:
+			c.mu.Lock()
+			if dc.proc == proc {
+				c.forgetLocked(dc)
+			}
+			c.mu.Unlock()
+			items = append(items, Item{Kind: "exited", Code: e.Code, Signal: e.Signal, MidTurn: e.MidTurn})
+		}
+	}
+	return items
+}
+
+// ask is the transcript's item for a permission request. An edit that applies is reviewed in
+// a diff and answered by review (Lua does not ask); any other request waits, in proc alone,
+// for the user's Answer.
+func (c *Controller) ask(dc *dirChat, proc *chat.Process, e chat.PermissionRequest) Item {
+	it := permissionItem(e)
+	path, before, after, ok := proposal(e)
+	if !ok {
+		return it
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	c.mu.Lock()
+	dc.reviews[e.Ticket] = cancel
+	c.mu.Unlock()
+	it.Review = true
+	go func() {
+		c.review(ctx, dc.dir, proc, e, path, before, after)
+		c.mu.Lock()
+		delete(dc.reviews, e.Ticket)
+		c.mu.Unlock()
+		cancel()
+	}()
+	return it
+}
+
+// contentItem is what the transcript shows of the conversation's content: text, thinking,
+// the end of a block, a tool use or its result.
+func contentItem(ev chat.Event) Item {
+	switch e := ev.(type) {
+	case chat.TextDelta:
+		return Item{Kind: "text", Text: e.Text}
+	case chat.ThinkingDelta:
+		return Item{Kind: "thinking", Text: e.Text}
+	case chat.ToolUse:
+		return Item{Kind: "tool", ID: e.ID, Name: e.Name, Summary: e.Summary, Body: inputLines(e.Input)}
+	case chat.ToolResult:
+		first, n := firstLine(e.Content)
+		return Item{Kind: "result", ID: e.ID, Text: first, Lines: n, IsError: e.IsError, Body: resultLines(e.Content)}
+	}
+	return Item{Kind: "block_end"}
+}
+
+func endItem(e chat.TurnEnd) Item {
+	return Item{
+		Kind: "end", Subtype: e.Subtype, IsError: e.IsError, Text: e.Result, Errors: e.Errors,
+		DurationMS: e.Duration.Milliseconds(), TokensIn: e.Tokens.Input + e.Tokens.CacheRead + e.Tokens.CacheCreation,
+		TokensOut: e.Tokens.Output, CostUSD: e.CostUSD,
+	}
+}
+
+func permissionItem(e chat.PermissionRequest) Item {
+	it := Item{Kind: "permission", ID: e.Ticket, Name: e.ToolName, Description: e.Description}
+	var input any
+	if json.Unmarshal(e.Input, &input) == nil {
+		it.Input = input
+	}
+	for _, s := range e.Suggestions {
+		var v any
+		if json.Unmarshal(s, &v) == nil {
+			it.Suggestions = append(it.Suggestions, v)
+		}
+	}
+	return it
+}
+
+// firstLine is a tool result as the transcript shows it: its first line and how many lines
+// it has, so a huge result never crosses to the editor.
+func firstLine(s string) (string, int) {
+	s = strings.TrimRight(s, "\n")
+	if s == "" {
+		return "", 0
+	}
+	n := strings.Count(s, "\n") + 1
+	first, _, _ := strings.Cut(s, "\n")
+	const max = 200
+	if len(first) > max {
+		first = first[:max] + "…"
+	}
+	return first, n
+}

@@ -1,0 +1,169 @@
+package chatctl_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
+)
+
+// chatCLI is a stand-in for `claude -p --input-format stream-json …`: it records its
+// arguments, its pid and every line it reads, and answers as the CLI does, by what the
+// prompt asks for: "stream" (an answer in three deltas), "bash" (a Bash call that needs
+// permission), "edit" (an Edit of greet.txt that needs permission), "think" (thinking and
+// two tool uses), "collide" (two permission requests under one request_id: echo hi, then
+// rm -rf ~/work), "slow" (a turn that runs until interrupted), "crash" (exit 3 mid-turn).
+const chatCLI = `#!/bin/sh
+rec=RECORD
+say() { printf '%s\n' "$1"; }
+se() { say '{"type":"stream_event","event":'"$1"',"session_id":"s1","parent_tool_use_id":null}'; }
+text() {
+  se '{"type":"content_block_start","index":0,"content_block":{"type":"text"}}'
+  se '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"'"$1"'"}}'
+  se '{"type":"content_block_stop","index":0}'
+}
+result() {
+  say '{"type":"result","subtype":"'"${1:-success}"'","is_error":'"${2:-false}"',"duration_ms":1500,"num_turns":1,"session_id":"s1","total_cost_usd":0.0123,"usage":{"input_tokens":10,"output_tokens":5}}'
+}
+idof() { printf '%s' "$1" | sed -n 's/.*"request_id":"\([^"]*\)".*/\1/p'; }
+printf 'ARGS %s\n' "$*" >> "$rec"
+printf 'PID %s\n' "$$" >> "$rec"
+while IFS= read -r line; do
+  printf '%s\n' "$line" >> "$rec"
+  case "$line" in
+  *'"subtype":"initialize"'*)
+    say '{"type":"control_response","response":{"subtype":"success","request_id":"'"$(idof "$line")"'","response":{"commands":[],"models":[{"value":"default","displayName":"Default (recommended)","description":"The best model"},{"value":"sonnet","displayName":"Sonnet","description":"Fast"}]}}}' ;;
+  *'"subtype":"set_model"'*)
+    say '{"type":"control_response","response":{"subtype":"success","request_id":"'"$(idof "$line")"'"}}' ;;
+  *'"subtype":"set_permission_mode"'*)
+    m=$(printf '%s' "$line" | sed -n 's/.*"mode":"\([^"]*\)".*/\1/p')
+    say '{"type":"control_response","response":{"subtype":"success","request_id":"'"$(idof "$line")"'","response":{"mode":"'"$m"'"}}}'
+    say '{"type":"system","subtype":"status","status":null,"permissionMode":"'"$m"'","session_id":"s1"}' ;;
+  *'"subtype":"interrupt"'*)
+    say '{"type":"control_response","response":{"subtype":"success","request_id":"'"$(idof "$line")"'"}}'
+    say '{"type":"user","message":{"role":"user","content":[{"type":"text","text":"[Request interrupted by user]"}]}}'
+    result error_during_execution true ;;
+  *'"behavior":"allow"'*)
+    say '{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":"hi"}]}}'
+    text "Ran it."; result ;;
+  *'"behavior":"deny"'*)
+    say '{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","is_error":true,"content":"denied"}]}}'
+    text "Did not run it."; result ;;
+  *'"type":"user"'*)
+    say '{"type":"system","subtype":"init","session_id":"s1","model":"fake-model","permissionMode":"default"}'
+    case "$line" in
+    *stream*)
+      se '{"type":"message_start","message":{"id":"m1"}}'
+      se '{"type":"content_block_start","index":0,"content_block":{"type":"text"}}'
+      for piece in 'Hello' ' from the' ' stand-in.'; do
+        se '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"'"$piece"'"}}'
+      done
+      say '{"type":"assistant","message":{"id":"m1","content":[{"type":"text","text":"Hello from the stand-in."}]}}'
+      se '{"type":"content_block_stop","index":0}'
+      result ;;
+    *bash*)
+      say '{"type":"assistant","message":{"id":"m2","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"echo hi"}}]}}'
+      say '{"type":"control_request","request_id":"r1","request":{"subtype":"can_use_tool","tool_name":"Bash","display_name":"Bash","input":{"command":"echo hi"},"permission_suggestions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"echo:*"}],"behavior":"allow","destination":"session"}],"tool_use_id":"t1"}}' ;;
+    *edit*)
+      say '{"type":"control_request","request_id":"r2","request":{"subtype":"can_use_tool","tool_name":"Edit","display_name":"Edit","input":{"file_path":"'"$(pwd)"'/greet.txt","old_string":"two","new_string":"TWO"},"description":"greet.txt","permission_suggestions":[{"type":"setMode","mode":"acceptEdits","destination":"session"}],"tool_use_id":"t1"}}' ;;
+    *think*)
+      se '{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}'
+      se '{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"Let me look\nat the file."}}'
+      se '{"type":"content_block_stop","index":0}'
+      say '{"type":"assistant","message":{"id":"m3","content":[{"type":"tool_use","id":"t2","name":"Read","input":{"file_path":"/tmp/x/notes.txt","limit":3}}]}}'
+      say '{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t2","type":"tool_result","content":"1\tone\n2\ttwo\n3\tthree"}]}}'
+      say '{"type":"assistant","message":{"id":"m4","content":[{"type":"tool_use","id":"t3","name":"Bash","input":{"command":"false"}}]}}'
+      say '{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t3","type":"tool_result","is_error":true,"content":"Exit code 1"}]}}'
+      text "Read it."; result ;;
+    *slow*)
+      se '{"type":"content_block_start","index":0,"content_block":{"type":"text"}}'
+      se '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Working"}}' ;;
+    *collide*)
+      ask() { say '{"type":"control_request","request_id":"r1","request":{"subtype":"can_use_tool","tool_name":"Bash","display_name":"Bash","input":{"command":"'"$1"'"},"permission_suggestions":[],"tool_use_id":"'"$2"'"}}'; }
+      ask 'echo hi' t1; ask 'rm -rf ~/work' t2 ;;
+    *crash*)
+      se '{"type":"content_block_start","index":0,"content_block":{"type":"text"}}'
+      se '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"half an answer"}}'
+      exit 3 ;;
+    esac ;;
+  esac
+done
+`
+
+// chatEnv is a child Neovim whose terminal_cmd is the stand-in chat CLI, with vim.ui.select
+// and vim.ui.input answering as _G.pick and _G.reason say (and recording what was asked).
+type chatEnv struct {
+	*env
+	record string
+}
+
+func newChatEnv(t *testing.T) *chatEnv {
+	t.Helper()
+	e := newEnv(t)
+	dir := t.TempDir()
+	record := filepath.Join(dir, "record")
+	script := filepath.Join(dir, "claude")
+	if err := os.WriteFile(script, []byte(strings.Replace(chatCLI, "RECORD", record, 1)), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e.nv.Lua(nil, `
+		require('claude').setup({ terminal_cmd = { ... } })
+		_G.asked = {}
+		vim.ui.select = function(items, opts, on_choice)
+			local labels = {}
+			for _, item in ipairs(items) do table.insert(labels, opts.format_item(item)) end
+			table.insert(_G.asked, { prompt = opts.prompt, labels = labels })
+			on_choice(items[_G.pick == 'last' and #items or _G.pick])
+		end
+		vim.ui.input = function(opts, on_confirm) on_confirm(_G.reason) end`, script)
+	return &chatEnv{env: e, record: record}
+}
+
+// transcript returns the chat's transcript, one string.
+func (e *chatEnv) transcript() string {
+	var lines []string
+	e.nv.Lua(&lines, `
+		local b = require('claude.chat').buffers()
+		return b and vim.api.nvim_buf_get_lines(b.transcript, 0, -1, false) or {}`)
+	return strings.Join(lines, "\n")
+}
+
+// waitTranscript waits until the transcript has a line equal to each of want.
+func (e *chatEnv) waitTranscript(want ...string) {
+	e.t.Helper()
+	nvimtest.Wait(e.t, "the transcript to show "+strings.Join(want, " | "), waitTimeout, func() bool {
+		lines := "\n" + e.transcript() + "\n"
+		for _, w := range want {
+			if !strings.Contains(lines, "\n"+w+"\n") {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// prompt types text into the chat's input and sends it with <CR> in Normal mode.
+func (e *chatEnv) prompt(text string) {
+	e.t.Helper()
+	e.nv.Lua(nil, `vim.api.nvim_buf_set_lines(require('claude.chat').buffers().input, 0, -1, false, { ... })`, text)
+	e.nv.Keys("<Esc><CR>")
+}
+
+// recorded waits until the stand-in has read a line containing each of want.
+func (e *chatEnv) recorded(want ...string) string {
+	e.t.Helper()
+	var got string
+	nvimtest.Wait(e.t, "the CLI to read "+strings.Join(want, ", "), waitTimeout, func() bool {
+		b, _ := os.ReadFile(e.record)
+		got = string(b)
+		for _, w := range want {
+			if !strings.Contains(got, w) {
+				return false
+			}
+		}
+		return true
+	})
+	return got
+}

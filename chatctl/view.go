@@ -1,0 +1,80 @@
+package chatctl
+
+import (
+	"context"
+
+	"github.com/claude-nvim/claude.nvim/mcp"
+)
+
+// View is what the controller needs of the editor: the chat's transcript (lua/claude/chat.lua
+// renders Items), :ClaudeModel's picker, and the diff view an edit is reviewed in.
+// nvimapi.Editor implements it.
+type View interface {
+	// ChatEvents hands one batch of dir's chat items to the transcript, in one round trip.
+	ChatEvents(ctx context.Context, dir string, items []Item) error
+	// ChatModels hands the CLI's model list to the picker; running says whether dir's chat
+	// runs, errText why there is no list.
+	ChatModels(ctx context.Context, dir string, models []Model, running bool, errText string) error
+	// OpenDiff shows a proposed change until the user accepts or rejects it, or ctx ends.
+	OpenDiff(ctx context.Context, req mcp.DiffRequest) (mcp.DiffResult, error)
+}
+
+// Item is one thing the chat transcript shows (lua/claude/chat.lua renders it). Kind
+// says which fields are set: "init", "status", "text", "thinking", "block_end", "tool",
+// "result", "user", "permission", "answered" (how a reviewed edit was answered), "cancelled",
+// "end", "exited", "error", "model" (the model the user switched to), "commands" (the CLI's
+// slash commands), "prompt" (an earlier prompt of a resumed conversation).
+type Item struct {
+	Kind string `msgpack:"kind"`
+
+	Text    string `msgpack:"text,omitempty"`    // text, thinking, user, error; end: the result
+	Name    string `msgpack:"name,omitempty"`    // tool, permission: the tool's name
+	Summary string `msgpack:"summary,omitempty"` // tool, permission: one line (path, command, …)
+	ID      string `msgpack:"id,omitempty"`      // tool, result: the tool use; permission, answered, cancelled: the request's ticket
+	IsError bool   `msgpack:"is_error,omitempty"`
+	Lines   int    `msgpack:"lines,omitempty"` // result: how many lines the whole content has
+	// Body is what a tool's summary line unfolds to: its input (tool) or its result's lines
+	// after the first (result), capped by the host.
+	Body []string `msgpack:"body,omitempty"`
+
+	// permission
+	Description string `msgpack:"description,omitempty"`
+	Input       any    `msgpack:"input,omitempty"`
+	Suggestions []any  `msgpack:"suggestions,omitempty"`
+	Review      bool   `msgpack:"review,omitempty"` // an edit shown as a diff: the host answers it
+
+	// commands: the CLI's slash commands, for completion in the input
+	Commands []Command `msgpack:"commands,omitempty"`
+
+	// init, status, model. SessionID is the conversation's id (the CLI's word for it).
+	SessionID string `msgpack:"session_id,omitempty"`
+	Model     string `msgpack:"model,omitempty"`
+	Mode      string `msgpack:"mode,omitempty"`
+
+	// end
+	Subtype    string   `msgpack:"subtype,omitempty"`
+	Errors     []string `msgpack:"errors,omitempty"`
+	DurationMS int64    `msgpack:"duration_ms,omitempty"`
+	TokensIn   int      `msgpack:"tokens_in,omitempty"`
+	TokensOut  int      `msgpack:"tokens_out,omitempty"`
+	CostUSD    float64  `msgpack:"cost_usd,omitempty"`
+
+	// exited
+	Code    int    `msgpack:"code,omitempty"`
+	Signal  string `msgpack:"signal,omitempty"`
+	MidTurn bool   `msgpack:"mid_turn,omitempty"`
+}
+
+// Command is one of the CLI's slash commands (Name without the "/").
+type Command struct {
+	Name        string `msgpack:"name"`
+	Description string `msgpack:"description"`
+	Hint        string `msgpack:"hint"` // how its arguments go, e.g. "[pr-number]"
+}
+
+// Model is one entry of the CLI's model list, for :ClaudeModel's picker.
+type Model struct {
+	Value       string `msgpack:"value"` // what --model and set_model take
+	Name        string `msgpack:"name"`
+	Description string `msgpack:"description"`
+}
