@@ -1,13 +1,21 @@
 -- The native chat (:ClaudeChat, preview): per workspace a transcript buffer
 -- and an input buffer below it. The Go host owns the CLI (host/chat.go) and
--- pushes its events here in batches, one call per batch (M._events); this
--- module keeps the chats, their buffers and windows, and sends what the user
--- types; chat_render.lua renders the batches (and asks about permissions),
--- chat_input.lua serves the input, chat_sessions.lua the conversations.
+-- pushes its events here in batches, one call per batch (M.show_events,
+-- through handlers.show_chat_events); this module keeps the chats, their
+-- buffers and windows, and sends what the user types; render.lua renders
+-- the batches (and asks about permissions), input.lua serves the input,
+-- conversations.lua the stored conversations, models.lua :ClaudeModel.
+--
+-- Words: a chat is one CLI run by the Go host for a workspace directory
+-- in stream-json mode (Lua asks Go to start and stop it; Go names it by
+-- the directory); a conversation is what the CLI stores on disk and
+-- resumes (the CLI names it with its session id; Lua only lists and picks
+-- them).
 -- Closing the windows keeps the chat: :ClaudeChat shows it again.
 local M = {}
 
--- By workspace directory: { dir, tbuf, ibuf, busy, model, mode, streaming,
+-- By workspace directory: { dir, tbuf, ibuf, busy, model, mode, conversation
+-- (the CLI's session id of the one it runs), streaming,
 -- last, asking, queue, withdrawn, history (prompts sent, oldest first),
 -- recalled (the history index in the input; nil: the draft), draft }.
 local chats = {}
@@ -20,7 +28,7 @@ local INPUT_HEIGHT = 5
 M.modes = { "default", "acceptEdits", "plan" }
 
 local function cfg()
-  return require("claude").config()
+  return require("claude.config").get()
 end
 
 local function valid(buf)
@@ -34,7 +42,7 @@ local function current_dir()
   if type(dir) == "string" and chats[dir] then
     return dir
   end
-  return require("claude.terminal").session_cwd()
+  return require("claude.sessions").new_cwd()
 end
 
 local function map(buf, modes, lhs, rhs, desc)
@@ -67,7 +75,7 @@ end
 local function make_buffers(c)
   if not valid(c.tbuf) then
     local buf = vim.api.nvim_create_buf(false, true) -- nofile, hidden when closed
-    require("claude.tools").set_buf_name(buf, "claude-chat://" .. c.dir, buf)
+    require("claude.buffers").set_buf_name(buf, "claude-chat://" .. c.dir, buf)
     vim.bo[buf].filetype = "markdown"
     vim.bo[buf].modifiable = false
     vim.b[buf].claude_chat_dir = c.dir
@@ -85,7 +93,7 @@ local function make_buffers(c)
   end
   if not valid(c.ibuf) then
     local buf = vim.api.nvim_create_buf(false, true)
-    require("claude.tools").set_buf_name(buf, "claude-chat-input://" .. c.dir, buf)
+    require("claude.buffers").set_buf_name(buf, "claude-chat-input://" .. c.dir, buf)
     vim.bo[buf].filetype = "markdown"
     vim.b[buf].claude_chat_dir = c.dir
     local function submit()
@@ -140,7 +148,7 @@ local function chat(dir)
 end
 
 local function window(buf)
-  return require("claude.terminal").window_in_tab(buf)
+  return require("claude.terminal.window").in_tab(buf)
 end
 
 -- Keeps every window on the transcript at its end, unless the user moved
@@ -162,7 +170,7 @@ local function open_windows(c)
   local twin = window(c.tbuf)
   if not twin then
     local pos = cfg().terminal.position
-    twin = require("claude.terminal").open_window(c.tbuf, pos == "float" and "right" or pos)
+    twin = require("claude.terminal.window").open(c.tbuf, pos == "float" and "right" or pos)
     vim.wo[twin].wrap = true
     vim.wo[twin].linebreak = true
     vim.wo[twin].number = false
@@ -171,7 +179,7 @@ local function open_windows(c)
     vim.wo[twin].foldtext = "" -- the fold's first line, highlighted
     vim.wo[twin].foldenable = true
     vim.wo[twin].fillchars = "fold: "
-    require("claude.chat_render").refold(c, twin)
+    require("claude.chat.render").refold(c, twin)
   end
   local iwin = window(c.ibuf)
   if not iwin then
@@ -186,7 +194,7 @@ end
 
 -- terminal_cmd as a program and arguments, without a shell.
 local function command()
-  local prog = require("claude.terminal").program()
+  local prog = require("claude.cli").program()
   if not prog then
     return nil
   end
@@ -199,7 +207,7 @@ end
 -- IDE server's port (print mode never connects to it).
 local function environment()
   local env = vim.fn.environ()
-  for k, v in pairs(require("claude.terminal").env(0)) do
+  for k, v in pairs(require("claude.cli").env(0)) do
     env[k] = v
   end
   env.CLAUDE_CODE_SSE_PORT = nil
@@ -209,7 +217,7 @@ end
 -- What starts a chat CLI in dir (ClaudeHostChatStart's argument), or nil
 -- after telling the user why it cannot.
 local function start_args(dir)
-  if not require("claude.terminal").check_program() then
+  if not require("claude.cli").check_program() then
     return nil
   end
   local prog, args = command()
@@ -235,7 +243,7 @@ local function start(c, how)
   if not args.new and c.mode and c.mode ~= "default" and vim.tbl_contains(M.modes, c.mode) then
     vim.list_extend(args.args, { "--permission-mode", c.mode })
   end
-  return require("claude.host").call("ClaudeHostChatStart", args) ~= nil
+  return require("claude.host").start_chat(args) ~= nil
 end
 
 --- ClaudeHostChatStart's argument for the current workspace's chat, or nil
@@ -255,12 +263,13 @@ function M.open(dir)
   return true
 end
 
---- Renders one batch of the host's events (host/chat.go). Not for users.
+--- Renders one batch of the host's events (host/chat.go), through
+--- handlers.show_chat_events. Not for users.
 ---@param dir string
 ---@param items table[]
-function M._events(dir, items)
+function M.show_events(dir, items)
   local c = chat(dir)
-  local view = require("claude.chat_render")
+  local view = require("claude.chat.render")
   local render = view.render
   view.write(c, function(buf)
     for _, it in ipairs(items) do
@@ -301,14 +310,14 @@ function M.submit(dir)
   for _, path in ipairs(images) do
     table.insert(quoted, "> [image: " .. vim.fn.fnamemodify(path, ":~:.") .. "]")
   end
-  local view = require("claude.chat_render")
+  local view = require("claude.chat.render")
   view.write(c, function(buf)
     view.add(c, buf, quoted, true)
   end)
   c.last, c.busy = "user", true
   update_status(c)
   follow(c)
-  require("claude.host").call("ClaudeHostChatSend", dir, text, images)
+  require("claude.host").send_to_chat(dir, text, images)
 end
 
 --- Interrupts the chat's running turn.
@@ -316,7 +325,7 @@ end
 function M.interrupt(dir)
   dir = dir or current_dir()
   if chats[dir] and require("claude.host").running() then
-    require("claude.host").call("ClaudeHostChatInterrupt", dir)
+    require("claude.host").interrupt_chat(dir)
   end
 end
 
@@ -346,7 +355,7 @@ function M.set_mode(mode, dir)
     return
   end
   c.mode_wanted = mode
-  require("claude.host").call("ClaudeHostChatMode", dir, mode)
+  require("claude.host").set_chat_mode(dir, mode)
 end
 
 --- Ends the chat's CLI; the transcript stays, the next turn starts a new conversation.
@@ -357,7 +366,7 @@ function M.stop(dir)
     require("claude.notify").info("no chat runs for " .. dir)
     return
   end
-  require("claude.host").call("ClaudeHostChatStop", dir)
+  require("claude.host").stop_chat(dir)
 end
 
 --- One line per chat of this Neovim, for :checkhealth: its directory,
@@ -386,61 +395,64 @@ function M.buffers(dir)
   return { transcript = c.tbuf, input = c.ibuf }
 end
 
--- Conversations (lua/claude/chat_sessions.lua).
+-- Conversations (chat/conversations.lua).
 
 --- Starts a new conversation in dir's chat, ending the one that runs.
 function M.new(dir)
-  return require("claude.chat_sessions").new(dir)
+  return require("claude.chat.conversations").new(dir)
 end
 
 --- The workspace's stored conversations, newest first.
-function M.sessions(dir)
-  return require("claude.chat_sessions").sessions(dir)
+function M.conversations(dir)
+  return require("claude.chat.conversations").list(dir)
 end
 
---- Continues the stored conversation s (one of M.sessions).
+-- The name from before conversations had their own word.
+M.sessions = M.conversations
+
+--- Continues the stored conversation s (one of M.conversations).
 function M.resume(s, dir)
-  return require("claude.chat_sessions").resume(s, dir)
+  return require("claude.chat.conversations").resume(s, dir)
 end
 
 --- Picks a stored conversation and continues it; last = true takes the newest.
 function M.pick(last, dir)
-  return require("claude.chat_sessions").pick(last, dir)
+  return require("claude.chat.conversations").pick(last, dir)
 end
 
 --- :ClaudeChat [new|resume|last]
 function M.command(arg)
-  return require("claude.chat_sessions").command(arg)
+  return require("claude.chat.conversations").command(arg)
 end
 
 M.subcommands = { "new", "resume", "last" }
 
--- The input (lua/claude/chat_input.lua).
+-- The input (chat/input.lua).
 
 --- Attaches an image file to the chat's next message.
 function M.attach(path, dir)
-  return require("claude.chat_input").attach(path, dir)
+  return require("claude.chat.input").attach(path, dir)
 end
 
 --- Recalls an earlier prompt into the input (step -1 back, 1 forward).
 function M.recall(dir, step, at_edge)
-  return require("claude.chat_input").recall(dir, step, at_edge)
+  return require("claude.chat.input").recall(dir, step, at_edge)
 end
 
 --- completefunc/omnifunc of the chat's input.
 function M.complete(findstart, base)
-  return require("claude.chat_input").complete(findstart, base)
+  return require("claude.chat.input").complete(findstart, base)
 end
 
 --- :ClaudeSend/:ClaudeAdd's mention into the chat open in this tab page;
 --- returns whether it took it.
 function M.take_mention(path, line1, line2)
-  return require("claude.chat_input").take_mention(path, line1, line2)
+  return require("claude.chat.input").take_mention(path, line1, line2)
 end
 
 --- :ClaudeAsk and :ClaudeSendText's text, for a chat open in this tab page.
 function M.take_text(text, submit)
-  return require("claude.chat_input").take_text(text, submit)
+  return require("claude.chat.input").take_text(text, submit)
 end
 
 -- For lua/claude/chat_*.lua, not for users.

@@ -1,4 +1,4 @@
--- The native chat's input (lua/claude/chat.lua keeps the chats): prompt
+-- The native chat's input (chat/init.lua keeps the chats): prompt
 -- history, completion of slash commands and @paths, :ClaudeSend/:ClaudeAdd
 -- mentions, attached images.
 local M = {}

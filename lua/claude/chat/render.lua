@@ -1,4 +1,4 @@
--- The native chat's transcript (lua/claude/chat.lua keeps the chats): how
+-- The native chat's transcript (chat/init.lua keeps the chats): how
 -- each of the host's items is rendered, the folds under summary lines, and
 -- the permission prompts. Each render function gets the chat and its
 -- (modifiable) transcript.
@@ -121,7 +121,7 @@ local ask_next
 local function answer(c, item, reply, line)
   reply.dir, reply.request_id = c.dir, item.id
   if not c.withdrawn[item.id] then
-    require("claude.host").call("ClaudeHostChatAnswer", reply)
+    require("claude.host").answer_chat(reply)
     write(c, function(buf)
       add(c, buf, { "  ⎿  " .. line })
     end)
@@ -192,7 +192,7 @@ end
 function render.init(c, _, it)
   c.model, c.mode = it.model, it.mode
   if it.session_id and it.session_id ~= "" then
-    c.session_id = it.session_id
+    c.conversation = it.session_id
   end
 end
 
