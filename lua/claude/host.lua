@@ -10,7 +10,10 @@
 -- `User ClaudeHostExit` event instead of calling up into the views.
 local M = {}
 
-local version = require("claude.version").version
+-- The plugin's version, read when needed: a test may change it.
+local function version()
+  return require("claude.version").version
+end
 
 local HOST = "claude-nvim"
 
@@ -248,7 +251,7 @@ local function stale_message(found)
     "claude.nvim: %s is %s but the plugin is %s: update it: %s",
     M.binary(),
     found,
-    version,
+    version(),
     build_hint()
   )
 end
@@ -272,7 +275,7 @@ function M.ensure()
     return false, err
   end
   local answered, theirs = pcall(vim.fn.ClaudeHostVersion)
-  if not answered or theirs ~= version then
+  if not answered or theirs ~= version() then
     unregister()
     return false, stale_message(answered and ("version " .. tostring(theirs)) or "an older version")
   end
@@ -299,7 +302,7 @@ function M.start_async(opts)
     return true
   end
   state.async_pending = true
-  opts = vim.tbl_extend("force", opts, { version = version })
+  opts = vim.tbl_extend("force", opts, { version = version() })
   vim.fn.ClaudeHostStartAsync(opts)
   vim.defer_fn(function()
     if state.async_pending then

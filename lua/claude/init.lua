@@ -26,16 +26,6 @@
 -- names it; chat/conversations.lua lists them).
 local M = {}
 
--- require("claude").version, which users and older scripts read, comes
--- from version.lua when first read: at startup a lazy-loading spec loads
--- this module and config.lua only.
-setmetatable(M, {
-  __index = function(_, key)
-    if key == "version" then
-      return require("claude.version").version
-    end
-  end,
-})
 
 --- Configures the plugin. Safe to call more than once; each call starts
 --- again from the defaults. Raises an error naming any key with a bad value.
@@ -197,5 +187,24 @@ function M.sessions()
     end
   end)
 end
+
+-- require("claude").version, which users and scripts read, is version.lua's,
+-- loaded when first read (at startup a lazy-loading spec loads only this
+-- module and config.lua); setting it sets it there, where host.lua reads
+-- it (the tests pretend a stale binary that way).
+setmetatable(M, {
+  __index = function(_, key)
+    if key == "version" then
+      return require("claude.version").version
+    end
+  end,
+  __newindex = function(t, key, value)
+    if key == "version" then
+      require("claude.version").version = value
+    else
+      rawset(t, key, value)
+    end
+  end,
+})
 
 return M
