@@ -512,7 +512,7 @@ function M.open(id, spec)
   local view = { id = id, tab_name = spec.tab_name, path = spec.new_path, maps = {}, spec = spec }
   views[id] = view
   local name = vim.fn.fnamemodify(spec.new_path, ":~:.")
-  local sessions = require("claude.terminal")
+  local sessions = require("claude.sessions")
   if spec.session and not sessions.is_here(spec.session) then
     -- Another session's tab page is the current one: this proposal opens
     -- in its own session's tab page, when the user goes there.
