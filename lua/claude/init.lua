@@ -2,17 +2,16 @@
 -- API (:help claude-lua); the :Claude* commands in plugin/claude.lua call it.
 --
 -- Floors. Each module below is on one floor and requires (at its top or
--- inside a function) only modules on its own floor or below. Requires form
--- no cycle, those inside functions included, except among the files of one
--- folder (chat/, terminal/: one module split over files), and those at the
--- top of a file none at all. plugintest/layers_test.go reads this list and
--- checks all of it. A lower floor that must tell a higher one something
--- fires a `User` event (events.lua: ClaudeHostExit, ClaudeServerStarted)
--- instead of calling up. Go calls in through handlers.lua only and is
--- called through host.lua only. plugin/claude.lua stands above them all.
+-- inside a function) only modules on its own floor or below, and requires
+-- form no cycle, those inside functions included (within a floor, too).
+-- plugintest/layers_test.go reads this list and checks both. A lower floor
+-- that must tell a higher one something fires a `User` event (events.lua:
+-- ClaudeHostExit, ClaudeServerStarted) instead of calling up. Go calls in
+-- through handlers.lua only and is called through host.lua only (tested in
+-- plugintest/boundary_test.go). plugin/claude.lua stands above them all.
 --
 -- 3 commands: claude claude.commands claude.mention claude.prompt claude.health claude.handlers
--- 2 views: claude.diff claude.terminal claude.terminal.servers claude.terminal.native claude.terminal.snacks claude.terminal.external claude.terminal.window claude.chat claude.chat.input claude.chat.render claude.chat.conversations claude.chat.models
+-- 2 views: claude.diff claude.terminal claude.terminal.servers claude.terminal.native claude.terminal.snacks claude.terminal.external claude.terminal.window claude.chat claude.chat.state claude.chat.render claude.chat.input claude.chat.turns claude.chat.windows claude.chat.conversations claude.chat.models
 -- 1 core: claude.host claude.server claude.sessions claude.state claude.cli claude.model claude.tools claude.reload claude.selection claude.generation claude.memory claude.explorer
 -- 0 base: claude.config claude.version claude.events claude.notify claude.buffers
 --

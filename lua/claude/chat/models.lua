@@ -10,7 +10,8 @@ local model = require("claude.model")
 --- Asks the host for the CLI's model list; the picker opens when it comes
 --- (M.show, through handlers.show_models).
 function M.pick()
-  local args = require("claude.chat")._start_args()
+  local state = require("claude.chat.state")
+  local args = state.start_args(state.current_dir())
   if args then
     require("claude.host").request_models(args)
   end
