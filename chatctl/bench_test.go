@@ -110,9 +110,9 @@ func newChatBench(b *testing.B) *chatBenchWriter {
 		local cli, chan, method = ...
 		require('claude').setup({ terminal_cmd = { cli } })
 		local chat = require('claude.chat')
-		local render = chat._events
+		local render = chat.show_events
 		_G.chatbench_render = {}
-		chat._events = function(dir, items)
+		chat.show_events = function(dir, items)
 			local t0 = vim.uv.hrtime()
 			render(dir, items)
 			table.insert(_G.chatbench_render, (vim.uv.hrtime() - t0) / 1e6)

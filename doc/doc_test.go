@@ -6,6 +6,7 @@ package doc_test
 import (
 	"bufio"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -159,7 +160,14 @@ func configKeys(t *testing.T, nv *nvimtest.Nvim) []string {
 // "Claude…" on lines that call fire(…).
 func firedEvents(t *testing.T) []string {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(nvimtest.RepoRoot(), "lua", "claude", "*.lua"))
+	// Every module, those in folders (chat/, terminal/) too.
+	var files []string
+	err := filepath.WalkDir(filepath.Join(nvimtest.RepoRoot(), "lua", "claude"), func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".lua") {
+			files = append(files, path)
+		}
+		return err
+	})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,7 +41,7 @@ func TestTheLuaSideExpectsThisVersion(t *testing.T) {
 	var lua string
 	nv.Lua(&lua, `return require('claude').version`)
 	if lua != Version {
-		t.Errorf("lua/claude/init.lua expects version %q, the Go host is %q: bump both together", lua, Version)
+		t.Errorf("lua/claude/version.lua expects version %q, the Go host is %q: bump both together", lua, Version)
 	}
 }
 

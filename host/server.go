@@ -232,7 +232,7 @@ func (h *Host) serve(opts startOptions, token string, portMin, portMax int) (*mc
 }
 
 // startAsync serves ClaudeHostStartAsync (auto_start): the same start,
-// but Neovim does not wait: the answer goes to Lua's host._started. It
+// but Neovim does not wait: the answer goes to Lua's handlers.finish_start. It
 // also checks the version, which a synchronous start leaves to
 // ClaudeHostVersion.
 func (h *Host) startAsync(args []startOptions) {

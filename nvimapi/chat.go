@@ -11,7 +11,7 @@ var _ chatctl.View = (*Editor)(nil)
 // ChatEvents hands one batch of a chat's events to the Lua renderer: one round trip per
 // batch, whatever its size. dir names the chat (its workspace).
 func (e *Editor) ChatEvents(ctx context.Context, dir string, items []chatctl.Item) error {
-	if err := e.lua(ctx, nil, `require('claude.chat')._events(...)`, dir, items); err != nil {
+	if err := e.lua(ctx, nil, `require('claude.handlers').show_chat_events(...)`, dir, items); err != nil {
 		return luaError(err)
 	}
 	return nil
@@ -24,7 +24,7 @@ func (e *Editor) ChatModels(ctx context.Context, dir string, models []chatctl.Mo
 	if models == nil {
 		models = []chatctl.Model{}
 	}
-	if err := e.lua(ctx, nil, `require('claude.model')._models(...)`, dir, models, running, errText); err != nil {
+	if err := e.lua(ctx, nil, `require('claude.handlers').show_models(...)`, dir, models, running, errText); err != nil {
 		return luaError(err)
 	}
 	return nil

@@ -32,7 +32,7 @@ func (e *Editor) currentState(ctx context.Context) (currentState, error) {
 		Gen gens            `msgpack:"gen"`
 		Ev  selection.Event `msgpack:"ev"`
 	}
-	if err := e.lua(ctx, &r, `return require('claude.generation').current()`); err != nil {
+	if err := e.lua(ctx, &r, `return require('claude.handlers').read_current()`); err != nil {
 		return currentState{}, luaError(err)
 	}
 	cur := currentState{}

@@ -228,7 +228,7 @@ func (e *Editor) openDiff(ctx context.Context, session int, req mcp.DiffRequest)
 	if session > 0 {
 		spec["session"] = session // its view opens in the session's tab page
 	}
-	if err := e.lua(ctx, nil, `return require('claude.diff').open(...)`, d.id, spec); err != nil {
+	if err := e.lua(ctx, nil, `return require('claude.handlers').open_diff(...)`, d.id, spec); err != nil {
 		e.diffs.remove(d)
 		e.closeView(context.Background(), d.id)
 		return mcp.DiffResult{}, luaError(err) // the tool names the path
@@ -294,7 +294,7 @@ func (e *Editor) closeAllDiffs(ctx context.Context, session int) (int, error) {
 		d.decide(mcp.DiffResult{Outcome: mcp.DiffRejected})
 	}
 	var closed int
-	if err := e.lua(ctx, &closed, `return require('claude.diff').close_all(...)`, session); err != nil {
+	if err := e.lua(ctx, &closed, `return require('claude.handlers').close_diffs(...)`, session); err != nil {
 		return 0, luaError(err)
 	}
 	return closed, nil
@@ -304,7 +304,7 @@ func (e *Editor) closeAllDiffs(ctx context.Context, session int) (int, error) {
 func (e *Editor) closeView(ctx context.Context, id int) error {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), closeViewTimeout)
 	defer cancel()
-	if err := e.lua(ctx, nil, `return require('claude.diff').close(...)`, id); err != nil {
+	if err := e.lua(ctx, nil, `return require('claude.handlers').close_diff(...)`, id); err != nil {
 		return luaError(err)
 	}
 	return nil

@@ -89,7 +89,7 @@ func (e *Editor) mapLua(ctx context.Context, path string) error {
 		OK  bool   `msgpack:"ok"`
 		Why string `msgpack:"why"`
 	}
-	if err := e.lua(ctx, &r, `return require('claude.generation').map(...)`, path); err != nil {
+	if err := e.lua(ctx, &r, `return require('claude.handlers').map_generation_page(...)`, path); err != nil {
 		return luaError(err)
 	}
 	if !r.OK {

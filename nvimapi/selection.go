@@ -18,7 +18,7 @@ type regionText struct {
 func (e *Editor) ReadSelection(ctx context.Context, q selection.Query) (*mcp.Selection, error) {
 	first, last := q.Ordered()
 	var r *regionText
-	err := e.lua(ctx, &r, `return require('claude.selection').read(...)`,
+	err := e.lua(ctx, &r, `return require('claude.handlers').read_selection(...)`,
 		q.Buf, string(rune(q.Kind)),
 		[]int{first.Line, first.Col}, []int{last.Line, last.Col},
 		[]int{q.Start.Line, q.Start.Col}, []int{q.End.Line, q.End.Col}, q.ToEOL)

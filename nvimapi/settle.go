@@ -36,7 +36,7 @@ type DiagnosticEvent struct {
 	Tick int `msgpack:"tick" eval:"getbufvar(str2nr(expand('<abuf>')), 'changedtick')"`
 	// Whether the buffer holds a file (lua/claude/tools.lua is_file_buf,
 	// the plugin's one rule).
-	File bool `msgpack:"file" eval:"v:lua.require'claude.tools'.is_file_buf(str2nr(expand('<abuf>')))"`
+	File bool `msgpack:"file" eval:"v:lua.require'claude.handlers'.is_file_buf(str2nr(expand('<abuf>')))"`
 }
 
 // diagnosticEvents remembers, per buffer, the b:changedtick of its latest

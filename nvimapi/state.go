@@ -18,7 +18,7 @@ type ClientChange struct {
 // ClientChanged pushes a connect or disconnect to the Lua layer, so it
 // never has to ask.
 func (e *Editor) ClientChanged(ctx context.Context, c ClientChange) error {
-	if err := e.lua(ctx, nil, `require('claude.state')._client(...)`, c); err != nil {
+	if err := e.lua(ctx, nil, `require('claude.handlers').update_client(...)`, c); err != nil {
 		return luaError(err)
 	}
 	return nil
@@ -37,7 +37,7 @@ type StartResult struct {
 // StartFinished hands the result of an asynchronous start to
 // lua/claude/host.lua, which waits for no answer.
 func (e *Editor) StartFinished(ctx context.Context, r StartResult) error {
-	if err := e.lua(ctx, nil, `require('claude.host')._started(...)`, r); err != nil {
+	if err := e.lua(ctx, nil, `require('claude.handlers').finish_start(...)`, r); err != nil {
 		return luaError(err)
 	}
 	return nil

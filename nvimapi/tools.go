@@ -27,7 +27,7 @@ func (e *Editor) OpenFile(ctx context.Context, req mcp.OpenFileRequest) (mcp.Ope
 		"end_line":      req.EndLine,
 		"frontmost":     req.MakeFrontmost,
 	}
-	if err := e.lua(ctx, &r, `return require('claude.tools').open_file(...)`, args); err != nil {
+	if err := e.lua(ctx, &r, `return require('claude.handlers').open_file(...)`, args); err != nil {
 		return mcp.OpenFileResult{}, luaError(err)
 	}
 	return mcp.OpenFileResult{Message: r.Message, LanguageID: languageID(r.Filetype), LineCount: r.LineCount}, nil
@@ -61,7 +61,7 @@ func (e *Editor) Diagnostics(ctx context.Context, path string) ([]mcp.FileDiagno
 		Reloaded []reloadedBuffer     `msgpack:"reloaded"`
 		Files    []luaFileDiagnostics `msgpack:"files"`
 	}
-	if err := e.lua(ctx, &r, `return require('claude.tools').refresh_and_diagnose(...)`, pathArg(path)...); err != nil {
+	if err := e.lua(ctx, &r, `return require('claude.handlers').refresh_and_diagnose(...)`, pathArg(path)...); err != nil {
 		return nil, luaError(err)
 	}
 	if !e.awaitReloaded(ctx, r.Reloaded) {
@@ -74,7 +74,7 @@ func (e *Editor) Diagnostics(ctx context.Context, path string) ([]mcp.FileDiagno
 // every file buffer.
 func (e *Editor) ReadDiagnostics(ctx context.Context, path string) ([]mcp.FileDiagnostics, error) {
 	var files []luaFileDiagnostics
-	if err := e.lua(ctx, &files, `return require('claude.tools').diagnostics(...)`, pathArg(path)...); err != nil {
+	if err := e.lua(ctx, &files, `return require('claude.handlers').read_diagnostics(...)`, pathArg(path)...); err != nil {
 		return nil, luaError(err)
 	}
 	return convertFiles(files, path), nil
@@ -174,7 +174,7 @@ func (e *Editor) bufferState(ctx context.Context) (*bufferState, error) {
 		}
 	}
 	var st bufferState
-	if err := e.lua(ctx, &st, `return require('claude.generation').buffers()`); err != nil {
+	if err := e.lua(ctx, &st, `return require('claude.handlers').read_buffers()`); err != nil {
 		return nil, luaError(err)
 	}
 	e.buffers.put(st.Gen, st)
@@ -201,7 +201,7 @@ func (e *Editor) ReadWorkspaceFolders(ctx context.Context) ([]string, error) {
 		Gen  gens     `msgpack:"gen"`
 		Dirs []string `msgpack:"dirs"`
 	}
-	if err := e.lua(ctx, &r, `return require('claude.generation').folders()`); err != nil {
+	if err := e.lua(ctx, &r, `return require('claude.handlers').read_folders()`); err != nil {
 		return nil, luaError(err)
 	}
 	e.folders.put(r.Gen, slices.Clone(r.Dirs))
@@ -224,7 +224,7 @@ func (e *Editor) DocumentDirty(ctx context.Context, path string) (mcp.DocumentSt
 		Dirty    bool `msgpack:"dirty"`
 		Untitled bool `msgpack:"untitled"`
 	}
-	if err := e.lua(ctx, &st, `return require('claude.tools').document_state(...)`, path); err != nil {
+	if err := e.lua(ctx, &st, `return require('claude.handlers').read_document_state(...)`, path); err != nil {
 		return mcp.DocumentState{}, luaError(err)
 	}
 	if st == nil {
@@ -237,7 +237,7 @@ func (e *Editor) DocumentDirty(ctx context.Context, path string) (mcp.DocumentSt
 // disk since it was read.
 func (e *Editor) SaveDocument(ctx context.Context, path string) error {
 	var status string
-	if err := e.lua(ctx, &status, `return require('claude.tools').save(...)`, path); err != nil {
+	if err := e.lua(ctx, &status, `return require('claude.handlers').save_document(...)`, path); err != nil {
 		return luaError(err)
 	}
 	if status == "not open" {

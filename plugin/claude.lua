@@ -158,7 +158,7 @@ end, {
 })
 
 command("ClaudeModel", function()
-  require("claude.model").pick()
+  require("claude.chat.models").pick()
 end, { desc = "Pick Claude's model from the CLI's list: the running chat now, later chats and terminals too" })
 
 command("ClaudeLog", function()

@@ -29,10 +29,11 @@ function M.status()
       table.insert(lines, "pending diffs: " .. table.concat(s.diffs, ", "))
     end
   end
-  local sessions = s.sessions or {}
-  if #sessions > 1 or (#sessions == 1 and sessions[1].session ~= 1) then
+  -- One server per terminal session, named by the session's number.
+  local servers = s.sessions or {}
+  if #servers > 1 or (#servers == 1 and servers[1].session ~= 1) then
     local current = require("claude.terminal").current_id()
-    for _, x in ipairs(sessions) do
+    for _, x in ipairs(servers) do
       table.insert(
         lines,
         string.format(

@@ -210,4 +210,28 @@ end
 ---@class claude.Config
 M.defaults = M.resolve({})
 
+-- The configuration in effect: every module reads it here (floor 0), so
+-- none needs the top module for it.
+local active = { cfg = nil, setup_called = false }
+
+--- The active configuration (the defaults until setup() is called).
+---@return claude.Config
+function M.get()
+  if not active.cfg then
+    active.cfg = M.resolve({})
+  end
+  return active.cfg
+end
+
+--- Makes cfg (from M.resolve) the active configuration; setup() calls it.
+---@param cfg claude.Config
+function M.set(cfg)
+  active.cfg, active.setup_called = cfg, true
+end
+
+--- Whether setup() was called (:checkhealth says when it was not).
+function M.setup_called()
+  return active.setup_called
+end
+
 return M

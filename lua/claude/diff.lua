@@ -7,8 +7,19 @@ local M = {}
 
 local views = {} -- id -> view (see open)
 
+-- When the Go host dies nobody can answer Claude for the diffs it showed:
+-- host.lua says so with this event rather than calling up into the view.
+vim.api.nvim_create_autocmd("User", {
+  group = vim.api.nvim_create_augroup("ClaudeDiffHostExit", { clear = true }),
+  pattern = "ClaudeHostExit",
+  desc = "claude.nvim: close Claude's diffs when the Go host exits",
+  callback = function()
+    M.close_all()
+  end,
+})
+
 local function cfg()
-  return require("claude").config().diff
+  return require("claude.config").get().diff
 end
 
 local function valid_win(win)
@@ -128,11 +139,11 @@ end
 -- The left side: the file's buffer (loaded if needed, never modified by
 -- us), or an empty scratch buffer when the file does not exist yet.
 local function original_buffer(view, path)
-  local buf = require("claude.tools").find_buf(path)
+  local buf = require("claude.buffers").find_buf(path)
   if buf and vim.api.nvim_buf_is_loaded(buf) then
     -- Claude may have written the file since (an edit it was allowed to
     -- make without asking): compare against the file as it is now.
-    if require("claude").config().auto_reload then
+    if require("claude.config").get().auto_reload then
       require("claude.reload").check(buf)
     end
     return buf
@@ -178,7 +189,7 @@ local function proposal_buffer(view, spec, filetype)
   bo.bufhidden = "wipe" -- closing its last window is a rejection
   bo.swapfile = false
   local name = spec.new_path .. " (Claude proposal)"
-  require("claude.tools").set_buf_name(buf, name, view.id)
+  require("claude.buffers").set_buf_name(buf, name, view.id)
   vim.api.nvim_buf_set_lines(buf, 0, -1, false, spec.lines)
   bo.fileformat = spec.dos and "dos" or "unix"
   bo.eol = spec.eol
@@ -218,7 +229,7 @@ local function target_window(view, buf)
     -- Keep Claude in sight in the new tab page too.
     local term = require("claude.terminal").buf(view.spec.session)
     if term then
-      local pos = require("claude").config().terminal.position
+      local pos = require("claude.config").get().terminal.position
       if pos == "tab" or pos == "float" then
         pos = "right"
       end
@@ -226,7 +237,7 @@ local function target_window(view, buf)
     end
     return win
   end
-  local win = require("claude.tools").editor_win()
+  local win = require("claude.buffers").editor_win()
   if win then
     view.prev_buf = vim.api.nvim_win_get_buf(win)
     view.prev_view = vim.api.nvim_win_call(win, vim.fn.winsaveview)
@@ -234,7 +245,7 @@ local function target_window(view, buf)
     vim.api.nvim_win_set_buf(win, buf)
     return win
   end
-  local side = require("claude").config().terminal.position == "left" and "right" or "left"
+  local side = require("claude.config").get().terminal.position == "left" and "right" or "left"
   view.created_win = true
   return vim.api.nvim_open_win(buf, false, { split = side, win = -1 })
 end
@@ -279,7 +290,7 @@ local function make_buffers(view, spec, from_term)
   -- window, and while a terminal is the current window that resizes the
   -- terminal to the full editor width: Claude would draw lines wider than
   -- its split. Set them up from a file window instead.
-  local file_win = from_term and require("claude.tools").editor_win() or nil
+  local file_win = from_term and require("claude.buffers").editor_win() or nil
   local bufs = file_win and vim.api.nvim_win_call(file_win, prepare) or prepare()
   view.orig_buf, view.prop_buf = bufs[1], bufs[2]
 end
@@ -501,7 +512,7 @@ function M.open(id, spec)
   local view = { id = id, tab_name = spec.tab_name, path = spec.new_path, maps = {}, spec = spec }
   views[id] = view
   local name = vim.fn.fnamemodify(spec.new_path, ":~:.")
-  local sessions = require("claude.terminal")
+  local sessions = require("claude.sessions")
   if spec.session and not sessions.is_here(spec.session) then
     -- Another session's tab page is the current one: this proposal opens
     -- in its own session's tab page, when the user goes there.
@@ -606,7 +617,7 @@ function M.decide(id, decision, opts)
       require("claude.reload").watch(view.path)
     end
   end
-  local ok, err = pcall(vim.fn.ClaudeHostDiffDone, id, decision, text)
+  local ok, err = require("claude.host").answer_diff(id, decision, text)
   if not ok then
     require("claude.notify").notify("claude.nvim: could not answer Claude: " .. tostring(err), vim.log.levels.ERROR)
   end

@@ -66,7 +66,7 @@ end
 -- main loop): on_lines does. Only file buffers: Claude's terminal prints all
 -- the time and is in no cheap tool's answer.
 local function attach(buf)
-  if attached[buf] or not vim.api.nvim_buf_is_loaded(buf) or not require("claude.tools").is_file_buf(buf) then
+  if attached[buf] or not vim.api.nvim_buf_is_loaded(buf) or not require("claude.buffers").is_file_buf(buf) then
     return
   end
   local ok = pcall(vim.api.nvim_buf_attach, buf, false, {

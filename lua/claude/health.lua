@@ -144,7 +144,7 @@ end
 -- The program terminal_cmd runs (nil when only a shell can tell), and the
 -- argv that asks it for its version.
 local function cli_command()
-  local cmd = require("claude").config().terminal_cmd
+  local cmd = require("claude.config").get().terminal_cmd
   local name = require("claude.terminal").program()
   if type(cmd) == "table" then
     return name, vim.list_extend(vim.deepcopy(cmd), { "--version" })
@@ -163,7 +163,7 @@ local cli_version
 
 local function check_cli()
   health.start("Claude CLI")
-  local cfg = require("claude").config()
+  local cfg = require("claude.config").get()
   local name, argv = cli_command()
   local path = name and vim.fn.exepath(name) or vim.inspect(cfg.terminal_cmd)
   if path == "" then
@@ -279,7 +279,7 @@ end
 -- A CLAUDE_CONFIG_DIR set only in the env option: the CLI would look for
 -- lock files elsewhere than the server writes them.
 local function check_config_dir_env()
-  local cfg_dir = require("claude").config().env.CLAUDE_CONFIG_DIR
+  local cfg_dir = require("claude.config").get().env.CLAUDE_CONFIG_DIR
   if cfg_dir and vim.env.CLAUDE_CONFIG_DIR and vim.env.CLAUDE_CONFIG_DIR ~= "" and cfg_dir ~= vim.env.CLAUDE_CONFIG_DIR then
     health.warn(
       string.format(
@@ -348,7 +348,7 @@ end
 local function check_server()
   health.start("Server")
   if not require("claude.host").running() then
-    local cfg = require("claude").config()
+    local cfg = require("claude.config").get()
     health.info(
       "not running: :ClaudeOpen or :ClaudeStart starts it"
         .. (cfg.auto_start and " (auto_start starts it on VimEnter)" or " (auto_start is off)")

@@ -3,7 +3,17 @@
 -- first call to ensure() registers the host and loads the checked-in
 -- manifest (rplugin/claude-nvim.vim), whose functions and autocmds start
 -- the binary on first use.
+--
+-- The one way out to Go: every ClaudeHost* function is called through
+-- the wrappers at the end of this file, nowhere else. (The way in is
+-- handlers.lua.) When the process dies this module says so with a
+-- `User ClaudeHostExit` event instead of calling up into the views.
 local M = {}
+
+-- The plugin's version, read when needed: a test may change it.
+local function version()
+  return require("claude.version").version
+end
 
 local HOST = "claude-nvim"
 
@@ -31,7 +41,7 @@ function M.manifest()
 end
 
 function M.log_file()
-  local cfg = require("claude").config()
+  local cfg = require("claude.config").get()
   return cfg.log.file or (vim.fn.stdpath("log") .. "/claude.log")
 end
 
@@ -121,22 +131,12 @@ local function remove_own_lock(path, token)
   end
 end
 
-local function on_exit(chan, code)
-  if state.channel ~= chan then
-    return
-  end
-  state.ready, state.channel, state.registered = false, nil, false
-  forget(state.host_name, chan)
-  local shared = require("claude.state")
-  local was_running = shared.server_running
-  -- A host that died without cleaning up leaves a lock naming our (live)
-  -- pid and a dead port; the CLI would keep trying it.
-  remove_own_lock(shared.lockfile, shared.token)
-  -- Nobody can answer Claude for the diffs it showed any more.
-  require("claude.diff").close_all()
-  shared._server({ running = false, code = code })
+-- Tells the user the Go host exited with code (unless that was a clean
+-- exit or Neovim's own); returns whether to start it again: only when its
+-- server ran and it did not die right after the last restart.
+local function report_exit(code, was_running)
   if code == 0 or vim.v.exiting ~= vim.NIL then
-    return
+    return false
   end
   local notify = require("claude.notify")
   local now = vim.uv.now()
@@ -149,15 +149,33 @@ local function on_exit(chan, code)
         again and " again, right after a restart" or ""
       )
     )
-    return
+    return false
   end
   state.restarted_at = now
   notify.warn(string.format("the Go host exited with code %d (see :ClaudeLog); restarting it", code))
-  require("claude")._restart()
+  return true
+end
+
+local function on_exit(chan, code)
+  if state.channel ~= chan then
+    return
+  end
+  state.ready, state.channel, state.registered = false, nil, false
+  forget(state.host_name, chan)
+  local shared = require("claude.state")
+  local was_running = shared.server_running
+  -- A host that died without cleaning up leaves a lock naming our (live)
+  -- pid and a dead port; the CLI would keep trying it.
+  remove_own_lock(shared.lockfile, shared.token)
+  shared._server({ running = false, code = code }, require("claude.sessions").running(1))
+  -- Nobody can answer Claude for the diffs it showed any more (diff.lua
+  -- closes them), and server.lua starts the server again when told to:
+  -- both on this event, as neither is this module's business.
+  require("claude.events").fire("ClaudeHostExit", { code = code, restart = report_exit(code, was_running) })
 end
 
 local function start_job(host_name)
-  local cfg = require("claude").config()
+  local cfg = require("claude.config").get()
   local chan = vim.fn.jobstart({ M.binary() }, {
     rpc = true,
     env = {
@@ -233,7 +251,7 @@ local function stale_message(found)
     "claude.nvim: %s is %s but the plugin is %s: update it: %s",
     M.binary(),
     found,
-    require("claude").version,
+    version(),
     build_hint()
   )
 end
@@ -256,10 +274,10 @@ function M.ensure()
   if not ok then
     return false, err
   end
-  local answered, version = pcall(vim.fn.ClaudeHostVersion)
-  if not answered or version ~= require("claude").version then
+  local answered, theirs = pcall(vim.fn.ClaudeHostVersion)
+  if not answered or theirs ~= version() then
     unregister()
-    return false, stale_message(answered and ("version " .. tostring(version)) or "an older version")
+    return false, stale_message(answered and ("version " .. tostring(theirs)) or "an older version")
   end
   state.ready = true
   return true
@@ -270,20 +288,21 @@ end
 local ASYNC_START_TIMEOUT_MS = 10000
 
 --- Starts the server without ever waiting on the Go host (auto_start):
---- the host answers by calling M._started.
+--- the host answers through handlers.finish_start. Returns false, doing
+--- nothing, when the host already answers: then a plain start is as quick.
 ---@param opts table ClaudeHostStart options
+---@return boolean started
 function M.start_async(opts)
   if state.ready or vim.g.claude_test_host then
-    require("claude").start()
-    return
+    return false
   end
   local ok, err = register()
   if not ok then
     require("claude.notify").notify(err, vim.log.levels.ERROR)
-    return
+    return true
   end
   state.async_pending = true
-  opts = vim.tbl_extend("force", opts, { version = require("claude").version })
+  opts = vim.tbl_extend("force", opts, { version = version() })
   vim.fn.ClaudeHostStartAsync(opts)
   vim.defer_fn(function()
     if state.async_pending then
@@ -292,28 +311,32 @@ function M.start_async(opts)
       require("claude.notify").notify(stale_message("not answering (an older version?)"), vim.log.levels.ERROR)
     end
   end, ASYNC_START_TIMEOUT_MS)
+  return true
 end
 
---- Called by the Go host (nvimapi.Editor.StartFinished) when an
---- asynchronous start finished.
+--- The end of an asynchronous start (the Go host's answer, through
+--- handlers.finish_start): the started server's info, or nil after
+--- reporting why there is none.
 ---@param result table { info = server info } or { error = message, version = host's }
-function M._started(result)
+---@return table|nil info
+function M.finish_start(result)
   state.async_pending = false
   if result.version then
     unregister()
     require("claude.notify").notify(stale_message("version " .. tostring(result.version)), vim.log.levels.ERROR)
-    return
+    return nil
   end
   if result.error then
     require("claude.notify").notify("claude.nvim: could not start the server: " .. tostring(result.error), vim.log.levels.ERROR)
-    return
+    return nil
   end
   state.ready = true
-  require("claude")._server_started(result.info)
+  return result.info
 end
 
 --- Calls a function of the Go host, starting it if needed. Errors are
---- reported to the user and nil is returned.
+--- reported to the user and nil is returned. Callers use the named
+--- wrappers below.
 ---@param name string
 ---@param ... any
 function M.call(name, ...)
@@ -341,6 +364,97 @@ end
 --- Whether the Go host process is running (without starting it).
 function M.running()
   return state.ready
+end
+
+-- Calls a function of a running Go host, never starting it and never
+-- reporting an error: for updates that do not matter once it is gone.
+local function try(name, ...)
+  return pcall(vim.fn[name], ...)
+end
+
+-- The Go host's functions (host/host.go's handler table), each named by
+-- what it does. The terminal bridge: servers are numbered by their
+-- terminal session (1: the server :ClaudeStart starts).
+
+--- Starts a server (ClaudeHostStart options); its info, or nil.
+function M.start_server(opts)
+  return M.call("ClaudeHostStart", opts)
+end
+
+--- Stops server id (the first without id). quiet: only if the host runs,
+--- and without reporting an error.
+---@param id integer|nil
+---@param quiet boolean|nil
+function M.stop_server(id, quiet)
+  if quiet then
+    return state.ready and try("ClaudeHostStop", id)
+  end
+  if id then
+    return M.call("ClaudeHostStop", id)
+  end
+  return M.call("ClaudeHostStop")
+end
+
+--- The first server's state: { running, port, lockfile, clients }.
+function M.server_status()
+  return M.call("ClaudeHostStatus")
+end
+
+--- Tells the host which session's CLI gets selections and mentions.
+function M.set_current_session(id)
+  return try("ClaudeHostSession", id)
+end
+
+--- Sends an @-mention (0-based lines, or nil for the whole file).
+function M.send_mention(path, line1, line2)
+  return M.call("ClaudeHostMention", path, line1, line2)
+end
+
+--- Gives Claude the user's decision on diff id; ok, or false and why.
+function M.answer_diff(id, decision, text)
+  return try("ClaudeHostDiffDone", id, decision, text)
+end
+
+-- The chat: one CLI per workspace directory, run by the host.
+
+function M.start_chat(args)
+  return M.call("ClaudeHostChatStart", args)
+end
+
+function M.send_to_chat(dir, text, images)
+  return M.call("ClaudeHostChatSend", dir, text, images)
+end
+
+function M.interrupt_chat(dir)
+  return M.call("ClaudeHostChatInterrupt", dir)
+end
+
+function M.set_chat_mode(dir, mode)
+  return M.call("ClaudeHostChatMode", dir, mode)
+end
+
+function M.stop_chat(dir)
+  return M.call("ClaudeHostChatStop", dir)
+end
+
+--- Answers a permission request of a chat's CLI.
+function M.answer_chat(reply)
+  return M.call("ClaudeHostChatAnswer", reply)
+end
+
+--- The stored conversations of a workspace ({ dir, env }).
+function M.list_conversations(args)
+  return M.call("ClaudeHostChatSessions", args)
+end
+
+--- Asks for the CLI's model list; the answer comes through
+--- handlers.show_models.
+function M.request_models(args)
+  return M.call("ClaudeHostChatModels", args)
+end
+
+function M.set_chat_model(dir, model)
+  return M.call("ClaudeHostChatModel", dir, model)
 end
 
 return M

@@ -1,77 +1,38 @@
 -- claude.nvim: Claude Code inside Neovim. This module is the public Lua
 -- API (:help claude-lua); the :Claude* commands in plugin/claude.lua call it.
+--
+-- Floors. Each module below is on one floor and requires (at its top or
+-- inside a function) only modules on its own floor or below, and requires
+-- form no cycle, those inside functions included (within a floor, too).
+-- plugintest/layers_test.go reads this list and checks both. A lower floor
+-- that must tell a higher one something fires a `User` event (events.lua:
+-- ClaudeHostExit, ClaudeServerStarted) instead of calling up. Go calls in
+-- through handlers.lua only and is called through host.lua only (tested in
+-- plugintest/boundary_test.go). plugin/claude.lua stands above them all.
+--
+-- 3 commands: claude claude.commands claude.mention claude.prompt claude.health claude.handlers
+-- 2 views: claude.diff claude.terminal claude.terminal.servers claude.terminal.native claude.terminal.snacks claude.terminal.external claude.terminal.window claude.chat claude.chat.state claude.chat.render claude.chat.input claude.chat.turns claude.chat.windows claude.chat.conversations claude.chat.models
+-- 1 core: claude.host claude.server claude.sessions claude.state claude.cli claude.model claude.tools claude.reload claude.selection claude.generation claude.memory claude.explorer
+-- 0 base: claude.config claude.version claude.events claude.notify claude.buffers
+--
+-- Words. A server is one WebSocket server of the Go host with its lock
+-- file, the terminal bridge a CLI connects to (Go creates, names by port
+-- and removes it; server.lua asks). A session is one CLI the user runs in
+-- a terminal, with a server of its own (sessions.lua; Lua creates,
+-- numbers and ends it). A chat is one CLI the Go host runs in stream-json
+-- mode for a workspace directory (Lua asks Go to start and stop it); a
+-- conversation is what such a CLI stores and resumes (the CLI creates and
+-- names it; chat/conversations.lua lists them).
 local M = {}
 
-local config_state = { cfg = nil, setup_called = false }
-
--- ClaudeHostStart's options, from the configuration, and the port and
--- token of the server this Neovim ran last: a CLI that was connected to it
--- reconnects by itself when the new one takes them over. Also what the
--- host needs to know about this Neovim (host/server.go startOptions), so
--- it never calls back for it: the lock file's pid and workspace folders,
--- and where the user is, which the first CLI to connect is told.
-local function start_options(cfg)
-  local last = require("claude.state").last
-  return {
-    ide_name = cfg.ide_name,
-    port_min = cfg.port_range and cfg.port_range[1] or 0,
-    port_max = cfg.port_range and cfg.port_range[2] or 0,
-    port = last.port or 0,
-    token = last.token or "",
-    pid = vim.fn.getpid(),
-    folders = require("claude.tools").workspace_folders(),
-    where = require("claude.selection").editor_state(),
-  }
-end
-
--- How long a CLI that was connected gets to reconnect to a restarted
--- server before we say it will not. The CLI (2.1.197) retries at once and
--- then after about 1, 2, 4 and 8 s; after that it has given up, and even
--- its /ide command fails to connect again ("Failed to connect to Neovim").
-local RECONNECT_WAIT_MS = 10000
-
--- What brings back a CLI that gave up on us: a new one, on the same
--- conversation.
-local RESTART_ADVICE = "restart it with :ClaudeClose, then :ClaudeOpen --continue (keeps the conversation)"
-
--- After the server came back while Claude's terminal runs: make sure its
--- CLI finds it again, or say how to get it back.
-local function watch_reconnect(info, previous_port)
-  local terminal = require("claude.terminal")
-  local state = require("claude.state")
-  if not terminal.session_running(1) or state.clients > 0 then
-    return
-  end
-  if previous_port and info.port ~= previous_port then
-    require("claude.notify").warn(
-      string.format(
-        "the server could not take port %d again (now %d), so Claude cannot reconnect: %s",
-        previous_port,
-        info.port,
-        RESTART_ADVICE
-      )
-    )
-    return
-  end
-  vim.defer_fn(function()
-    if terminal.session_running(1) and state.server_running and state.port == info.port and state.clients == 0 then
-      require("claude.notify").warn("Claude has stopped retrying and will not reconnect: " .. RESTART_ADVICE)
-    end
-  end, RECONNECT_WAIT_MS)
-end
-
--- Must equal host.Version in the Go code; a mismatch means bin/claude-nvim
--- comes from another version and must be replaced (scripts/install-binary).
--- scripts/install-binary and scripts/dist read the version from this line:
--- keep it one line, `M.version = "x.y.z"`.
-M.version = "0.1.0"
 
 --- Configures the plugin. Safe to call more than once; each call starts
 --- again from the defaults. Raises an error naming any key with a bad value.
 ---@param opts table|nil see :help claude-config
 function M.setup(opts)
-  local cfg, unknown = require("claude.config").resolve(opts)
-  config_state.cfg, config_state.setup_called = cfg, true
+  local config = require("claude.config")
+  local cfg, unknown = config.resolve(opts)
+  config.set(cfg)
   if #unknown > 0 then
     require("claude.notify").notify("claude.nvim: unknown option(s) ignored: " .. table.concat(unknown, ", "), vim.log.levels.WARN)
   end
@@ -79,7 +40,7 @@ function M.setup(opts)
     -- After startup, and without waiting for the Go host to come up, so
     -- auto_start never delays the first screen nor freezes the editor.
     local function start()
-      require("claude.host").start_async(start_options(cfg))
+      require("claude.server").start_async()
     end
     if vim.v.vim_did_enter == 1 then
       vim.schedule(start)
@@ -99,87 +60,27 @@ end
 --- The active configuration (the defaults until setup() is called).
 ---@return claude.Config
 function M.config()
-  if not config_state.cfg then
-    config_state.cfg = require("claude.config").resolve({})
-  end
-  return config_state.cfg
+  return require("claude.config").get()
 end
 
 function M.setup_called()
-  return config_state.setup_called
+  return require("claude.config").setup_called()
 end
 
 --- Starts the WebSocket server (and the Go host) if it is not running.
 ---@return table|nil info { port, lockfile } or nil after reporting an error
 function M.start()
-  -- :ClaudeSend and :ClaudeOpen start the server each time; once it runs,
-  -- the state the host pushed answers without a round trip.
-  local state = require("claude.state")
-  if state.server_running and require("claude.host").running() then
-    return { running = true, port = state.port, lockfile = state.lockfile }
-  end
-  local info = require("claude.host").call("ClaudeHostStart", start_options(M.config()))
-  if type(info) ~= "table" or not info.port then
-    return nil
-  end
-  M._server_started(info)
-  return info
-end
-
---- Starts the server of a session other than the first (terminal.lua):
---- bound to cwd, on port with token when they are free (a restart).
----@return table|nil info { port, token, lockfile } or nil after reporting an error
-function M._start_session(id, cwd, port, token)
-  local opts = start_options(M.config())
-  opts.session, opts.cwd, opts.folders = id, cwd, { cwd }
-  opts.port, opts.token = port or 0, token or ""
-  local info = require("claude.host").call("ClaudeHostStart", opts)
-  if type(info) ~= "table" or not info.port then
-    return nil
-  end
-  return info
-end
-
---- Records a started server (from M.start or an asynchronous start).
-function M._server_started(info)
-  local previous_port = require("claude.state").last.port
-  require("claude.state")._server(info)
-  require("claude.reload").enable(M.config().auto_reload)
-  watch_reconnect(info, previous_port)
-  -- After a host restart, the other sessions' CLIs wait for their servers.
-  require("claude.terminal").restart_sessions()
-end
-
---- Starts the server again after its process died, without waiting for it.
-function M._restart()
-  require("claude.host").start_async(start_options(M.config()))
+  return require("claude.server").start()
 end
 
 --- Stops the server: disconnects Claude and removes the lock file.
 function M.stop()
-  local notify = require("claude.notify")
-  if not require("claude.host").running() or not require("claude.state").server_running then
-    notify.info("the server is not running")
-    return
-  end
-  require("claude.host").call("ClaudeHostStop")
-  require("claude.state")._server({ running = false })
-  require("claude.reload").enable(false)
-  if require("claude.terminal").is_running() then
-    notify.info(
-      "server stopped: Claude is disconnected. :ClaudeStart (or :ClaudeOpen) within about 15 s reconnects it; later, Claude has to be restarted"
-    )
-  else
-    notify.info("server stopped; lock file removed")
-  end
+  require("claude.server").stop()
 end
 
 --- Server state: { running, port, lockfile, clients = { {pid, name, version} } }.
 function M.status()
-  if not require("claude.host").running() then
-    return { running = false, clients = {} }
-  end
-  return require("claude.host").call("ClaudeHostStatus") or { running = false, clients = {} }
+  return require("claude.server").status()
 end
 
 --- Opens (or shows) the Claude terminal; args go to the CLI (e.g. "--resume").
@@ -285,5 +186,24 @@ function M.sessions()
     end
   end)
 end
+
+-- require("claude").version, which users and scripts read, is version.lua's,
+-- loaded when first read (at startup a lazy-loading spec loads only this
+-- module and config.lua); setting it sets it there, where host.lua reads
+-- it (the tests pretend a stale binary that way).
+setmetatable(M, {
+  __index = function(_, key)
+    if key == "version" then
+      return require("claude.version").version
+    end
+  end,
+  __newindex = function(t, key, value)
+    if key == "version" then
+      require("claude.version").version = value
+    else
+      rawset(t, key, value)
+    end
+  end,
+})
 
 return M

@@ -35,7 +35,7 @@ local function mention(path, line1, line2)
       lo, hi = hi, lo
     end
   end
-  require("claude.host").call("ClaudeHostMention", path, lo, hi)
+  require("claude.host").send_mention(path, lo, hi)
   local connected = require("claude.terminal").clients() > 0
   if not connected and require("claude.terminal").is_running() then
     -- The server keeps it for the CLI; say so rather than seem to drop it.
@@ -69,7 +69,7 @@ function M.send_buffer(buf, line1, line2)
   if not line1 then
     line1, line2 = M.visual_lines()
   end
-  if not require("claude.tools").is_file_buf(buf) then
+  if not require("claude.buffers").is_file_buf(buf) then
     notify_error("this buffer is not a file; :ClaudeSend works in file buffers (use :ClaudeAdd {path} for others)")
     return false
   end

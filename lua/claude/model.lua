@@ -1,8 +1,5 @@
--- :ClaudeModel: picks a model from the CLI's own list (its answer to the
--- stream-json initialize request). The running chat's CLI gave that list
--- when it started; with no chat running, the Go host starts a CLI just to
--- ask it. The choice applies to the running chat at once and is kept for
--- every CLI started later in this Neovim: chats and :ClaudeOpen get
+-- The model picked with :ClaudeModel (chat/models.lua), kept for every
+-- CLI started later in this Neovim: chats and :ClaudeOpen get
 -- `--model {value}`.
 local M = {}
 
@@ -32,55 +29,10 @@ function M.args(args)
   return out
 end
 
---- Asks the host for the CLI's model list; the picker opens when it comes
---- (M._models).
-function M.pick()
-  local args = require("claude.chat")._start_args()
-  if args then
-    require("claude.host").call("ClaudeHostChatModels", args)
-  end
-end
-
-local function label(m)
-  local name = (m.name and m.name ~= "") and m.name or m.value
-  if m.description and m.description ~= "" then
-    name = name .. " — " .. m.description
-  end
-  if m.value == selected then
-    name = name .. " (current)"
-  end
-  return name
-end
-
---- The host's answer to M.pick (host/chat_control.go). Not for users.
----@param dir string the chat's workspace
----@param models {value: string, name: string, description: string}[]
----@param running boolean whether dir's chat runs: the choice applies to it now
----@param err string why there is no list, "" when there is one
-function M._models(dir, models, running, err)
-  local notify = require("claude.notify")
-  if err ~= "" then
-    notify.error("could not get Claude's model list: " .. err)
-    return
-  end
-  if #models == 0 then
-    notify.warn("Claude's CLI listed no models")
-    return
-  end
-  -- Asked after the host's call returns: it must not wait on the user.
-  vim.schedule(function()
-    vim.ui.select(models, { prompt = "Claude model", kind = "claude_model", format_item = label }, function(m)
-      if not m then
-        return
-      end
-      selected = m.value
-      if running then
-        require("claude.host").call("ClaudeHostChatModel", dir, m.value)
-      else
-        notify.info("Claude will use model " .. m.value .. " from the next start (chat or terminal)")
-      end
-    end)
-  end)
+--- Makes value the model every CLI started from now on gets.
+---@param value string
+function M.set(value)
+  selected = value
 end
 
 return M

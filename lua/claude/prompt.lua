@@ -80,7 +80,7 @@ end
 ---@param question string|nil
 function M.ask(buf, line1, line2, question)
   buf = buf == 0 and vim.api.nvim_get_current_buf() or buf
-  if not require("claude.tools").is_file_buf(buf) then
+  if not require("claude.buffers").is_file_buf(buf) then
     notify_error("this buffer is not a file; :ClaudeAsk asks about lines of a file")
     return false
   end

@@ -70,7 +70,7 @@ function M.check(buf)
   -- autocmd is postponed by Neovim to a moment when our handler is no
   -- longer active.
   local bufs = buf and { buf } or vim.api.nvim_list_bufs()
-  local is_file_buf = require("claude.tools").is_file_buf
+  local is_file_buf = require("claude.buffers").is_file_buf
   local ok, err = pcall(function()
     for _, b in ipairs(bufs) do
       if vim.api.nvim_buf_is_loaded(b) and is_file_buf(b) then
@@ -111,7 +111,7 @@ local SETTLE_MS = 50
 --- watch its directory and reload the buffer as soon as the write lands.
 ---@param path string
 function M.watch(path)
-  if not require("claude").config().auto_reload then
+  if not require("claude.config").get().auto_reload then
     return
   end
   local dir, name = vim.fs.dirname(path), vim.fs.basename(path)
@@ -130,7 +130,7 @@ function M.watch(path)
     end
   end
   local function reload()
-    local buf = require("claude.tools").find_buf(path)
+    local buf = require("claude.buffers").find_buf(path)
     if buf and vim.api.nvim_buf_is_loaded(buf) then
       local tick = vim.b[buf].changedtick
       M.check(buf)

@@ -69,7 +69,7 @@ function M.current()
   return {
     buf = buf,
     path = vim.api.nvim_buf_get_name(buf),
-    file = require("claude.tools").is_file_buf(buf),
+    file = require("claude.buffers").is_file_buf(buf),
     mode = vim.fn.mode(),
     cursor = vim.fn.getcurpos(),
     visual = vim.fn.getpos("v"),
@@ -81,7 +81,7 @@ end
 --- shape, or nil: what a freshly connected CLI should be told about (the
 --- Claude terminal is usually the current window then).
 function M.editor_state()
-  local win = require("claude.tools").editor_win()
+  local win = require("claude.buffers").editor_win()
   if not win then
     return vim.NIL
   end
@@ -94,7 +94,7 @@ function M.editor_state()
   return {
     buf = buf,
     path = vim.api.nvim_buf_get_name(buf),
-    file = require("claude.tools").is_file_buf(buf),
+    file = require("claude.buffers").is_file_buf(buf),
     mode = "n",
     cursor = pos,
     visual = pos,

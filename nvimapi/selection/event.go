@@ -22,7 +22,7 @@ type Event struct {
 	// (is_file_buf in lua/claude/tools.lua): not a terminal (Claude's
 	// included), help, quickfix, scratch, plugin or proposal buffer, and
 	// not a URL-like name such as fugitive:// or oil://.
-	File bool   `msgpack:"file" eval:"v:lua.require'claude.tools'.is_file_buf(0)"`
+	File bool   `msgpack:"file" eval:"v:lua.require'claude.handlers'.is_file_buf(0)"`
 	Mode string `msgpack:"mode" eval:"mode()"`
 	// [0, lnum, col, off, curswant], 1-based bytes; curswant tells a
 	// blockwise selection extended with $.

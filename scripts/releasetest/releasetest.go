@@ -29,13 +29,13 @@ var versionLine = regexp.MustCompile(`(?m)^M\.version = "([^"]*)"`)
 // Version is the plugin version, read where the installer reads it.
 func Version(t testing.TB) string {
 	t.Helper()
-	src, err := os.ReadFile(filepath.Join(nvimtest.RepoRoot(), "lua", "claude", "init.lua"))
+	src, err := os.ReadFile(filepath.Join(nvimtest.RepoRoot(), "lua", "claude", "version.lua"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := versionLine.FindSubmatch(src)
 	if m == nil {
-		t.Fatal("lua/claude/init.lua has no M.version line")
+		t.Fatal("lua/claude/version.lua has no M.version line")
 	}
 	return string(m[1])
 }
@@ -90,7 +90,7 @@ func Handler(version string, files map[string][]byte) http.Handler {
 }
 
 // Installer is a plugin directory holding a copy of scripts/install-binary and
-// lua/claude/init.lua (where it reads the version), run with a $PATH directory
+// lua/claude/version.lua (where it reads the version), run with a $PATH directory
 // of its own: only the tools put there, so no Go unless a test adds one.
 type Installer struct {
 	Dir  string // the plugin directory
@@ -119,7 +119,7 @@ func NewInstaller(t testing.TB, tools ...string) *Installer {
 	for _, f := range []struct {
 		name string
 		mode os.FileMode
-	}{{"scripts/install-binary", 0o755}, {"lua/claude/init.lua", 0o644}} {
+	}{{"scripts/install-binary", 0o755}, {"lua/claude/version.lua", 0o644}} {
 		data, err := os.ReadFile(filepath.Join(repo, f.name))
 		if err != nil {
 			t.Fatal(err)

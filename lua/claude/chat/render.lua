@@ -1,12 +1,10 @@
--- The native chat's transcript (lua/claude/chat.lua keeps the chats): how
+-- The native chat's transcript (state.lua keeps the chats): how
 -- each of the host's items is rendered, the folds under summary lines, and
 -- the permission prompts. Each render function gets the chat and its
 -- (modifiable) transcript.
 local M = {}
 
-local function core()
-  return require("claude.chat")._core
-end
+local state = require("claude.chat.state")
 
 -- What a summary line unfolds to (a tool's input and result, a thinking
 -- block's text) starts with BODY.
@@ -62,7 +60,7 @@ local function body(lines)
 end
 
 local function write(c, fn)
-  if not core().valid(c.tbuf) then
+  if not state.valid(c.tbuf) then
     return
   end
   vim.bo[c.tbuf].modifiable = true
@@ -121,11 +119,11 @@ local ask_next
 local function answer(c, item, reply, line)
   reply.dir, reply.request_id = c.dir, item.id
   if not c.withdrawn[item.id] then
-    require("claude.host").call("ClaudeHostChatAnswer", reply)
+    require("claude.host").answer_chat(reply)
     write(c, function(buf)
       add(c, buf, { "  ⎿  " .. line })
     end)
-    core().follow(c)
+    state.follow(c)
   end
   c.asking = false
   ask_next(c)
@@ -192,7 +190,7 @@ end
 function render.init(c, _, it)
   c.model, c.mode = it.model, it.mode
   if it.session_id and it.session_id ~= "" then
-    c.session_id = it.session_id
+    c.conversation = it.session_id
   end
 end
 

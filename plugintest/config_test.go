@@ -1,4 +1,4 @@
-package claude_test
+package plugintest
 
 import (
 	"strings"

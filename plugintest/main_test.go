@@ -1,7 +1,9 @@
-// Package claude_test drives the Lua plugin the way a user meets it: loaded
+// Package plugintest drives the Lua plugin the way a user meets it: loaded
 // by a plugin manager, started with the real bin/claude-nvim, checked with
-// :checkhealth. Each test gets its own child Neovim (nvimtest).
-package claude_test
+// :checkhealth. Each test gets its own child Neovim (nvimtest). It lives
+// outside lua/ because everything under lua/ ships into every user's
+// runtimepath.
+package plugintest
 
 import (
 	"fmt"

@@ -1,10 +1,9 @@
--- The native chat's conversations (lua/claude/chat.lua keeps the chats):
--- :ClaudeChat new, resume (a picker of the CLI's stored sessions) and last.
+-- The native chat's conversations (state.lua keeps the chats):
+-- :ClaudeChat new, resume (a picker of the conversations the CLI stored) and last.
 local M = {}
 
-local function core()
-  return require("claude.chat")._core
-end
+local state = require("claude.chat.state")
+local windows = require("claude.chat.windows")
 
 -- Empties the transcript for another conversation; line, if any, is its
 -- first line.
@@ -16,62 +15,62 @@ local function restart_transcript(c, line)
       vim.cmd("silent! normal! zE")
     end)
   end
-  require("claude.chat_render").write(c, function(buf)
+  require("claude.chat.render").write(c, function(buf)
     vim.api.nvim_buf_set_lines(buf, 0, -1, false, line and { line } or {})
   end)
-  core().update_status(c)
+  state.update_status(c)
 end
 
 --- Starts a new conversation in dir's chat (default: the current
 --- workspace), ending the one that runs.
 ---@param dir string|nil
 function M.new(dir)
-  dir = dir or core().current_dir()
-  local c = core().chat(dir)
-  if not core().start(c, { new = true }) then
+  dir = dir or state.current_dir()
+  local c = windows.chat(dir)
+  if not state.start(c, { new = true }) then
     return false
   end
   restart_transcript(c)
-  c.session_id = nil
-  core().open_windows(c)
+  c.conversation = nil
+  windows.open_windows(c)
   return true
 end
 
 --- The workspace's stored conversations, newest first: { id, first_prompt,
 --- modified (Unix seconds), branch }; nil after telling the user why not.
 ---@param dir string|nil
-function M.sessions(dir)
-  dir = dir or core().current_dir()
-  local args = core().start_args(dir)
+function M.list(dir)
+  dir = dir or state.current_dir()
+  local args = state.start_args(dir)
   if not args then
     return nil
   end
-  return require("claude.host").call("ClaudeHostChatSessions", { dir = dir, env = args.env })
+  return require("claude.host").list_conversations({ dir = dir, env = args.env })
 end
 
-local function session_label(s)
+local function conversation_label(s)
   return string.format("%s  %s  %s", os.date("%Y-%m-%d %H:%M", s.modified), s.branch ~= "" and s.branch or "-", s.first_prompt)
 end
 
---- Continues a stored conversation in dir's chat: s is one of M.sessions.
+--- Continues a stored conversation in dir's chat: s is one of M.list.
 ---@param s table
 ---@param dir string|nil
 function M.resume(s, dir)
-  dir = dir or core().current_dir()
-  local c = core().chat(dir)
-  if c.session_id == s.id then
+  dir = dir or state.current_dir()
+  local c = windows.chat(dir)
+  if c.conversation == s.id then
     -- The conversation the transcript shows already (its CLI runs, or the
     -- next message resumes it).
-    core().open_windows(c)
+    windows.open_windows(c)
     return true
   end
   -- Before the start: the host shows the earlier turns as soon as the CLI runs.
-  restart_transcript(c, "_Resumed: " .. session_label(s) .. "_")
-  c.session_id = s.id
-  if not core().start(c, { resume = s.id }) then
+  restart_transcript(c, "_Resumed: " .. conversation_label(s) .. "_")
+  c.conversation = s.id
+  if not state.start(c, { resume = s.id }) then
     return false
   end
-  core().open_windows(c)
+  windows.open_windows(c)
   return true
 end
 
@@ -81,8 +80,8 @@ end
 ---@param last boolean|nil
 ---@param dir string|nil
 function M.pick(last, dir)
-  dir = dir or core().current_dir()
-  local list = M.sessions(dir)
+  dir = dir or state.current_dir()
+  local list = M.list(dir)
   if not list then
     return
   end
@@ -97,7 +96,7 @@ function M.pick(last, dir)
   vim.ui.select(list, {
     prompt = "Resume a Claude conversation",
     kind = "claude_session",
-    format_item = session_label,
+    format_item = conversation_label,
   }, function(choice)
     if choice then
       M.resume(choice, dir)
@@ -109,7 +108,7 @@ end
 ---@param arg string|nil
 function M.command(arg)
   if arg == nil or arg == "" then
-    return require("claude.chat").open()
+    return windows.open()
   elseif arg == "new" then
     return M.new()
   elseif arg == "resume" then

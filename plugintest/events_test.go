@@ -1,4 +1,4 @@
-package claude_test
+package plugintest
 
 import (
 	"github.com/claude-nvim/claude.nvim/mcp/mcptest"

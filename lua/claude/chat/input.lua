@@ -1,0 +1,99 @@
+-- The native chat's input buffer (state.lua keeps the chats): prompt
+-- history and completion of slash commands and @paths. What other
+-- commands put into it (mentions, text, images) is chat/init.lua's.
+local M = {}
+
+local state = require("claude.chat.state")
+
+--- Replaces the chat input with the previous (step -1) or next (step 1)
+--- prompt sent in this chat; past the newest, with what was typed before.
+--- With at_edge, only from the input's first (or last) line: elsewhere the
+--- cursor moves up (or down) as usual.
+---@param dir string|nil
+---@param step integer
+---@param at_edge boolean|nil
+function M.recall(dir, step, at_edge)
+  dir = dir or state.current_dir()
+  local c = state.chats[dir]
+  if not c or not state.valid(c.ibuf) then
+    return
+  end
+  local win = state.window(c.ibuf)
+  if at_edge and win then
+    local row = vim.api.nvim_win_get_cursor(win)[1]
+    if (step < 0 and row > 1) or (step > 0 and row < vim.api.nvim_buf_line_count(c.ibuf)) then
+      vim.cmd("normal! " .. vim.v.count1 .. (step < 0 and "k" or "j"))
+      return
+    end
+  end
+  local newest = #c.history + 1 -- the draft
+  local i = (c.recalled or newest) + step
+  if i < 1 or i > newest then
+    return
+  end
+  if not c.recalled then
+    c.draft = vim.api.nvim_buf_get_lines(c.ibuf, 0, -1, false)
+  end
+  local lines
+  if i == newest then
+    lines, c.recalled = c.draft or { "" }, nil
+  else
+    lines, c.recalled = vim.split(c.history[i], "\n", { plain = true }), i
+  end
+  vim.api.nvim_buf_set_lines(c.ibuf, 0, -1, false, lines)
+  if win then
+    -- On the edge the next press goes on from.
+    local row = step < 0 and 1 or #lines
+    vim.api.nvim_win_set_cursor(win, { row, step < 0 and 0 or math.max(0, #lines[row] - 1) })
+  end
+end
+
+-- The @path under completion: from the @ before the cursor.
+local function path_items(c, base)
+  local items = {}
+  for _, p in ipairs(vim.fn.globpath(vim.fn.escape(c.dir, ","), base .. "*", false, true)) do
+    local rel = p:sub(#c.dir + 2)
+    if vim.fn.isdirectory(p) == 1 then
+      rel = rel .. "/"
+    end
+    table.insert(items, { word = "@" .. rel, abbr = rel })
+  end
+  return items
+end
+
+--- completefunc/omnifunc of the chat's input: slash commands from the CLI's
+--- list at the start of the message, workspace paths after @. Not called
+--- directly.
+function M.complete(findstart, base)
+  local c = state.chats[vim.b.claude_chat_dir]
+  if not c then
+    return findstart == 1 and -3 or {}
+  end
+  local line = vim.api.nvim_get_current_line()
+  local col = vim.fn.col(".") - 1
+  local before = line:sub(1, col)
+  if findstart == 1 then
+    local at = before:find("@[^%s]*$")
+    if at then
+      return at - 1
+    end
+    local slash = before:find("/[%w:_-]*$")
+    if slash and vim.fn.line(".") == 1 and before:sub(1, slash - 1):match("^%s*$") then
+      return slash - 1
+    end
+    return -3
+  end
+  if base:sub(1, 1) == "@" then
+    return path_items(c, base:sub(2))
+  end
+  local items = {}
+  for _, cmd in ipairs(c.commands or {}) do
+    local word = "/" .. cmd.name
+    if vim.startswith(word, base) then
+      table.insert(items, { word = word, menu = cmd.hint ~= "" and cmd.hint or nil, info = cmd.description })
+    end
+  end
+  return items
+end
+
+return M

@@ -1,0 +1,133 @@
+-- The native chat's chats, on the chat folder's lowest step (the other
+-- files of chat/ read them here): by workspace directory, what each knows,
+-- and how its CLI is started.
+local M = {}
+
+-- By workspace directory: { dir, tbuf, ibuf, busy, model, mode, conversation
+-- (the CLI's session id of the one it runs), streaming,
+-- last, asking, queue, withdrawn, history (prompts sent, oldest first),
+-- recalled (the history index in the input; nil: the draft), draft }.
+local chats = {}
+M.chats = chats
+
+-- The permission modes :ClaudeChatMode and <S-Tab> switch between, in the
+-- CLI's shift+tab order.
+M.modes = { "default", "acceptEdits", "plan" }
+
+local function cfg()
+  return require("claude.config").get()
+end
+
+local function valid(buf)
+  return buf ~= nil and vim.api.nvim_buf_is_valid(buf)
+end
+
+-- The chat of the current buffer, else the one of the workspace a new CLI
+-- would start in.
+local function current_dir()
+  local dir = vim.b.claude_chat_dir
+  if type(dir) == "string" and chats[dir] then
+    return dir
+  end
+  return require("claude.sessions").new_cwd()
+end
+M.valid, M.current_dir = valid, current_dir
+
+local function status_text(c)
+  local parts = { "Claude chat" }
+  if c.model then
+    table.insert(parts, c.model)
+  end
+  if c.mode and c.mode ~= "default" then
+    table.insert(parts, c.mode)
+  end
+  if c.attached and #c.attached > 0 then
+    table.insert(parts, string.format("%d image%s attached", #c.attached, #c.attached > 1 and "s" or ""))
+  end
+  if c.busy then
+    table.insert(parts, "working… (<C-c> interrupts)")
+  end
+  return table.concat(parts, " · ")
+end
+
+local function update_status(c)
+  if valid(c.tbuf) then
+    vim.b[c.tbuf].claude_chat_status = status_text(c)
+  end
+end
+M.update_status = update_status
+
+local function window(buf)
+  return require("claude.terminal.window").in_tab(buf)
+end
+
+-- Keeps every window on the transcript at its end, unless the user moved
+-- the cursor up in the current one to read.
+local function follow(c)
+  local last = vim.api.nvim_buf_line_count(c.tbuf)
+  for _, win in ipairs(vim.fn.win_findbuf(c.tbuf)) do
+    local row = vim.api.nvim_win_get_cursor(win)[1]
+    if win ~= vim.api.nvim_get_current_win() or row >= (c.followed or last) then
+      pcall(vim.api.nvim_win_set_cursor, win, { last, 0 })
+    end
+  end
+  c.followed = last
+end
+M.window, M.follow = window, follow
+
+-- terminal_cmd as a program and arguments, without a shell.
+local function command()
+  local prog = require("claude.cli").program()
+  if not prog then
+    return nil
+  end
+  local cmd = cfg().terminal_cmd
+  local words = type(cmd) == "table" and cmd or vim.split(vim.trim(cmd), "%s+")
+  return prog, vim.list_slice(words, 2)
+end
+
+-- The CLI's environment: Neovim's, plus what the terminal gets except the
+-- IDE server's port (print mode never connects to it).
+local function environment()
+  local env = vim.fn.environ()
+  for k, v in pairs(require("claude.cli").env(0)) do
+    env[k] = v
+  end
+  env.CLAUDE_CODE_SSE_PORT = nil
+  return env
+end
+
+-- What starts a chat CLI in dir (ClaudeHostChatStart's argument), or nil
+-- after telling the user why it cannot.
+local function start_args(dir)
+  if not require("claude.cli").check_program() then
+    return nil
+  end
+  local prog, args = command()
+  if not prog then
+    require("claude.notify").error(":ClaudeChat needs terminal_cmd to be a program (a list or a plain command line), not shell syntax")
+    return nil
+  end
+  return { dir = dir, bin = prog, args = require("claude.model").args(args), env = environment() }
+end
+
+-- Starts the chat's CLI unless it runs (resuming the conversation when an
+-- earlier one exited); false after telling the user why not. how.new starts
+-- a new conversation, how.resume continues that stored session; either
+-- replaces a running CLI.
+local function start(c, how)
+  local args = start_args(c.dir)
+  if not args then
+    return false
+  end
+  args.new, args.resume = how and how.new or false, how and how.resume or ""
+  -- A CLI started again for this conversation (the last one exited or
+  -- crashed) keeps the mode the user had switched to.
+  if not args.new and c.mode and c.mode ~= "default" and vim.tbl_contains(M.modes, c.mode) then
+    vim.list_extend(args.args, { "--permission-mode", c.mode })
+  end
+  return require("claude.host").start_chat(args) ~= nil
+end
+M.start_args, M.start = start_args, start
+
+return M

@@ -1,0 +1,95 @@
+-- The native chat's turns: what the user sends, interrupts, the
+-- permission mode and the end of the chat's CLI.
+local M = {}
+
+local state = require("claude.chat.state")
+local chats, valid, current_dir, start, update_status, follow =
+  state.chats, state.valid, state.current_dir, state.start, state.update_status, state.follow
+
+--- Sends the input buffer's text as the next turn and clears it.
+---@param dir string|nil
+function M.submit(dir)
+  dir = dir or current_dir()
+  local c = chats[dir]
+  if not c or not valid(c.ibuf) then
+    return
+  end
+  local lines = vim.api.nvim_buf_get_lines(c.ibuf, 0, -1, false)
+  local text = vim.trim(table.concat(lines, "\n"))
+  local images = c.attached or {}
+  if (text == "" and #images == 0) or not start(c) then
+    return
+  end
+  c.attached = nil
+  vim.api.nvim_buf_set_lines(c.ibuf, 0, -1, false, {})
+  if c.history[#c.history] ~= text then
+    table.insert(c.history, text)
+  end
+  c.recalled, c.draft = nil, nil
+  local quoted = {}
+  for _, l in ipairs(vim.split(text, "\n", { plain = true })) do
+    table.insert(quoted, "> " .. l)
+  end
+  for _, path in ipairs(images) do
+    table.insert(quoted, "> [image: " .. vim.fn.fnamemodify(path, ":~:.") .. "]")
+  end
+  local view = require("claude.chat.render")
+  view.write(c, function(buf)
+    view.add(c, buf, quoted, true)
+  end)
+  c.last, c.busy = "user", true
+  update_status(c)
+  follow(c)
+  require("claude.host").send_to_chat(dir, text, images)
+end
+
+--- Interrupts the chat's running turn.
+---@param dir string|nil
+function M.interrupt(dir)
+  dir = dir or current_dir()
+  if chats[dir] and require("claude.host").running() then
+    require("claude.host").interrupt_chat(dir)
+  end
+end
+
+--- Switches the chat's permission mode (one of state.modes); nil takes the next
+--- one, as shift+tab does in the CLI. The winbar shows it once the CLI
+--- confirms.
+---@param mode string|nil
+---@param dir string|nil
+function M.set_mode(mode, dir)
+  dir = dir or current_dir()
+  local c = chats[dir]
+  if not c or not require("claude.host").running() then
+    require("claude.notify").info("no chat runs for " .. dir .. "; :ClaudeChat starts one")
+    return
+  end
+  if mode == nil then
+    local from = c.mode_wanted or c.mode or "default"
+    local i = 0
+    for k, m in ipairs(state.modes) do
+      if m == from then
+        i = k
+      end
+    end
+    mode = state.modes[i % #state.modes + 1]
+  elseif not vim.tbl_contains(state.modes, mode) then
+    require("claude.notify").error("unknown chat mode " .. mode .. "; use one of: " .. table.concat(state.modes, ", "))
+    return
+  end
+  c.mode_wanted = mode
+  require("claude.host").set_chat_mode(dir, mode)
+end
+
+--- Ends the chat's CLI; the transcript stays, the next turn starts a new conversation.
+---@param dir string|nil
+function M.stop(dir)
+  dir = dir or current_dir()
+  if not chats[dir] or not require("claude.host").running() then
+    require("claude.notify").info("no chat runs for " .. dir)
+    return
+  end
+  require("claude.host").stop_chat(dir)
+end
+
+return M

@@ -1,0 +1,137 @@
+-- The native chat's windows: the transcript and input buffers (with their
+-- keys), the windows they open in, and :ClaudeChat's open.
+local M = {}
+
+local state = require("claude.chat.state")
+local turns = require("claude.chat.turns")
+local input = require("claude.chat.input")
+local chats, valid, window, follow, update_status = state.chats, state.valid, state.window, state.follow, state.update_status
+
+local function cfg()
+  return require("claude.config").get()
+end
+
+-- Lines of the input window.
+local INPUT_HEIGHT = 5
+
+local function map(buf, modes, lhs, rhs, desc)
+  vim.keymap.set(modes, lhs, rhs, { buffer = buf, silent = true, desc = "claude.nvim: " .. desc })
+end
+
+local function make_buffers(c)
+  if not valid(c.tbuf) then
+    local buf = vim.api.nvim_create_buf(false, true) -- nofile, hidden when closed
+    require("claude.buffers").set_buf_name(buf, "claude-chat://" .. c.dir, buf)
+    vim.bo[buf].filetype = "markdown"
+    vim.bo[buf].modifiable = false
+    vim.b[buf].claude_chat_dir = c.dir
+    map(buf, { "n" }, "<C-c>", function()
+      turns.interrupt(c.dir)
+    end, "interrupt Claude's turn")
+    map(buf, { "n" }, "<S-Tab>", function()
+      turns.set_mode(nil, c.dir)
+    end, "switch Claude's permission mode")
+    map(buf, { "n" }, "i", function()
+      M.open(c.dir)
+      vim.cmd.startinsert()
+    end, "type in the chat's input")
+    c.tbuf, c.streaming, c.last = buf, nil, nil
+  end
+  if not valid(c.ibuf) then
+    local buf = vim.api.nvim_create_buf(false, true)
+    require("claude.buffers").set_buf_name(buf, "claude-chat-input://" .. c.dir, buf)
+    vim.bo[buf].filetype = "markdown"
+    vim.b[buf].claude_chat_dir = c.dir
+    local function submit()
+      turns.submit(c.dir)
+    end
+    map(buf, { "n" }, "<CR>", submit, "send the chat input to Claude")
+    map(buf, { "n", "i" }, "<C-s>", submit, "send the chat input to Claude")
+    map(buf, { "n", "i" }, "<C-c>", function()
+      turns.interrupt(c.dir)
+    end, "interrupt Claude's turn")
+    map(buf, { "n" }, "<S-Tab>", function()
+      turns.set_mode(nil, c.dir)
+    end, "switch Claude's permission mode")
+    map(buf, { "n" }, "<Up>", function()
+      input.recall(c.dir, -1, true)
+    end, "on the first line: recall the previous prompt")
+    map(buf, { "n" }, "<Down>", function()
+      input.recall(c.dir, 1, true)
+    end, "on the last line: recall the next prompt")
+    map(buf, { "n" }, "<C-p>", function()
+      input.recall(c.dir, -1)
+    end, "recall the previous prompt")
+    map(buf, { "n" }, "<C-n>", function()
+      input.recall(c.dir, 1)
+    end, "recall the next prompt")
+    -- /commands and @paths: <C-x><C-u> (or <C-x><C-o>), or <Tab> after / or @.
+    vim.bo[buf].completefunc = "v:lua.require'claude.chat.input'.complete"
+    vim.bo[buf].omnifunc = "v:lua.require'claude.chat.input'.complete"
+    vim.keymap.set("i", "<Tab>", function()
+      if vim.fn.pumvisible() == 1 then
+        return "<C-n>"
+      end
+      local before = vim.api.nvim_get_current_line():sub(1, vim.fn.col(".") - 1)
+      if before:match("^%s*/[%w:_-]*$") or before:match("@[^%s]*$") then
+        return "<C-x><C-u>"
+      end
+      return "<Tab>"
+    end, { buffer = buf, expr = true, desc = "claude.nvim: complete a /command or an @path" })
+    c.ibuf = buf
+  end
+  update_status(c)
+end
+
+local function chat(dir)
+  local c = chats[dir]
+  if not c then
+    c = { dir = dir, queue = {}, withdrawn = {}, history = {} }
+    chats[dir] = c
+  end
+  make_buffers(c)
+  return c
+end
+M.chat = chat
+
+-- Opens the transcript where the terminal would go (terminal.position and
+-- size; a float becomes a right split) and the input below it.
+local function open_windows(c)
+  local twin = window(c.tbuf)
+  if not twin then
+    local pos = cfg().terminal.position
+    twin = require("claude.terminal.window").open(c.tbuf, pos == "float" and "right" or pos)
+    vim.wo[twin].wrap = true
+    vim.wo[twin].linebreak = true
+    vim.wo[twin].number = false
+    vim.wo[twin].winbar = "%{get(b:, 'claude_chat_status', '')}"
+    vim.wo[twin].foldmethod = "manual"
+    vim.wo[twin].foldtext = "" -- the fold's first line, highlighted
+    vim.wo[twin].foldenable = true
+    vim.wo[twin].fillchars = "fold: "
+    require("claude.chat.render").refold(c, twin)
+  end
+  local iwin = window(c.ibuf)
+  if not iwin then
+    iwin = vim.api.nvim_open_win(c.ibuf, true, { split = "below", win = twin, height = INPUT_HEIGHT })
+    vim.wo[iwin].winfixheight = true
+    vim.wo[iwin].number = false
+  end
+  vim.api.nvim_set_current_win(iwin)
+  c.followed = nil
+  follow(c)
+end
+M.open_windows = open_windows
+
+--- Opens (or focuses) the chat of dir (default: the current workspace).
+---@param dir string|nil
+function M.open(dir)
+  dir = dir or state.current_dir()
+  if not state.start(chats[dir] or { dir = dir }) then
+    return false
+  end
+  open_windows(chat(dir))
+  return true
+end
+
+return M

@@ -1,0 +1,89 @@
+-- The Claude CLI as we start it: the program terminal_cmd names, its
+-- arguments and the environment that makes it connect to our server. The
+-- terminal sessions and the chat start it the same way.
+local M = {}
+
+local LOOPBACK = { "127.0.0.1", "localhost", "::1" }
+
+-- Appends the loopback names to a NO_PROXY-style list, so a user's
+-- http_proxy never captures the CLI's connection to us.
+local function with_loopback(list)
+  local have, out = {}, {}
+  for item in (list or ""):gmatch("[^,%s]+") do
+    if not have[item] then
+      have[item] = true
+      table.insert(out, item)
+    end
+  end
+  for _, host in ipairs(LOOPBACK) do
+    if not have[host] then
+      table.insert(out, host)
+    end
+  end
+  return table.concat(out, ",")
+end
+
+--- The environment the CLI is started with, connecting to the server on
+--- port (0: none).
+---@param port integer
+function M.env(port)
+  local env = {
+    CLAUDE_CODE_SSE_PORT = tostring(port),
+    ENABLE_IDE_INTEGRATION = "true",
+    FORCE_CODE_TERMINAL = "true",
+    NO_PROXY = with_loopback(vim.env.NO_PROXY),
+    no_proxy = with_loopback(vim.env.no_proxy),
+  }
+  for k, v in pairs(require("claude.config").get().env) do
+    env[k] = tostring(v)
+  end
+  return env
+end
+
+--- terminal_cmd with args (and the picked model) added: a list, or a
+--- shell command line when terminal_cmd is a string.
+---@param args string[]|nil
+function M.command(args)
+  local cmd = require("claude.config").get().terminal_cmd
+  args = require("claude.model").args(args or {})
+  if type(cmd) == "table" then
+    return vim.list_extend(vim.deepcopy(cmd), args)
+  end
+  -- A string is a shell command line ("npx claude", "claude --model x").
+  local parts = { cmd }
+  for _, a in ipairs(args) do
+    table.insert(parts, vim.fn.shellescape(a))
+  end
+  return table.concat(parts, " ")
+end
+
+--- The program terminal_cmd runs, where that can be told without a shell:
+--- a list's first item, or a string's first word unless it is shell syntax
+--- (an assignment, a quote, a substitution).
+function M.program()
+  local cmd = require("claude.config").get().terminal_cmd
+  local first = type(cmd) == "table" and cmd[1] or cmd:match("^%s*(%S+)")
+  if not first or first:find("[=$`'\"();|&<>\\]") then
+    return nil
+  end
+  return first
+end
+
+--- Reports a terminal_cmd whose program is not on PATH (the same message
+--- for :ClaudeOpen and :ClaudeChat); returns whether it can run.
+function M.check_program()
+  local prog = M.program()
+  if prog and vim.fn.executable(prog) ~= 1 then
+    require("claude.notify").notify(
+      string.format(
+        "claude.nvim: %s is not an executable on PATH. Install the Claude Code CLI (npm install -g @anthropic-ai/claude-code) or point terminal_cmd in setup() at it.",
+        prog
+      ),
+      vim.log.levels.ERROR
+    )
+    return false
+  end
+  return true
+end
+
+return M

@@ -1,0 +1,122 @@
+-- The one way in from Go: every function the Go host calls in Lua (through
+-- nvimapi's ExecLua strings and its autocmd eval expressions) is here,
+-- named for what it does, verb first. (The one way out is host.lua.)
+--
+-- One convention for all: arguments are positional, as nvimapi passes
+-- them, the thing acted on first (a directory, an id, a path, a buffer),
+-- optional ones last and nil when absent; a handler returns one value (a
+-- table Go decodes into a struct) or nothing. Each requires its module
+-- when called, so Go's first call loads only what it needs; this module
+-- sits on the top floor because it calls into every floor below.
+local M = {}
+
+-- The terminal bridge's server and its clients.
+
+--- An asynchronous start finished (nvimapi.Editor.StartFinished).
+---@param result table { info } or { error, version }
+function M.finish_start(result)
+  local info = require("claude.host").finish_start(result)
+  if info then
+    require("claude.server").started(info)
+  end
+end
+
+--- A CLI finished connecting or went away (nvimapi.Editor.ClientChanged).
+---@param info table { connected, clients, session, pid, name, version }
+function M.update_client(info)
+  local session = (info.session or 0) > 0 and info.session or 1
+  require("claude.sessions").set_clients(session, info.clients or 0)
+  require("claude.state")._client(info)
+end
+
+-- The MCP tools' reads and writes (nvimapi/tools.go, current.go,
+-- selection.go).
+
+--- openFile: { path, preview, start_text, end_text, select_to_end, make_frontmost }.
+function M.open_file(args)
+  return require("claude.tools").open_file(args)
+end
+
+--- The diagnostics of path (every file's when nil).
+function M.read_diagnostics(path)
+  return require("claude.tools").diagnostics(path)
+end
+
+--- Reloads what changed on disk, then reads path's diagnostics.
+function M.refresh_and_diagnose(path)
+  return require("claude.tools").refresh_and_diagnose(path)
+end
+
+--- checkDocumentDirty's answer for path.
+function M.read_document_state(path)
+  return require("claude.tools").document_state(path)
+end
+
+--- saveDocument: writes path's buffer.
+function M.save_document(path)
+  return require("claude.tools").save(path)
+end
+
+--- The text and range of a selection (selection.read's arguments).
+function M.read_selection(buf, kind, first, last, start, finish, to_eol)
+  return require("claude.selection").read(buf, kind, first, last, start, finish, to_eol)
+end
+
+--- Whether buf holds a file (autocmd eval expressions: cheap, no RPC).
+function M.is_file_buf(buf)
+  return require("claude.buffers").is_file_buf(buf)
+end
+
+-- The generation page: what changed since Go last asked
+-- (nvimapi/generation.go).
+
+--- Maps the page Go made at path; { ok, why }.
+function M.map_generation_page(path)
+  return require("claude.generation").map(path)
+end
+
+--- The current window's state and the counters.
+function M.read_current()
+  return require("claude.generation").current()
+end
+
+--- The open editors and file buffers, and the counters.
+function M.read_buffers()
+  return require("claude.generation").buffers()
+end
+
+--- The workspace folders and the counters.
+function M.read_folders()
+  return require("claude.generation").folders()
+end
+
+-- The diff view (nvimapi/diff.go).
+
+--- Shows Claude's proposal id (openDiff).
+function M.open_diff(id, spec)
+  return require("claude.diff").open(id, spec)
+end
+
+--- Closes proposal id (the CLI closed it).
+function M.close_diff(id)
+  return require("claude.diff").close(id)
+end
+
+--- Closes every proposal of session (all without one); how many.
+function M.close_diffs(session)
+  return require("claude.diff").close_all(session)
+end
+
+-- The chat (nvimapi/chat.go).
+
+--- Renders a batch of dir's chat events.
+function M.show_chat_events(dir, items)
+  require("claude.chat").show_events(dir, items)
+end
+
+--- Opens the :ClaudeModel picker on the CLI's model list.
+function M.show_models(dir, models, running, err)
+  require("claude.chat.models").show(dir, models, running, err)
+end
+
+return M

@@ -1,0 +1,83 @@
+-- Where Claude's terminal (and the chat's transcript) is shown: a split at
+-- terminal.position sized by terminal.size, a tab page, or a centred
+-- float sized by terminal.float.
+local M = {}
+
+local function cfg()
+  return require("claude.config").get()
+end
+
+-- A size option in cells: a fraction (< 1) of total, or a count (>= 1),
+-- never more than total.
+local function cells(s, total)
+  if s < 1 then
+    return math.max(1, math.floor(total * s))
+  end
+  return math.min(math.floor(s), total)
+end
+
+--- Where the floating terminal goes: centred, sized by terminal.float.
+function M.float_config()
+  local f = cfg().terminal.float
+  local lines = vim.o.lines - vim.o.cmdheight
+  local width, height = cells(f.width, vim.o.columns), cells(f.height, lines)
+  local bordered = f.border ~= "none" and f.border ~= ""
+  -- The border takes a cell on each side.
+  width = math.max(1, math.min(width, vim.o.columns - (bordered and 2 or 0)))
+  height = math.max(1, math.min(height, lines - (bordered and 2 or 0)))
+  return {
+    relative = "editor",
+    width = width,
+    height = height,
+    row = math.floor((lines - height) / 2) - (bordered and 1 or 0),
+    col = math.floor((vim.o.columns - width) / 2) - (bordered and 1 or 0),
+    border = f.border,
+    title = bordered and " Claude " or nil,
+    title_pos = bordered and "center" or nil,
+  }
+end
+
+--- The window showing buf in the current tab page, or nil.
+---@param buf integer
+function M.in_tab(buf)
+  for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+    if vim.api.nvim_win_get_buf(win) == buf then
+      return win
+    end
+  end
+  return nil
+end
+
+--- Opens a window for buf at position (terminal.position by default),
+--- sized by terminal.size, and enters it; returns the window.
+---@param buf integer
+---@param position string|nil
+function M.open(buf, position)
+  local pos = position or cfg().terminal.position
+  if pos == "tab" then
+    vim.cmd("tab sbuffer " .. buf)
+    return vim.api.nvim_get_current_win()
+  elseif pos == "float" then
+    return vim.api.nvim_open_win(buf, true, M.float_config())
+  end
+  local vertical = pos == "right" or pos == "left"
+  local n = cells(cfg().terminal.size, vertical and vim.o.columns or vim.o.lines)
+  local win = vim.api.nvim_open_win(buf, true, {
+    split = pos,
+    win = -1, -- relative to the whole editor: a full-height/width split
+    width = vertical and n or nil,
+    height = (not vertical) and n or nil,
+  })
+  vim.wo[win].winfixwidth = vertical
+  vim.wo[win].winfixheight = not vertical
+  return win
+end
+
+--- Starts Insert mode in the terminal when terminal.auto_insert says so.
+function M.enter_insert()
+  if cfg().terminal.auto_insert then
+    vim.cmd.startinsert()
+  end
+end
+
+return M
