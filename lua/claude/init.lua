@@ -15,16 +15,17 @@
 -- 1 core: claude.host claude.server claude.sessions claude.state claude.cli claude.model claude.tools claude.reload claude.selection claude.generation claude.memory claude.explorer
 -- 0 base: claude.config claude.version claude.events claude.notify claude.buffers
 --
--- Words. A server is one WebSocket server of the Go host with its lock
--- file, the terminal bridge a CLI connects to (Go creates, names by port
--- and removes it; server.lua asks). A session is one CLI the user runs in
--- a terminal, with a server of its own (sessions.lua; Lua creates,
--- numbers and ends it). A chat is one CLI the Go host runs in stream-json
--- mode for a workspace directory (Lua asks Go to start and stop it); a
+-- Words, the same in Go (chatctl/doc.go says who creates, names and ends
+-- each): a bridge is one WebSocket server of the Go host with its lock
+-- file, which a terminal's CLI connects to (the user docs call it "the
+-- server"; server.lua and terminal/servers.lua ask Go for bridges). A
+-- terminal is one CLI the user runs in a terminal buffer, with a bridge of
+-- its own (sessions.lua is the registry of terminals; Lua creates, numbers
+-- and ends them). A chat is one workspace directory's native chat (chat/);
+-- a chat process is the `claude -p` the Go host runs for it. A
 -- conversation is what such a CLI stores and resumes (the CLI creates and
 -- names it; chat/conversations.lua lists them).
 local M = {}
-
 
 --- Configures the plugin. Safe to call more than once; each call starts
 --- again from the defaults. Raises an error naming any key with a bad value.
