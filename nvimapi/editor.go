@@ -40,7 +40,7 @@ type Editor struct {
 	gens      generations
 	folders   cached[[]string]
 	buffers   cached[bufferState]
-	selection cached[currentState]
+	selection lastSelection // the selected text, while the window's state is the same
 }
 
 var _ mcp.Editor = (*Editor)(nil)

@@ -15,7 +15,6 @@ import (
 const (
 	genBuffers = iota // buffer list, names, options, 'modified', line counts, windows
 	genDirs           // working directories, current window and tab page
-	genCursor         // cursor, mode and the text under the current selection
 	genSlots
 )
 

@@ -1,7 +1,7 @@
 -- Generation counters shared with the Go host through a memory page, so the
--- cheap tools (getWorkspaceFolders, getOpenEditors, getCurrentSelection,
--- checkDocumentDirty) can answer from what Go already read, without a round
--- trip, for as long as nothing they depend on changed.
+-- cheap tools (getWorkspaceFolders, getOpenEditors, checkDocumentDirty) can
+-- answer from what Go already read, without a round trip, for as long as
+-- nothing they depend on changed.
 --
 -- Why shared memory and not pushed notifications: a push travels through the
 -- RPC pipe and then Go's queue of async handlers, so a tool call can reach Go
@@ -17,7 +17,10 @@
 --   [0] buffers and windows: the buffer list, names, 'buftype', 'buflisted',
 --       'modified', filetypes, line counts, the current and previous window
 --   [1] working directories: :cd, :tcd, :lcd, the current window and tab
---   [2] the cursor and mode of the current window (and the text it selects)
+-- No counter for the cursor: it moves without a synchronous event (an API
+-- call's CursorMoved waits for the main loop, and none fires while the user
+-- is in the command line), so getCurrentSelection always reads the window's
+-- state and reuses only the selected text (nvimapi/current.go).
 -- Only Neovim writes; a store of an aligned double is one machine store.
 --
 -- One hole remains, and Go closes it: a remote-plugin autocmd (the host's
@@ -30,7 +33,7 @@
 -- whose CLI never calls them pay nothing.
 local M = {}
 
-local BUFFERS, DIRS, CURSOR = 0, 1, 2
+local BUFFERS, DIRS = 0, 1
 
 -- Every page a Go process mapped (normally one; a restarted host maps a new
 -- one and the old costs a store per change until Neovim exits).
@@ -44,36 +47,41 @@ local function bump(slot)
   end
 end
 
-local function bump_text()
-  for i = 1, #pages do
-    local p = pages[i]
-    p[BUFFERS] = p[BUFFERS] + 1
-    p[CURSOR] = p[CURSOR] + 1
-  end
-end
-
 --- The counters now, for Go to label what it reads in the same call.
 function M.now()
   local p = pages[1]
   if not p then
-    return { -1, -1, -1 }
+    return { -1, -1 }
   end
-  return { p[BUFFERS], p[DIRS], p[CURSOR] }
+  return { p[BUFFERS], p[DIRS] }
 end
 
--- Line counts and selected text change with every edit, and no autocmd fires
--- synchronously for an edit made through the API (TextChanged waits for the
--- main loop): on_lines does. Only file buffers: Claude's terminal prints all
--- the time and is in no cheap tool's answer.
+-- Line counts change with every edit, and no autocmd fires synchronously
+-- for an edit made through the API (TextChanged waits for the main loop):
+-- on_lines does. Every buffer is attached from its creation (BufNew), shown
+-- or not, loaded or not: a buffer made with nvim_create_buf and filled
+-- through the API is never shown and is in getOpenEditors all the same. An
+-- edit bumps only while the buffer holds a file (it may become one later:
+-- its name or 'buftype' changing bumps then). A terminal detaches at its
+-- first output: Claude's prints all the time and is in no answer.
 local function attach(buf)
-  if attached[buf] or not vim.api.nvim_buf_is_loaded(buf) or not require("claude.tools").is_file_buf(buf) then
+  if attached[buf] or not vim.api.nvim_buf_is_valid(buf) then
     return
   end
+  local tools = require("claude.tools")
   local ok = pcall(vim.api.nvim_buf_attach, buf, false, {
     on_lines = function()
-      bump_text()
+      if tools.bufopt(buf, "buftype") == "terminal" then
+        attached[buf] = nil
+        return true
+      end
+      if tools.is_file_buf(buf) then
+        bump(BUFFERS)
+      end
     end,
-    on_reload = bump_text,
+    on_reload = function()
+      bump(BUFFERS)
+    end,
     on_detach = function()
       attached[buf] = nil
     end,
@@ -93,8 +101,8 @@ local function install()
       for _, slot in ipairs(slots) do
         bump(slot)
       end
-      if ev.event == "BufReadPost" or ev.event == "BufNewFile" or ev.event == "BufWinEnter" then
-        attach(ev.buf)
+      if ev.event == "BufNew" or ev.event == "BufReadPost" or ev.event == "BufWinEnter" then
+        attach(ev.buf) -- BufReadPost, BufWinEnter: again after an unload detached it
       end
     end
     vim.api.nvim_create_autocmd(events, opts)
@@ -118,9 +126,8 @@ local function install()
     "TabClosed",
     "TermOpen",
   }, { BUFFERS })
-  on({ "BufEnter", "WinEnter", "TabEnter" }, { BUFFERS, DIRS, CURSOR })
+  on({ "BufEnter", "WinEnter", "TabEnter" }, { BUFFERS, DIRS })
   on({ "DirChanged", "TabNew" }, { DIRS })
-  on({ "CursorMoved", "CursorMovedI", "ModeChanged" }, { CURSOR })
   on("OptionSet", { BUFFERS }, { pattern = { "buftype", "buflisted", "diff", "winfixbuf", "modified" } })
   for _, buf in ipairs(vim.api.nvim_list_bufs()) do
     attach(buf)
@@ -172,11 +179,6 @@ function M.buffers()
     end
   end
   return { gen = M.now(), editors = tools.open_editors(), files = files }
-end
-
---- The current window's state (selection.current) and the counters.
-function M.current()
-  return { gen = M.now(), ev = require("claude.selection").current() }
 end
 
 return M
