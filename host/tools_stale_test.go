@@ -109,4 +109,3 @@ func selectionLine(t *testing.T, got string) int {
 	}
 	return sel.Selection.Start.Line
 }
-
