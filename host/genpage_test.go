@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
 // The generation page (nvimapi/generation.go) is written by Neovim from
@@ -100,4 +102,57 @@ func TestAFullTemporaryDirectoryCannotKillNeovim(t *testing.T) {
 	a := e.nv.WriteFile("a.txt", "a\n")
 	e.mapTheGenerationPage(t, a)
 	e.editAndCheck(t, a, "a full TMPDIR")
+}
+
+// healthLine runs :checkhealth claude and returns its line about the
+// cheap tools' cache.
+func healthLine(t *testing.T, e *env) string {
+	t.Helper()
+	e.nv.Cmd("checkhealth claude")
+	var lines []string
+	e.nv.Lua(&lines, `return vim.api.nvim_buf_get_lines(0, 0, -1, false)`)
+	e.nv.Cmd("bwipeout")
+	for _, l := range lines {
+		if strings.Contains(l, "cheap tools' cache") {
+			return strings.TrimSpace(l)
+		}
+	}
+	t.Fatalf(":checkhealth claude has no line about the cheap tools' cache:\n%s", strings.Join(lines, "\n"))
+	return ""
+}
+
+// CLAUDE_NVIM_TOOL_CACHE=0 turns the generation cache off: every cheap
+// tool call asks Neovim, so even a change no event tells of (a rename
+// under :noautocmd) shows at once, and :checkhealth says it is off.
+func TestTheToolCacheCanBeTurnedOffAndCheckhealthSaysWhetherItIsActive(t *testing.T) {
+	for _, tt := range []struct {
+		name           string
+		env            []string
+		before, health string
+	}{
+		{"on by default", nil, "not in use yet", "cheap tools' cache (generation page): active"},
+		{"off with CLAUDE_NVIM_TOOL_CACHE=0", []string{"CLAUDE_NVIM_TOOL_CACHE=0"}, "off (CLAUDE_NVIM_TOOL_CACHE=0)", "cheap tools' cache: off (CLAUDE_NVIM_TOOL_CACHE=0)"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t, nvimtest.WithEnv(tt.env...))
+			a := e.nv.WriteFile("a.txt", "a\n")
+			if got := healthLine(t, e); !strings.Contains(got, tt.before) {
+				t.Errorf("before any cheap tool call, :checkhealth says %q, want %q", got, tt.before)
+			}
+			e.mapTheGenerationPage(t, a)
+			if got := healthLine(t, e); !strings.Contains(got, tt.health) {
+				t.Errorf(":checkhealth says %q, want %q", got, tt.health)
+			}
+			if tt.env == nil {
+				return
+			}
+			c := e.connect()
+			openTabs(t, c)
+			renamed := filepath.Join(e.nv.Cwd, "renamed.txt")
+			e.nv.Cmd("noautocmd file " + renamed)
+			if _, ok := tabOf(openTabs(t, c), renamed); !ok {
+				t.Errorf("with the cache off, getOpenEditors right after a rename under :noautocmd = %+v, want %s", openTabs(t, c), renamed)
+			}
+		})
+	}
 }

@@ -38,6 +38,7 @@ local BUFFERS, DIRS = 0, 1
 -- Every page a Go process mapped (normally one; a restarted host maps a new
 -- one and the old costs a store per change until Neovim exits).
 local pages = {}
+local refused -- why the last M.map refused, for :checkhealth
 local attached = {} -- buf -> true while our on_lines is attached
 
 local function bump(slot)
@@ -134,13 +135,19 @@ local function install()
   end
 end
 
---- Maps the page Go created at path (a file of at least 4096 bytes) and
---- starts counting. Returns false and why when this Neovim cannot (no
---- LuaJIT FFI, Windows): Go then asks every time.
+--- Maps the page Go created at path (4096 bytes, every block allocated, on
+--- Linux a sealed memfd: nvimapi/generation_unix.go) and starts counting.
+--- Returns false and why when this Neovim cannot (no LuaJIT FFI, Windows)
+--- or must not (CLAUDE_NVIM_TOOL_CACHE=0): Go then asks every time.
 ---@param path string
 function M.map(path)
+  if vim.env.CLAUDE_NVIM_TOOL_CACHE == "0" then
+    refused = "turned off by CLAUDE_NVIM_TOOL_CACHE=0"
+    return { ok = false, why = refused }
+  end
   if jit == nil or jit.os == "Windows" then
-    return { ok = false, why = "needs LuaJIT on a Unix system" }
+    refused = "needs LuaJIT on a Unix system"
+    return { ok = false, why = refused }
   end
   local ffi = require("ffi")
   -- Another plugin may have declared mmap already: then its declaration
@@ -148,19 +155,27 @@ function M.map(path)
   pcall(ffi.cdef, "void *mmap(void *addr, size_t length, int prot, int flags, int fd, int64_t offset);")
   local fd, err = vim.uv.fs_open(path, "r+", 384)
   if not fd then
+    refused = err
     return { ok = false, why = err }
   end
   local PROT_READ_WRITE, MAP_SHARED = 3, 1 -- the same values on Linux and macOS
   local ok, mem = pcall(ffi.C.mmap, nil, 4096, PROT_READ_WRITE, MAP_SHARED, fd, 0)
   vim.uv.fs_close(fd) -- the mapping outlives the descriptor
   if not ok or mem == nil or ffi.cast("intptr_t", mem) == -1 then
-    return { ok = false, why = "mmap failed" }
+    refused = "mmap failed"
+    return { ok = false, why = refused }
   end
   table.insert(pages, 1, ffi.cast("double *", mem))
   if #pages == 1 then
     install()
   end
   return { ok = true }
+end
+
+--- For :checkhealth: whether a page is mapped, else why the last attempt
+--- was refused (nil when the host never asked, or failed on its side).
+function M.status()
+  return { active = #pages > 0, why = refused }
 end
 
 --- getWorkspaceFolders' state and the counters it was read at.

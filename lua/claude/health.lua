@@ -520,6 +520,21 @@ local function check_chat()
   end
 end
 
+-- The cheap tools' cache (lua/claude/generation.lua): on unless turned off;
+-- the host maps its page at the first cheap tool call, not before.
+local function check_tool_cache()
+  local st = require("claude.generation").status()
+  if st.active then
+    health.ok("cheap tools' cache (generation page): active; CLAUDE_NVIM_TOOL_CACHE=0 turns it off")
+  elseif vim.env.CLAUDE_NVIM_TOOL_CACHE == "0" then
+    health.info("cheap tools' cache: off (CLAUDE_NVIM_TOOL_CACHE=0): every cheap tool call asks Neovim")
+  elseif st.why then
+    health.info("cheap tools' cache: unavailable (" .. st.why .. "): every cheap tool call asks Neovim")
+  else
+    health.info("cheap tools' cache: not in use yet (the host maps it at the first cheap tool call; if it could not, its log says why)")
+  end
+end
+
 function M.check()
   check_neovim()
   if vim.fn.has("nvim-0.10") ~= 1 then
@@ -531,6 +546,7 @@ function M.check()
   check_chat()
   check_lock_dir()
   check_server()
+  check_tool_cache()
   check_proxy()
 end
 
