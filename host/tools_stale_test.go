@@ -47,6 +47,15 @@ func TestNoStaleCheapToolAnswers(t *testing.T) {
 			check:  func(t *testing.T, e *env, got string, i int) bool { return selectionLine(t, got) == i%20 },
 		},
 		{
+			name: "a buffer renamed with 'eventignore' set to all and back", tool: "getOpenEditors",
+			change: func(e *env, i int) {
+				e.nv.Cmd("set eventignore=all | file " + filepath.Join(e.nv.Cwd, "renamed"+strconv.Itoa(i)+".txt") + " | set eventignore=")
+			},
+			check: func(t *testing.T, e *env, got string, i int) bool {
+				return strings.Contains(got, `"fileName":"`+filepath.Join(e.nv.Cwd, "renamed"+strconv.Itoa(i)+".txt")+`"`)
+			},
+		},
+		{
 			name: "lines set in a buffer made with nvim_create_buf and never shown", tool: "getOpenEditors",
 			change: func(e *env, i int) {
 				e.nv.Lua(nil, `

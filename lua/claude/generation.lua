@@ -130,6 +130,10 @@ local function install()
   on({ "BufEnter", "WinEnter", "TabEnter" }, { BUFFERS, DIRS })
   on({ "DirChanged", "TabNew" }, { DIRS })
   on("OptionSet", { BUFFERS }, { pattern = { "buftype", "buflisted", "diff", "winfixbuf", "modified" } })
+  -- While 'eventignore' hides events nothing above counts; anything may
+  -- have changed meanwhile, so its change back (which OptionSet sees)
+  -- counts as every change.
+  on("OptionSet", { BUFFERS, DIRS }, { pattern = { "eventignore", "eventignorewin" } })
   for _, buf in ipairs(vim.api.nvim_list_bufs()) do
     attach(buf)
   end
