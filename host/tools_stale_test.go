@@ -42,6 +42,16 @@ func TestNoStaleCheapToolAnswers(t *testing.T) {
 			check:  func(t *testing.T, e *env, got string, i int) bool { return selectionLine(t, got) == i%20 },
 		},
 		{
+			name: "'selection' switched under a visual selection", keys: "2GVj", tool: "getCurrentSelection",
+			change: func(e *env, i int) {
+				e.nv.Lua(nil, `vim.o.selection = ...`, []string{"inclusive", "exclusive"}[i%2])
+				e.nv.Keys("<Esc>gg0vl")
+			},
+			check: func(t *testing.T, e *env, got string, i int) bool {
+				return strings.Contains(got, `"text":"`+[]string{"a ", "a"}[i%2]+`"`)
+			},
+		},
+		{
 			name: "a cursor moved through the API while the user is in the command line", keys: ":", tool: "getCurrentSelection",
 			change: func(e *env, i int) { e.nv.Lua(nil, `vim.api.nvim_win_set_cursor(0, { ..., 0 })`, i%20+1) },
 			check:  func(t *testing.T, e *env, got string, i int) bool { return selectionLine(t, got) == i%20 },
