@@ -66,6 +66,24 @@ func TestNoStaleCheapToolAnswers(t *testing.T) {
 			},
 		},
 		{
+			name: "the directory changed with chdir()", tool: "getWorkspaceFolders",
+			change: func(e *env, i int) {
+				e.nv.Lua(nil, `vim.fn.chdir(...)`, filepath.Join(e.nv.Cwd, []string{"d0", "d1"}[i%2]))
+			},
+			check: func(t *testing.T, e *env, got string, i int) bool {
+				return strings.Contains(got, `"path":"`+filepath.Join(e.nv.Cwd, []string{"d0", "d1"}[i%2])+`"`)
+			},
+		},
+		{
+			name: "the process's directory changed with vim.uv.chdir", tool: "getWorkspaceFolders",
+			change: func(e *env, i int) {
+				e.nv.Lua(nil, `vim.uv.chdir(...)`, filepath.Join(e.nv.Cwd, []string{"d0", "d1"}[i%2]))
+			},
+			check: func(t *testing.T, e *env, got string, i int) bool {
+				return strings.Contains(got, `"path":"`+filepath.Join(e.nv.Cwd, []string{"d0", "d1"}[i%2])+`"`)
+			},
+		},
+		{
 			name: "lines set in a buffer made with nvim_create_buf and never shown", tool: "getOpenEditors",
 			change: func(e *env, i int) {
 				e.nv.Lua(nil, `
@@ -88,6 +106,8 @@ func TestNoStaleCheapToolAnswers(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t)
 			path := e.nv.WriteFile("twenty.txt", strings.Repeat("a line\n", 20))
+			e.nv.WriteFile("d0/x", "")
+			e.nv.WriteFile("d1/x", "")
 			c := e.connect()
 			e.nv.Cmd("edit " + path)
 			if tc.keys != "" {

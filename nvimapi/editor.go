@@ -38,7 +38,7 @@ type Editor struct {
 	// The cheap tools' last answers, served while Neovim's generation
 	// counters say nothing they depend on changed (generation.go).
 	gens      generations
-	folders   cached[[]string]
+	folders   cached[folderState]
 	buffers   cached[bufferState]
 	selection lastSelection // the selected text, while the window's state is the same
 }

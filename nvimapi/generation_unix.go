@@ -23,21 +23,21 @@ const genPageSize = 4096
 // the editor and its unsaved buffers with it. So the page is never sparse,
 // and on Linux it is a sealed memfd nobody can shrink (genpage_linux.go).
 // When either cannot be had, the cheap tools ask Neovim every time.
-func (e *Editor) mapGenerations(ctx context.Context) ([]byte, error) {
+func (e *Editor) mapGenerations(ctx context.Context) (mem []byte, nvimPID int, err error) {
 	p, err := newGenPage()
 	if err != nil {
-		return nil, fmt.Errorf("shared generation counters: %w", err)
+		return nil, 0, fmt.Errorf("shared generation counters: %w", err)
 	}
 	defer p.release()
-	mem, err := syscall.Mmap(int(p.f.Fd()), 0, genPageSize, syscall.PROT_READ, syscall.MAP_SHARED)
+	mem, err = syscall.Mmap(int(p.f.Fd()), 0, genPageSize, syscall.PROT_READ, syscall.MAP_SHARED)
 	if err != nil {
-		return nil, fmt.Errorf("shared generation counters: %w", err)
+		return nil, 0, fmt.Errorf("shared generation counters: %w", err)
 	}
-	if err := e.mapLua(ctx, p.path); err != nil {
+	if nvimPID, err = e.mapLua(ctx, p.path); err != nil {
 		_ = syscall.Munmap(mem)
-		return nil, err
+		return nil, 0, err
 	}
-	return mem, nil
+	return mem, nvimPID, nil
 }
 
 // genPage is the file behind the page while both sides map it.

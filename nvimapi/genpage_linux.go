@@ -4,9 +4,19 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strconv"
 	"syscall"
 	"unsafe"
 )
+
+// processCwd reads pid's working directory from /proc.
+func processCwd(pid int) string {
+	dir, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/cwd")
+	if err != nil {
+		return ""
+	}
+	return dir
+}
 
 // sysMemfdCreate is memfd_create's number, which the syscall package does
 // not name; 0 for an architecture not listed here (a temporary file then).

@@ -173,7 +173,7 @@ function M.map(path)
   if #pages == 1 then
     install()
   end
-  return { ok = true }
+  return { ok = true, pid = vim.fn.getpid() }
 end
 
 --- For :checkhealth: whether a page is mapped, else why the last attempt
