@@ -200,3 +200,25 @@ func (c *Controller) Close(ctx context.Context) {
 	}
 	wg.Wait()
 }
+
+// WaitGone waits, at most d, until every chat's CLI is gone (reaped, its output read): an
+// exiting host must not return while one still runs (issue 23.8).
+func (c *Controller) WaitGone(d time.Duration) {
+	c.mu.Lock()
+	var done []<-chan struct{}
+	for _, dc := range c.chats {
+		if dc.proc != nil {
+			done = append(done, dc.proc.Done())
+		}
+	}
+	c.mu.Unlock()
+	timeout := time.NewTimer(d)
+	defer timeout.Stop()
+	for _, gone := range done {
+		select {
+		case <-gone:
+		case <-timeout.C:
+			return
+		}
+	}
+}

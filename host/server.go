@@ -302,19 +302,6 @@ func (h *Host) stopBridges(id int) error {
 	return errors.Join(errs...)
 }
 
-// chatExitGrace bounds how long an exiting host waits for its chats' CLIs
-// before it kills them.
-const chatExitGrace = 2 * time.Second
-
-// Exit is Shutdown for a host whose Neovim is gone (or going): the server
-// and its lock file, and every chat's CLI.
-func (h *Host) Exit() {
-	_ = h.Shutdown()
-	ctx, cancel := context.WithTimeout(context.Background(), chatExitGrace)
-	defer cancel()
-	h.CloseChats(ctx)
-}
-
 // status serves ClaudeHostStatus: the first bridge, and all of them.
 func (h *Host) status(args []any) (*serverInfo, error) {
 	info := h.info(firstBridge)

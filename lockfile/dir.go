@@ -45,23 +45,31 @@ func Dir() (string, error) {
 // not depend on the umask (under umask 0277 Mkdir alone would give 0500, and
 // the next level could not be created). A directory that already exists is
 // left as it is: it may be shared with other IDEs' plugins, and silently
-// changing a user's permissions is not ours to do. :checkhealth reports it
-// (lua/claude/health.lua, the one judge of the directory: it must work when
-// this binary does not).
+// changing a user's permissions is not ours to do; :checkhealth reports its
+// mode (lua/claude/health.lua). It is refused, with the fix in the error,
+// when it is a symbolic link or belongs to another user: whoever controls
+// it could read the token of every lock file we write, or swap them.
 func EnsureDir(dir string) error {
 	err := mkdirPrivate(dir)
-	if err == nil {
-		return nil
-	}
-	if !errors.Is(err, fs.ErrExist) {
+	if err != nil && !errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("create lock directory %s: %w", dir, err)
 	}
-	fi, err := os.Stat(dir)
+	fi, err := os.Lstat(dir)
 	if err != nil {
 		return fmt.Errorf("lock directory %s: %w", dir, err)
 	}
-	if !fi.IsDir() {
-		return fmt.Errorf("lock directory %s: exists and is not a directory", dir)
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		target, _ := os.Readlink(dir)
+		return fmt.Errorf("lock directory %s is a symbolic link (to %s), which whoever controls its target can swap: "+
+			"replace it with a directory of your own: `rm %s && mkdir -m 700 %s`", dir, target, dir, dir)
+	case !fi.IsDir():
+		return fmt.Errorf("lock directory %s: exists and is not a directory: move it away: `mv %s %s.bak`", dir, dir, dir)
+	}
+	if owner, mine := ownedByMe(fi); !mine {
+		return fmt.Errorf("lock directory %s belongs to uid %d, not to you (uid %d), who could read every token in it: "+
+			"remove it (`sudo rm -r %s`) or take it over (`sudo chown $USER %s && chmod 700 %s`)",
+			dir, owner, os.Geteuid(), dir, dir, dir)
 	}
 	return nil
 }

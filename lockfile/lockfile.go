@@ -167,9 +167,10 @@ func (l *Lock) Remove() error {
 }
 
 // Read parses the lock file at path. It checks nothing beyond valid JSON:
-// it also reads other IDEs' locks, for :checkhealth and tests.
+// it also reads other IDEs' locks, for :checkhealth and tests. A symbolic
+// link, a FIFO or a device is refused, not read (readLock).
 func Read(path string) (Info, error) {
-	data, err := os.ReadFile(path)
+	data, _, err := readLock(path)
 	if err != nil {
 		return Info{}, fmt.Errorf("read lock file: %w", err)
 	}

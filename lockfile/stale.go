@@ -4,17 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 )
-
-// maxLockSize bounds what RemoveStale reads; real lock files are a few
-// hundred bytes, and anything far larger is not one.
-const maxLockSize = 64 << 10
 
 // RemoveStale deletes lock files in dir left behind by dead processes, and
 // returns the paths it deleted. Other IDEs' plugins share dir, so it is
@@ -90,17 +85,8 @@ func isLockName(name string) bool {
 // isStale reads the lock at path and reports whether its pid is dead, with
 // the FileInfo of the file it read.
 func isStale(path string) (bool, fs.FileInfo) {
-	f, err := os.Open(path)
+	data, fi, err := readLock(path)
 	if err != nil {
-		return false, nil
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxLockSize {
-		return false, nil
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxLockSize+1))
-	if err != nil || len(data) > maxLockSize {
 		return false, nil
 	}
 	var info struct {

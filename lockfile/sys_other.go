@@ -2,7 +2,10 @@
 
 package lockfile
 
-import "os"
+import (
+	"io/fs"
+	"os"
+)
 
 // Outside Unix (Windows) the package only has to compile: claude.nvim does
 // not support it yet. This stand-in is weaker than the Unix check.
@@ -17,3 +20,9 @@ func processAlive(pid int) bool {
 	_ = p.Release()
 	return true
 }
+
+// openNoFollow: no such flags here; readLock's regular-file check remains.
+const openNoFollow = 0
+
+// ownedByMe: no owner to compare here.
+func ownedByMe(fs.FileInfo) (uid int, mine bool) { return -1, true }

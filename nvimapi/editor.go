@@ -38,9 +38,9 @@ type Editor struct {
 	// The cheap tools' last answers, served while Neovim's generation
 	// counters say nothing they depend on changed (generation.go).
 	gens      generations
-	folders   cached[[]string]
+	folders   cached[folderState]
 	buffers   cached[bufferState]
-	selection cached[currentState]
+	selection lastSelection // the selected text, while the window's state is the same
 }
 
 var _ mcp.Editor = (*Editor)(nil)

@@ -15,7 +15,6 @@ import (
 const (
 	genBuffers = iota // buffer list, names, options, 'modified', line counts, windows
 	genDirs           // working directories, current window and tab page
-	genCursor         // cursor, mode and the text under the current selection
 	genSlots
 )
 
@@ -28,6 +27,7 @@ type generations struct {
 	mu    sync.Mutex
 	state genState
 	mem   []byte // the mapped page, read only; nil until mapped
+	pid   int    // Neovim's, from the mapping: where processCwd looks
 }
 
 type genState int
@@ -54,7 +54,7 @@ func (e *Editor) gensNow(ctx context.Context) (gens, bool) {
 		g.state = genMapping
 		g.mu.Unlock()
 		// Not under g.mu: mapping calls into Neovim.
-		mem, err := e.mapGenerations(ctx)
+		mem, pid, err := e.mapGenerations(ctx)
 		g.mu.Lock()
 		if err != nil {
 			g.state = genUnavailable
@@ -62,7 +62,7 @@ func (e *Editor) gensNow(ctx context.Context) (gens, bool) {
 				g.state = genUntried // cancelled, not refused: try again next time
 			}
 		} else {
-			g.state, g.mem = genMapped, mem
+			g.state, g.mem, g.pid = genMapped, mem, pid
 		}
 		g.mu.Unlock()
 		return gens{}, false
@@ -83,24 +83,48 @@ func loadGens(mem []byte) gens {
 	return g
 }
 
-// mapLua asks lua/claude/generation.lua to map the page at path.
-func (e *Editor) mapLua(ctx context.Context, path string) error {
+// mapLua asks lua/claude/generation.lua to map the page at path, and
+// returns Neovim's pid.
+func (e *Editor) mapLua(ctx context.Context, path string) (int, error) {
 	var r struct {
 		OK  bool   `msgpack:"ok"`
 		Why string `msgpack:"why"`
+		PID int    `msgpack:"pid"`
 	}
 	if err := e.lua(ctx, &r, `return require('claude.handlers').map_generation_page(...)`, path); err != nil {
-		return luaError(err)
+		return 0, luaError(err)
 	}
 	if !r.OK {
-		return &genError{r.Why}
+		return 0, &genError{r.Why}
 	}
-	return nil
+	return r.PID, nil
+}
+
+// nvimCwd is Neovim's process working directory now, read from the
+// kernel without a round trip, or "" when it cannot be known here. The
+// global directory getWorkspaceFolders lists is that of the process, which
+// anything can change without an event Neovim runs (vim.uv.chdir, a chdir
+// through FFI): the counters cannot see it, this can.
+func (e *Editor) nvimCwd() string {
+	e.gens.mu.Lock()
+	pid := e.gens.pid
+	e.gens.mu.Unlock()
+	if pid <= 0 {
+		return ""
+	}
+	return processCwd(pid)
 }
 
 type genError struct{ why string }
 
 func (e *genError) Error() string { return "shared generation counters: " + e.why }
+
+// folderState is getWorkspaceFolders' last answer and Neovim's process
+// working directory before it was read ("" when unknown: never served).
+type folderState struct {
+	dirs []string
+	cwd  string
+}
 
 // cached is one tool's last answer from Neovim and the counters it was read
 // at. It is served only while every counter it depends on is unchanged: any

@@ -185,8 +185,8 @@ func (e *Editor) bufferState(ctx context.Context) (*bufferState, error) {
 func (e *Editor) WorkspaceFolders(ctx context.Context) ([]string, error) {
 	now, live := e.gensNow(ctx)
 	if live {
-		if dirs, ok := e.folders.get(now, genDirs); ok {
-			return slices.Clone(dirs), nil
+		if f, ok := e.folders.get(now, genDirs); ok && f.cwd != "" && f.cwd == e.nvimCwd() {
+			return slices.Clone(f.dirs), nil
 		}
 	}
 	return e.ReadWorkspaceFolders(ctx)
@@ -201,10 +201,11 @@ func (e *Editor) ReadWorkspaceFolders(ctx context.Context) ([]string, error) {
 		Gen  gens     `msgpack:"gen"`
 		Dirs []string `msgpack:"dirs"`
 	}
+	cwd := e.nvimCwd() // before: a change during the read makes it differ
 	if err := e.lua(ctx, &r, `return require('claude.handlers').read_folders()`); err != nil {
 		return nil, luaError(err)
 	}
-	e.folders.put(r.Gen, slices.Clone(r.Dirs))
+	e.folders.put(r.Gen, folderState{dirs: slices.Clone(r.Dirs), cwd: cwd})
 	return r.Dirs, nil
 }
 

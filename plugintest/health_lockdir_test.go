@@ -1,8 +1,10 @@
 package plugintest
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
@@ -38,6 +40,13 @@ func TestCheckhealthJudgesTheLockDirectoryAndItsFiles(t *testing.T) {
 		}, "ERROR", "is owned by uid 4321"},
 		{"a world-readable lock file", lockFile(0o644, false), "ERROR", "has mode 644, want 600 (others could read its token)"},
 		{"a lock file that is a symlink", lockFile(0o600, true), "ERROR", "is not a regular file"},
+		{"a directory that is a symlink", func(t *testing.T, dir string) {
+			target := filepath.Join(t.TempDir(), "elsewhere")
+			mkdir(0o700)(t, target)
+			if err := os.Symlink(target, dir); err != nil {
+				t.Fatal(err)
+			}
+		}, "ERROR", "is a symbolic link (to "},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			config := t.TempDir()
@@ -84,5 +93,28 @@ func lockFile(mode os.FileMode, symlink bool) func(t *testing.T, dir string) {
 				t.Fatal(err)
 			}
 		}
+	}
+}
+
+// A lock file is never read through a symbolic link (one to /dev/zero ran
+// :checkhealth out of memory): a link to another editor's valid lock is
+// reported as not a regular file, never as an editor serving here.
+func TestCheckhealthNeverReadsALockFileThroughALink(t *testing.T) {
+	config := t.TempDir()
+	dir := filepath.Join(config, "ide")
+	mkdir(0o700)(t, dir)
+	target := filepath.Join(dir, "elsewhere.json")
+	lock := fmt.Sprintf(`{"pid": %d, "workspaceFolders": ["/"], "ideName": "Linked", "authToken": "x"}`, os.Getpid())
+	if err := os.WriteFile(target, []byte(lock), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, filepath.Join(dir, "40000.lock")); err != nil {
+		t.Fatal(err)
+	}
+	nv := newNvim(t, nvimtest.WithEnv("CLAUDE_CONFIG_DIR="+config))
+	reports, text := checkhealth(t, nv)
+	expect(t, reports, text, "ERROR", "40000.lock is not a regular file")
+	if strings.Contains(text, "Linked") {
+		t.Errorf(":checkhealth read the lock file through its link:\n%s", text)
 	}
 }

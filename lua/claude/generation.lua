@@ -1,7 +1,7 @@
 -- Generation counters shared with the Go host through a memory page, so the
--- cheap tools (getWorkspaceFolders, getOpenEditors, getCurrentSelection,
--- checkDocumentDirty) can answer from what Go already read, without a round
--- trip, for as long as nothing they depend on changed.
+-- cheap tools (getWorkspaceFolders, getOpenEditors, checkDocumentDirty) can
+-- answer from what Go already read, without a round trip, for as long as
+-- nothing they depend on changed.
 --
 -- Why shared memory and not pushed notifications: a push travels through the
 -- RPC pipe and then Go's queue of async handlers, so a tool call can reach Go
@@ -17,7 +17,10 @@
 --   [0] buffers and windows: the buffer list, names, 'buftype', 'buflisted',
 --       'modified', filetypes, line counts, the current and previous window
 --   [1] working directories: :cd, :tcd, :lcd, the current window and tab
---   [2] the cursor and mode of the current window (and the text it selects)
+-- No counter for the cursor: it moves without a synchronous event (an API
+-- call's CursorMoved waits for the main loop, and none fires while the user
+-- is in the command line), so getCurrentSelection always reads the window's
+-- state and reuses only the selected text (nvimapi/current.go).
 -- Only Neovim writes; a store of an aligned double is one machine store.
 --
 -- One hole remains, and Go closes it: a remote-plugin autocmd (the host's
@@ -30,11 +33,12 @@
 -- whose CLI never calls them pay nothing.
 local M = {}
 
-local BUFFERS, DIRS, CURSOR = 0, 1, 2
+local BUFFERS, DIRS = 0, 1
 
 -- Every page a Go process mapped (normally one; a restarted host maps a new
 -- one and the old costs a store per change until Neovim exits).
 local pages = {}
+local refused -- why the last M.map refused, for :checkhealth
 local attached = {} -- buf -> true while our on_lines is attached
 
 local function bump(slot)
@@ -44,36 +48,41 @@ local function bump(slot)
   end
 end
 
-local function bump_text()
-  for i = 1, #pages do
-    local p = pages[i]
-    p[BUFFERS] = p[BUFFERS] + 1
-    p[CURSOR] = p[CURSOR] + 1
-  end
-end
-
 --- The counters now, for Go to label what it reads in the same call.
 function M.now()
   local p = pages[1]
   if not p then
-    return { -1, -1, -1 }
+    return { -1, -1 }
   end
-  return { p[BUFFERS], p[DIRS], p[CURSOR] }
+  return { p[BUFFERS], p[DIRS] }
 end
 
--- Line counts and selected text change with every edit, and no autocmd fires
--- synchronously for an edit made through the API (TextChanged waits for the
--- main loop): on_lines does. Only file buffers: Claude's terminal prints all
--- the time and is in no cheap tool's answer.
+-- Line counts change with every edit, and no autocmd fires synchronously
+-- for an edit made through the API (TextChanged waits for the main loop):
+-- on_lines does. Every buffer is attached from its creation (BufNew), shown
+-- or not, loaded or not: a buffer made with nvim_create_buf and filled
+-- through the API is never shown and is in getOpenEditors all the same. An
+-- edit bumps only while the buffer holds a file (it may become one later:
+-- its name or 'buftype' changing bumps then). A terminal detaches at its
+-- first output: Claude's prints all the time and is in no answer.
 local function attach(buf)
-  if attached[buf] or not vim.api.nvim_buf_is_loaded(buf) or not require("claude.buffers").is_file_buf(buf) then
+  if attached[buf] or not vim.api.nvim_buf_is_valid(buf) then
     return
   end
+  local tools = require("claude.buffers")
   local ok = pcall(vim.api.nvim_buf_attach, buf, false, {
     on_lines = function()
-      bump_text()
+      if tools.bufopt(buf, "buftype") == "terminal" then
+        attached[buf] = nil
+        return true
+      end
+      if tools.is_file_buf(buf) then
+        bump(BUFFERS)
+      end
     end,
-    on_reload = bump_text,
+    on_reload = function()
+      bump(BUFFERS)
+    end,
     on_detach = function()
       attached[buf] = nil
     end,
@@ -93,8 +102,8 @@ local function install()
       for _, slot in ipairs(slots) do
         bump(slot)
       end
-      if ev.event == "BufReadPost" or ev.event == "BufNewFile" or ev.event == "BufWinEnter" then
-        attach(ev.buf)
+      if ev.event == "BufNew" or ev.event == "BufReadPost" or ev.event == "BufWinEnter" then
+        attach(ev.buf) -- BufReadPost, BufWinEnter: again after an unload detached it
       end
     end
     vim.api.nvim_create_autocmd(events, opts)
@@ -118,22 +127,31 @@ local function install()
     "TabClosed",
     "TermOpen",
   }, { BUFFERS })
-  on({ "BufEnter", "WinEnter", "TabEnter" }, { BUFFERS, DIRS, CURSOR })
+  on({ "BufEnter", "WinEnter", "TabEnter" }, { BUFFERS, DIRS })
   on({ "DirChanged", "TabNew" }, { DIRS })
-  on({ "CursorMoved", "CursorMovedI", "ModeChanged" }, { CURSOR })
   on("OptionSet", { BUFFERS }, { pattern = { "buftype", "buflisted", "diff", "winfixbuf", "modified" } })
+  -- While 'eventignore' hides events nothing above counts; anything may
+  -- have changed meanwhile, so its change back (which OptionSet sees)
+  -- counts as every change.
+  on("OptionSet", { BUFFERS, DIRS }, { pattern = { "eventignore", "eventignorewin" } })
   for _, buf in ipairs(vim.api.nvim_list_bufs()) do
     attach(buf)
   end
 end
 
---- Maps the page Go created at path (a file of at least 4096 bytes) and
---- starts counting. Returns false and why when this Neovim cannot (no
---- LuaJIT FFI, Windows): Go then asks every time.
+--- Maps the page Go created at path (4096 bytes, every block allocated, on
+--- Linux a sealed memfd: nvimapi/generation_unix.go) and starts counting.
+--- Returns false and why when this Neovim cannot (no LuaJIT FFI, Windows)
+--- or must not (CLAUDE_NVIM_TOOL_CACHE=0): Go then asks every time.
 ---@param path string
 function M.map(path)
+  if vim.env.CLAUDE_NVIM_TOOL_CACHE == "0" then
+    refused = "turned off by CLAUDE_NVIM_TOOL_CACHE=0"
+    return { ok = false, why = refused }
+  end
   if jit == nil or jit.os == "Windows" then
-    return { ok = false, why = "needs LuaJIT on a Unix system" }
+    refused = "needs LuaJIT on a Unix system"
+    return { ok = false, why = refused }
   end
   local ffi = require("ffi")
   -- Another plugin may have declared mmap already: then its declaration
@@ -141,19 +159,27 @@ function M.map(path)
   pcall(ffi.cdef, "void *mmap(void *addr, size_t length, int prot, int flags, int fd, int64_t offset);")
   local fd, err = vim.uv.fs_open(path, "r+", 384)
   if not fd then
+    refused = err
     return { ok = false, why = err }
   end
   local PROT_READ_WRITE, MAP_SHARED = 3, 1 -- the same values on Linux and macOS
   local ok, mem = pcall(ffi.C.mmap, nil, 4096, PROT_READ_WRITE, MAP_SHARED, fd, 0)
   vim.uv.fs_close(fd) -- the mapping outlives the descriptor
   if not ok or mem == nil or ffi.cast("intptr_t", mem) == -1 then
-    return { ok = false, why = "mmap failed" }
+    refused = "mmap failed"
+    return { ok = false, why = refused }
   end
   table.insert(pages, 1, ffi.cast("double *", mem))
   if #pages == 1 then
     install()
   end
-  return { ok = true }
+  return { ok = true, pid = vim.fn.getpid() }
+end
+
+--- For :checkhealth: whether a page is mapped, else why the last attempt
+--- was refused (nil when the host never asked, or failed on its side).
+function M.status()
+  return { active = #pages > 0, why = refused }
 end
 
 --- getWorkspaceFolders' state and the counters it was read at.
@@ -172,11 +198,6 @@ function M.buffers()
     end
   end
   return { gen = M.now(), editors = tools.open_editors(), files = files }
-end
-
---- The current window's state (selection.current) and the counters.
-function M.current()
-  return { gen = M.now(), ev = require("claude.selection").current() }
 end
 
 return M

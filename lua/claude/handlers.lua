@@ -75,9 +75,10 @@ function M.map_generation_page(path)
   return require("claude.generation").map(path)
 end
 
---- The current window's state and the counters.
-function M.read_current()
-  return require("claude.generation").current()
+--- The current window's state and 'selection' (getCurrentSelection reads
+--- it every time: the cursor moves without an event; nvimapi/current.go).
+function M.read_window_state()
+  return { ev = require("claude.selection").current(), selection = vim.o.selection }
 end
 
 --- The open editors and file buffers, and the counters.

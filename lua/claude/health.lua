@@ -206,6 +206,29 @@ local function lock_dir()
   return (vim.uv.os_homedir() or vim.env.HOME or "~") .. "/.claude/ide"
 end
 
+-- A lock file's JSON, or nil: read only when it is a regular file of at
+-- most 64 KiB, never through a symbolic link (one to /dev/zero would read
+-- until memory ran out) and never waiting (a FIFO would hang :checkhealth).
+-- The descriptor must be the file lstat saw: a swap in between is refused.
+local MAX_LOCK = 64 * 1024
+local function read_lock(path, lstat)
+  if not lstat or lstat.type ~= "file" or lstat.size > MAX_LOCK then
+    return nil
+  end
+  local uv = vim.uv
+  local fd = uv.fs_open(path, uv.constants.O_RDONLY + uv.constants.O_NONBLOCK, 0)
+  if not fd then
+    return nil
+  end
+  local st = uv.fs_fstat(fd)
+  local data
+  if st and st.type == "file" and st.ino == lstat.ino and st.dev == lstat.dev and st.size <= MAX_LOCK then
+    data = uv.fs_read(fd, MAX_LOCK, 0)
+  end
+  uv.fs_close(fd)
+  return data
+end
+
 -- Lock files: <port>.lock holding JSON; returns { path, port, info, stat }.
 local function lock_files(dir)
   local out = {}
@@ -213,14 +236,14 @@ local function lock_files(dir)
     local port = name:match("^(%d+)%.lock$")
     if port and (kind == "file" or kind == "link") then
       local path = dir .. "/" .. name
-      local ok, info = pcall(function()
-        return vim.json.decode(table.concat(vim.fn.readfile(path), "\n"))
-      end)
+      local stat = vim.uv.fs_lstat(path)
+      local data = read_lock(path, stat)
+      local ok, info = pcall(vim.json.decode, data or "")
       table.insert(out, {
         path = path,
         port = tonumber(port),
         info = ok and type(info) == "table" and info or {},
-        stat = vim.uv.fs_lstat(path),
+        stat = stat,
       })
     end
   end
@@ -240,20 +263,27 @@ local function inside(dir, folders)
   return false
 end
 
--- The directory itself: there (or to be made), ours, 0700, writable.
+-- The directory itself: there (or to be made), ours, 0700, writable, not a
+-- symbolic link (the server refuses it then: lockfile.EnsureDir).
 -- Returns whether it exists as a directory (so its files can be listed).
 local function check_dir(dir)
-  local stat = vim.uv.fs_stat(dir)
+  local stat = vim.uv.fs_lstat(dir)
   local uid = vim.uv.getuid()
   if not stat then
     health.ok(dir .. " does not exist yet; the server creates it with mode 0700")
+    return false
+  elseif stat.type == "link" then
+    health.error(
+      string.format("%s is a symbolic link (to %s): the server refuses it", dir, vim.uv.fs_readlink(dir) or "?"),
+      "replace it with a directory of your own: `rm " .. dir .. " && mkdir -m 700 " .. dir .. "`"
+    )
     return false
   elseif stat.type ~= "directory" then
     health.error(dir .. " is not a directory", "move that file away: `mv " .. dir .. " " .. dir .. ".bak`")
     return false
   elseif stat.uid ~= uid then
     health.error(
-      string.format("%s is owned by uid %d, not by you (uid %d)", dir, stat.uid, uid),
+      string.format("%s is owned by uid %d, not by you (uid %d): the server refuses it", dir, stat.uid, uid),
       "remove it or fix its owner: `sudo chown $USER " .. dir .. "`"
     )
     return false
@@ -490,6 +520,21 @@ local function check_chat()
   end
 end
 
+-- The cheap tools' cache (lua/claude/generation.lua): on unless turned off;
+-- the host maps its page at the first cheap tool call, not before.
+local function check_tool_cache()
+  local st = require("claude.generation").status()
+  if st.active then
+    health.ok("cheap tools' cache (generation page): active; CLAUDE_NVIM_TOOL_CACHE=0 turns it off")
+  elseif vim.env.CLAUDE_NVIM_TOOL_CACHE == "0" then
+    health.info("cheap tools' cache: off (CLAUDE_NVIM_TOOL_CACHE=0): every cheap tool call asks Neovim")
+  elseif st.why then
+    health.info("cheap tools' cache: unavailable (" .. st.why .. "): every cheap tool call asks Neovim")
+  else
+    health.info("cheap tools' cache: not in use yet (the host maps it at the first cheap tool call; if it could not, its log says why)")
+  end
+end
+
 function M.check()
   check_neovim()
   if vim.fn.has("nvim-0.10") ~= 1 then
@@ -501,6 +546,7 @@ function M.check()
   check_chat()
   check_lock_dir()
   check_server()
+  check_tool_cache()
   check_proxy()
 end
 

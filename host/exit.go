@@ -1,0 +1,53 @@
+package host
+
+import (
+	"context"
+	"os"
+	"sync"
+	"time"
+)
+
+// chatExitGrace is how long an exiting host lets its chats' CLIs exit on
+// their own (their stdin closed) before it kills their process groups.
+// Neovim kills its jobs, us included, 2 s after its SIGTERM: a grace as
+// long as that lost the race (a CLI outlived Neovim in 2 of 5 runs), so it
+// is a quarter of it. An idle CLI exits at once; one mid-turn loses at
+// most its last writes, which a quitting editor would not show anyway.
+const chatExitGrace = 500 * time.Millisecond
+
+// chatReapWait bounds the wait, after the kill, for the CLIs to be gone
+// (reaped, their output read), still well within Neovim's 2 s.
+const chatReapWait = time.Second
+
+// Exit is Shutdown for a host whose Neovim is gone (or going): the server
+// and its lock file, and every chat's CLI. The token of the chats' MCP
+// endpoint goes first, before any wait: if Neovim's kill comes early after
+// all, no secret is left on disk.
+func (h *Host) Exit() {
+	h.removeChatMCPConfig()
+	ctx, cancel := context.WithTimeout(context.Background(), chatExitGrace)
+	defer cancel()
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		h.CloseChats(ctx) // kills each CLI's process group once ctx ends
+	}()
+	_ = h.Shutdown()
+	wg.Wait()
+	if h.chats.ctl != nil {
+		h.chats.ctl.WaitGone(chatReapWait)
+	}
+}
+
+// removeChatMCPConfig removes the chats' MCP config file and its
+// directory; the endpoint itself stops with CloseChats. Running CLIs read
+// the file when they started and do not need it again.
+func (h *Host) removeChatMCPConfig() {
+	h.chats.mcpMu.Lock()
+	m := h.chats.mcp
+	h.chats.mcpMu.Unlock()
+	if m != nil {
+		os.RemoveAll(m.configDir)
+	}
+}
