@@ -8,7 +8,7 @@
 local M = {}
 
 -- By workspace directory: { dir, tbuf, ibuf, busy, model, mode, streaming,
--- last, asking, queue, withdrawn, history (prompts sent, oldest first),
+-- last, queue (permission requests waiting, oldest first), withdrawn, history (prompts sent, oldest first),
 -- recalled (the history index in the input; nil: the draft), draft }.
 local chats = {}
 
@@ -52,7 +52,10 @@ local function status_text(c)
   if c.attached and #c.attached > 0 then
     table.insert(parts, string.format("%d image%s attached", #c.attached, #c.attached > 1 and "s" or ""))
   end
-  if c.busy then
+  local ask = require("claude.chat_render").waiting(c)
+  if ask then
+    table.insert(parts, string.format("waits for you: %s (<CR> in the chat, :ClaudeChatAnswer)", ask.name))
+  elseif c.busy then
     table.insert(parts, "working… (<C-c> interrupts)")
   end
   return table.concat(parts, " · ")
@@ -62,6 +65,7 @@ local function update_status(c)
   if valid(c.tbuf) then
     vim.b[c.tbuf].claude_chat_status = status_text(c)
   end
+  vim.cmd.redrawstatus({ bang = true }) -- the winbar, and statuslines that count what waits
 end
 
 local function make_buffers(c)
@@ -77,6 +81,17 @@ local function make_buffers(c)
     map(buf, { "n" }, "<S-Tab>", function()
       M.set_mode(nil, c.dir)
     end, "switch Claude's permission mode")
+    -- Going to the transcript is deliberate, and Enter there has nothing
+    -- else to do: it opens the answers to the permission request waiting.
+    vim.keymap.set("n", "<CR>", function()
+      if not require("claude.chat_render").waiting(c) then
+        return "<CR>"
+      end
+      vim.schedule(function()
+        M.answer(nil, c.dir)
+      end)
+      return ""
+    end, { buffer = buf, expr = true, desc = "claude.nvim: answer the permission request waiting" })
     map(buf, { "n" }, "i", function()
       M.open(c.dir)
       vim.cmd.startinsert()
@@ -347,6 +362,35 @@ function M.set_mode(mode, dir)
   end
   c.mode_wanted = mode
   require("claude.host").call("ClaudeHostChatMode", dir, mode)
+end
+
+--- :ClaudeChatAnswer [allow|deny]: answers the oldest permission request
+--- waiting in the chat (allow once, deny), or opens the picker of answers.
+---@param how string|nil
+---@param dir string|nil
+function M.answer(how, dir)
+  dir = dir or current_dir()
+  local c = chats[dir]
+  if how and how ~= "allow" and how ~= "deny" then
+    require("claude.notify").error(":ClaudeChatAnswer takes allow, deny or nothing (the picker), not " .. how)
+    return
+  end
+  if not (c and require("claude.chat_render").answer(c, how)) then
+    require("claude.notify").info("Claude waits for no answer in this chat")
+  end
+end
+
+--- How many permission requests wait for the user, in all chats.
+function M.waiting()
+  local n = 0
+  for _, c in pairs(chats) do
+    for _, it in ipairs(c.queue) do
+      if not c.withdrawn[it.id] then
+        n = n + 1
+      end
+    end
+  end
+  return n
 end
 
 --- Ends the chat's CLI; the transcript stays, the next turn starts a new conversation.
