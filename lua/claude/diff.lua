@@ -481,9 +481,17 @@ local function wait_for(view, events, ready)
         if views[view.id] ~= view or not view.waiting or not ready() then
           return
         end
-        -- Going to a tab page is no answer to the proposal: while keys
-        -- follow it opens beside them when it can.
-        show_waiting(view, require("claude.typing").busy() ~= nil and can_open_beside(view))
+        -- Going to a tab page is no answer to the proposal: it opens
+        -- beside the user's window when it can; focused only for a user
+        -- who idles; else it waits for :ClaudeDiffFocus.
+        if can_open_beside(view) then
+          show_waiting(view, true)
+        elseif not require("claude.typing").busy() then
+          show_waiting(view)
+        else
+          pcall(vim.api.nvim_del_augroup_by_id, view.waiting)
+          view.waiting = true
+        end
       end)
     end,
   })
