@@ -173,3 +173,82 @@ func TestAChatPermissionAndReviewNeverTakeTheKeysOfAUserTypingInTheirFile(t *tes
 		})
 	}
 }
+
+// inputText returns the chat input's text and whether the cursor is in it.
+func (s *session) inputText() (string, bool) {
+	var st struct {
+		Lines []string `msgpack:"lines"`
+		Here  bool     `msgpack:"here"`
+	}
+	s.nv.Lua(&st, `
+		local b = require('claude.chat').buffers().input
+		return { lines = vim.api.nvim_buf_get_lines(b, 0, -1, false), here = vim.api.nvim_get_current_buf() == b }`)
+	return strings.Join(st.Lines, "\n"), st.Here
+}
+
+// Issue 22 (2): the user types their next message while Claude asks. The permission request
+// no longer pops up over the input (that lost the half-typed message, and the next Enter
+// denied), and the review opens beside the chat, the keys staying in the input.
+func TestTheChatInputKeepsWhatTheUserTypesWhileClaudeAsks(t *testing.T) {
+	t.Parallel()
+	s := newSession(t)
+	t.Cleanup(s.logTranscript)
+	path := s.writeFile("greet.txt", original)
+	s.api.Push(
+		fakeapi.Use("Bash", map[string]any{"command": "touch made-by-bash.txt", "description": "Create a file"}),
+		fakeapi.Read(path), fakeapi.Edit(path, "two", "TWO"), fakeapi.Say("Both done."),
+	)
+	// vim.ui.select as picker plugins have it: a window of its own that takes the focus
+	// (Enter picks the line under the cursor). A prompt popping up on its own would take the
+	// user's keys into it.
+	s.nv.Lua(nil, `
+		_G.popups = 0
+		vim.ui.select = function(items, opts, on_choice)
+			_G.popups = _G.popups + 1
+			local buf = vim.api.nvim_create_buf(false, true)
+			local lines = {}
+			for i, it in ipairs(items) do lines[i] = opts.format_item and opts.format_item(it) or tostring(it) end
+			vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+			local win = vim.api.nvim_open_win(buf, true, { relative = 'editor', row = 1, col = 1, width = 60, height = #lines })
+			vim.keymap.set('n', '<CR>', function()
+				local i = vim.fn.line('.')
+				vim.api.nvim_win_close(win, true)
+				on_choice(items[i], i)
+			end, { buffer = buf })
+		end`)
+	s.openChat()
+	s.chatSend("Create made-by-bash.txt, then make the second line of greet.txt louder")
+
+	s.nv.Keys("iNext: ")
+	s.waitChat("? Bash(touch made-by-bash.txt) asks for permission")
+	s.nv.Keys("more<CR>words<Esc>")
+	nvimtest.Wait(t, "the user's keys in the chat input", turnTimeout, func() bool {
+		text, here := s.inputText()
+		return text == "Next: more\nwords" && here
+	})
+	var popups int
+	s.nv.Lua(&popups, `return _G.popups`)
+	if tr := s.chatTranscript(); strings.Contains(tr, "allowed") || strings.Contains(tr, "denied") || popups != 0 {
+		t.Errorf("%d prompts popped up; the transcript:\n%s\nwant none and the request unanswered", popups, tr)
+	}
+	s.nv.Cmd("ClaudeChatAnswer allow")
+	s.waitChat("  ⎿  allowed: Allow once")
+
+	s.nv.Keys("A and")
+	s.nextDiffOpened(path) // beside: the input keeps the focus
+	s.nv.Keys(" more<Esc>")
+	nvimtest.Wait(t, "the user's keys in the chat input", turnTimeout, func() bool {
+		text, here := s.inputText()
+		return text == "Next: more\nwords and more" && here
+	})
+	if st := s.diffState(); st.DiffWindows != 2 || st.InProposal {
+		t.Errorf("with the review open beside the input: %+v; want the diff shown, the cursor not in it", st)
+	}
+	s.nv.Cmd("ClaudeDiffFocus")
+	s.nv.Cmd("write")
+	s.nextDiffClosed("accepted")
+	s.waitChat("Both done.")
+	if got := s.fileContent(path); got != proposed {
+		t.Errorf("after accepting, %s holds %q, want %q", path, got, proposed)
+	}
+}
