@@ -65,7 +65,13 @@ local function update_status(c)
   if valid(c.tbuf) then
     vim.b[c.tbuf].claude_chat_status = status_text(c)
   end
-  vim.cmd.redrawstatus({ bang = true }) -- the winbar, and statuslines that count what waits
+  -- Statuslines count the requests that wait (claude.statusline()): redraw
+  -- them when that changes, not on every batch of a streamed answer.
+  local waits = #c.queue
+  if waits ~= (c.waits_shown or 0) then
+    c.waits_shown = waits
+    vim.cmd.redrawstatus({ bang = true })
+  end
 end
 
 local function make_buffers(c)

@@ -732,6 +732,7 @@ function M.close(id, result)
   view.decided = true
   if view.waiting then -- never shown
     pcall(vim.api.nvim_del_augroup_by_id, view.waiting)
+    vim.cmd.redrawstatus({ bang = true }) -- one fewer waits for the user
     fire("ClaudeDiffClosed", view, { result = result or "closed" })
     return true
   end
