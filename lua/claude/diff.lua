@@ -414,7 +414,7 @@ local function watch_proposal(view, spec)
 end
 
 -- Sets up the view's buffers and windows. With keep_focus the current
--- window stays current (the user is typing in a terminal).
+-- window stays current (the user is typing: claude.typing).
 local function show(view, spec, keep_focus)
   -- A floating Claude terminal would cover the diff: it comes back when
   -- the diff closes.
@@ -497,10 +497,11 @@ local function wait_for(view, events, ready)
   })
 end
 
--- A proposal that came in while the user was typing: it
--- never takes their window or their keys. It opens beside when it can do
--- so without touching their window, else it waits, unseen, until they go
--- to it (:ClaudeDiffFocus); the statusline says it waits, a message once.
+-- A proposal that came in while the user was typing never takes their
+-- window or their keys: it opens beside when it can without touching their
+-- window, else it waits, unseen, until they go to it (:ClaudeDiffFocus),
+-- also after they stop (their next keys may be a :w for their own file).
+-- A message says so once; the statusline counts it (claude.statusline).
 local function offer(view, name)
   if can_open_beside(view) then
     show(view, view.spec, true)
@@ -752,7 +753,6 @@ function M.close(id, result)
   tear_down(view, result)
   return true
 end
-
 
 --- Closes every diff view of ours, or one session's (0: the chat's, which
 --- belong to none); returns how many.
