@@ -37,3 +37,19 @@ func (s *Process) Send(ctx context.Context, text string, images ...Image) error 
 	}
 	return nil
 }
+
+// Tell gives the model text within the turn that runs, without starting one: the CLI hands a
+// user message that arrives mid-turn to the model with its next request ("The user sent a new
+// message while you were working: …"), after the tool results. Sent while a permission
+// request waits, it reaches the model with that tool's result. It counts as no turn, so a CLI
+// exiting later is not taken to have died mid-turn for it.
+func (s *Process) Tell(ctx context.Context, text string) error {
+	if text == "" {
+		return fmt.Errorf("tell: %w", ErrEmptyTurn)
+	}
+	err := s.in.writeJSON(ctx, userLine{Type: "user", Message: userMessage{Role: "user", Content: []outBlock{{Type: "text", Text: text}}}})
+	if err != nil {
+		return fmt.Errorf("tell: %w", err)
+	}
+	return nil
+}

@@ -1,31 +1,43 @@
 package chatctl_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
-func TestAChatPermissionIsAskedAndAnswered(t *testing.T) {
+// A permission request never pops up: it waits in the transcript and the winbar until the
+// user answers it (:ClaudeChatAnswer, or its picker); allowing for good takes a typed yes.
+func TestAChatPermissionWaitsUntilTheUserAnswersIt(t *testing.T) {
 	tests := []struct {
 		name   string
-		pick   string // _G.pick: an index or "last"
-		reason string
+		answer string // the :ClaudeChatAnswer argument
+		pick   string // _G.pick: an index into the picker, or ""
+		reason string // what vim.ui.input answers
 		shown  string // the transcript's answer line
 		sent   []string
 	}{
 		{
-			name: "allowed once", pick: "1", shown: "  ⎿  allowed: Allow once",
+			name: "allowed once with the command", answer: "allow", shown: "  ⎿  allowed: Allow once",
 			sent: []string{`"behavior":"allow","updatedInput":{"command":"echo hi"}}`},
 		},
 		{
-			name: "allowed with the CLI's suggestion", pick: "2",
+			name: "denied with the command", answer: "deny", shown: "  ⎿  denied",
+			sent: []string{`"behavior":"deny","message":"The user denied this tool use."`},
+		},
+		{
+			name: "allowed once in the picker", pick: "1", shown: "  ⎿  allowed: Allow once",
+			sent: []string{`"behavior":"allow","updatedInput":{"command":"echo hi"}}`},
+		},
+		{
+			name: "allowed for good with the CLI's suggestion and a typed yes", pick: "4", reason: "yes",
 			shown: "  ⎿  allowed: Allow, and allow Bash(echo:*) for this session",
 			sent:  []string{`"updatedPermissions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"echo:*"}],"behavior":"allow","destination":"session"}]`},
 		},
 		{
-			name: "denied with a reason", pick: "last", reason: "not now", shown: "  ⎿  denied: not now",
+			name: "denied with a reason in the picker", pick: "3", reason: "not now", shown: "  ⎿  denied: not now",
 			sent: []string{`"behavior":"deny","message":"not now"`},
 		},
 	}
@@ -35,23 +47,55 @@ func TestAChatPermissionIsAskedAndAnswered(t *testing.T) {
 			e.nv.Lua(nil, `local p, r = ...; _G.pick, _G.reason = tonumber(p) or p, r`, tt.pick, tt.reason)
 			e.nv.Cmd("ClaudeChat")
 			e.prompt("run bash")
+			e.waitTranscript("● Bash(echo hi)", "? Bash(echo hi) asks for permission", "  ⎿  waiting for you: <CR> here or :ClaudeChatAnswer")
+			var asked []map[string]any
+			e.nv.Lua(&asked, `return _G.asked`)
+			var status string
+			e.nv.Lua(&status, `return vim.b[require('claude.chat').buffers().transcript].claude_chat_status`)
+			if len(asked) != 0 || !strings.Contains(status, "waits for you: Bash") {
+				t.Errorf("before the user answered: asked %v, winbar %q; want nothing asked and the winbar saying Claude waits", asked, status)
+			}
+			e.nv.Cmd(strings.TrimSpace("ClaudeChatAnswer " + tt.answer))
 			after := "Ran it."
-			if tt.pick == "last" {
+			if strings.Contains(tt.shown, "denied") {
 				after = "Did not run it."
 			}
-			e.waitTranscript("● Bash(echo hi)", tt.shown, after)
+			e.waitTranscript(tt.shown, after)
 			e.recorded(tt.sent...)
-			var asked []map[string]any
+			if tt.pick == "" {
+				return
+			}
 			e.nv.Lua(&asked, `return _G.asked`)
 			if len(asked) != 1 {
 				t.Fatalf("asked %v, want one question", asked)
 			}
 			labels := asked[0]["labels"].([]any)
-			if asked[0]["prompt"] != "Claude wants to use Bash: echo hi" || len(labels) != 3 ||
-				labels[0] != "Allow once" || labels[1] != "Allow, and allow Bash(echo:*) for this session" || labels[2] != "Deny" {
-				t.Errorf("asked %v; want the command and: Allow once, the suggestion, Deny", asked[0])
+			want := []any{"Allow once", "Deny", "Deny, and tell Claude why", "Allow, and allow Bash(echo:*) for this session (asks you to type yes)"}
+			if asked[0]["prompt"] != "Claude wants to use Bash: echo hi" || fmt.Sprint(labels) != fmt.Sprint(want) {
+				t.Errorf("asked %v; want the command and: %v", asked[0], want)
 			}
 		})
+	}
+}
+
+// Allowing for good needs more than a pick and Enter: anything but a typed yes allows nothing,
+// and the request still waits.
+func TestAChatPermissionForGoodWithoutATypedYesAllowsNothing(t *testing.T) {
+	e := newChatEnv(t)
+	e.nv.Lua(nil, `_G.pick, _G.reason = 4, '2'`)
+	e.nv.Cmd("ClaudeChat")
+	e.prompt("run bash")
+	e.waitTranscript("? Bash(echo hi) asks for permission")
+	e.nv.Cmd("ClaudeChatAnswer")
+	var waiting int
+	e.nv.Lua(&waiting, `return require('claude.chat').waiting()`)
+	if waiting != 1 {
+		t.Errorf("after the picker without a typed yes %d requests wait, want the one still waiting", waiting)
+	}
+	e.nv.Cmd("ClaudeChatAnswer deny")
+	e.waitTranscript("  ⎿  denied", "Did not run it.")
+	if got := e.recorded(`"behavior"`); strings.Contains(got, `"allow"`) {
+		t.Errorf("the CLI got an allow:\n%s", got)
 	}
 }
 

@@ -21,6 +21,19 @@ import (
 // rejectMessage is what the model is told when the user rejects a proposed edit.
 const rejectMessage = "The user rejected this change in the editor's diff review."
 
+// modifiedMessage is what the model is told when the user changed a proposal before accepting
+// it: the CLI's own words for it in the terminal's diff flow (its Edit and Write tool results),
+// which its stream-json mode never says. There a changed updatedInput runs as if the model had
+// sent it, and the tool result even says "file state is current in your context — no need to
+// Read it back" (checked with the CLI 2.1.197; a userModified field in the answer is dropped),
+// so the model would go on from a file that is not there.
+func modifiedMessage(tool, path string) string {
+	if tool == "Write" {
+		return "The user modified your proposed content for " + path + " before accepting it. The file is not what you proposed: read it again before relying on its content."
+	}
+	return "The user modified your proposed changes to " + path + " before accepting them. The file is not what you proposed: read it again before relying on its content."
+}
+
 // editInput is the input of Edit, MultiEdit and Write, as far as a review needs it.
 type editInput struct {
 	FilePath   string `json:"file_path"`
@@ -122,8 +135,13 @@ func (c *Controller) review(ctx context.Context, dir string, proc *chat.Process,
 			line = "accepted"
 			if input != nil {
 				line = "accepted with your changes"
+				// Before the answer: the CLI then has it when the tool's result goes out,
+				// and gives both to the model in the same request.
+				err = proc.Tell(wctx, modifiedMessage(req.ToolName, path))
 			}
-			err = proc.Allow(wctx, req.Ticket, input)
+			if err == nil {
+				err = proc.Allow(wctx, req.Ticket, input)
+			}
 		}
 	default:
 		line = "rejected"

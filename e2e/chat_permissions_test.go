@@ -10,8 +10,8 @@ import (
 	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
-// The chat's permissions with the real CLI: edits reviewed in the diff, other tools asked
-// about with vim.ui.select, and the permission mode.
+// The chat's permissions with the real CLI: edits reviewed in the diff, other tools waiting in
+// the transcript until the user opens the answers (vim.ui.select), and the permission mode.
 
 // startChatEdit opens a chat on greet.txt and sends a prompt the script answers with a Read,
 // an Edit of "two" into "TWO" and then closing; it returns once the diff is open and the
@@ -76,6 +76,9 @@ func TestAChatBashCommandAllowedOnceRuns(t *testing.T) {
 	s.answerPermissions("Allow once", "")
 	s.openChat()
 	s.chatSend("Create made-by-bash.txt")
+	s.waitChat("? Bash(touch made-by-bash.txt) asks for permission")
+	s.goToTranscript()
+	s.nv.Keys("<CR>") // Enter in the transcript opens the answers
 	s.waitChat("  ⎿  allowed: Allow once")
 	s.waitChat("The file is there.")
 	if asked := s.asked(); len(asked) != 1 || asked[0] != "Claude wants to use Bash: touch made-by-bash.txt" {
@@ -94,9 +97,11 @@ func TestAChatBashCommandDeniedWithAReasonDoesNotRun(t *testing.T) {
 	const reason = "not in this directory, please"
 	s := newSession(t, bashTurns("touch made-by-bash.txt", "I will not create it.")...)
 	t.Cleanup(s.logTranscript)
-	s.answerPermissions("Deny", reason)
+	s.answerPermissions("Deny, and tell Claude why", reason)
 	s.openChat()
 	s.chatSend("Create made-by-bash.txt")
+	s.waitChat("? Bash(touch made-by-bash.txt) asks for permission")
+	s.nv.Cmd("ClaudeChatAnswer")
 	s.waitChat("  ⎿  denied: " + reason)
 	s.waitChat("I will not create it.")
 	if _, err := os.Stat(filepath.Join(s.env.Project, "made-by-bash.txt")); err == nil {

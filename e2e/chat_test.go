@@ -94,6 +94,11 @@ func TestAChatEditChangedInTheDiffIsWrittenAsTheUserLeftIt(t *testing.T) {
 	if result := s.editResult(3); !strings.Contains(result, "has been updated successfully") {
 		t.Errorf("the model got the tool result %q, want the edit done", result)
 	}
+	// The CLI's words from the terminal's diff flow, in the same request as the tool result.
+	told := "The user modified your proposed changes to " + path + " before accepting them."
+	if got := s.mainRequest(3).LastUserText(); !strings.Contains(got, told) {
+		t.Errorf("with the tool result the model got %q, want it told %q", got, told)
+	}
 	if t.Failed() {
 		t.Logf("transcript:\n%s", s.chatTranscript())
 	}
@@ -121,7 +126,14 @@ func (s *session) chatSend(text string) {
 	s.waitChat("> " + text)
 }
 
-// answerPermissions makes the permission prompt (vim.ui.select) pick the choice labelled
+// goToTranscript moves the cursor to the chat's transcript, as the user does with a window
+// command.
+func (s *session) goToTranscript() {
+	s.t.Helper()
+	s.nv.Lua(nil, `vim.api.nvim_set_current_win(vim.fn.bufwinid(require('claude.chat').buffers().transcript))`)
+}
+
+// answerPermissions makes the permission picker (vim.ui.select) pick the choice labelled
 // choice, and the reason prompt (vim.ui.input) answer reason. Each prompt's text is kept
 // in _G.asked, in order.
 func (s *session) answerPermissions(choice, reason string) {

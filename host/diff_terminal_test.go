@@ -193,8 +193,8 @@ func TestAFloatingTerminalStepsAsideForADiff(t *testing.T) {
 	}
 	d.nv.Cmd("ClaudeToggle")
 
-	// Typing into the float (terminal mode), the diff waits: it would
-	// take the focus, and the float would cover it.
+	// Typing into the float (terminal mode), the diff waits until the user
+	// goes to it: it would take the focus, and the float would cover it.
 	p := d.startDiff(d.path, proposed, tab)
 	nvimtest.Wait(t, "the diff to be registered", waitTimeout, func() bool {
 		v, _, _ := d.viewState()
@@ -204,7 +204,11 @@ func TestAFloatingTerminalStepsAsideForADiff(t *testing.T) {
 		t.Errorf("a diff arriving in terminal mode: float shown %v, focused %v; want it left as it is", shown, focused)
 	}
 	d.nv.Keys(`<C-\><C-n>`)
-	nvimtest.Next(t, d.opened, "the diff to open once the user left terminal mode", waitTimeout)
+	if _, wins, _ := d.viewState(); wins != 0 {
+		t.Errorf("the diff opened by itself once the user left terminal mode")
+	}
+	d.nv.Cmd("ClaudeDiffFocus")
+	nvimtest.Next(t, d.opened, "the diff to open on :ClaudeDiffFocus", waitTimeout)
 	if shown, _, _, _ := floating(); shown {
 		t.Errorf("the float still covers the diff")
 	}

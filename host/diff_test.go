@@ -472,8 +472,8 @@ func leaveCmdwin(d *diffEnv) {
 }
 
 // Nothing outside the command-line window (q:) can change while it is
-// open: the diff waits for the user to leave it.
-func TestADiffArrivingInTheCommandLineWindowOpensWhenTheUserLeavesIt(t *testing.T) {
+// open: the diff waits, also after the user left it, until they go to it.
+func TestADiffArrivingInTheCommandLineWindowWaitsUntilTheUserGoesToIt(t *testing.T) {
 	for _, closeFirst := range []bool{false, true} {
 		t.Run(map[bool]string{false: "then accepted", true: "closed by the CLI meanwhile"}[closeFirst], func(t *testing.T) {
 			d := newDiffEnv(t, "")
@@ -488,7 +488,11 @@ func TestADiffArrivingInTheCommandLineWindowOpensWhenTheUserLeavesIt(t *testing.
 				return
 			}
 			leaveCmdwin(d)
-			nvimtest.Next(t, d.opened, "the diff to open once the command-line window closed", waitTimeout)
+			if _, wins, _ := d.viewState(); wins != 0 {
+				t.Errorf("the diff opened by itself once the command-line window closed (%d diff windows)", wins)
+			}
+			d.nv.Cmd("ClaudeDiffFocus")
+			nvimtest.Next(t, d.opened, "the diff to open on :ClaudeDiffFocus", waitTimeout)
 			d.nv.Cmd("write")
 			if got := answer(t, p); got[0] != "FILE_SAVED" || got[1] != proposed {
 				t.Errorf("answer %q", got)
@@ -517,41 +521,40 @@ func TestADiffClosedWhileTheCommandLineWindowIsOpenGoesWhenTheUserLeavesIt(t *te
 	d.assertUntouched(d.path, original)
 }
 
-func TestAnOperatorPendingWhenADiffOpensDoesNotEditTheProposal(t *testing.T) {
-	d := newDiffEnv(t, "")
-	d.nv.Keys("d") // the first half of dd
-	p := d.openDiff(d.path, proposed, tab)
-	d.nv.Keys("d")
-	d.nv.Cmd("ClaudeDiffAccept")
-	if got := answer(t, p); got[0] != "FILE_SAVED" || got[1] != proposed {
-		t.Errorf("answer %q, want the proposal untouched by the pending operator", got)
-	}
-}
-
-// A proposal arriving while the user types must not catch their keys: it
-// waits until they leave Insert mode or finish the command line.
+// A proposal arriving while the user types must not catch their keys, nor
+// open when they stop: it waits until they go to it (:ClaudeDiffFocus).
 func TestADiffWaitsWhileTheUserTypes(t *testing.T) {
 	for _, tt := range []struct {
 		name, before, after, wantLine string
 	}{
-		{"in Insert mode", "Aand more", " typing<Esc>", "oneand more typing"},
-		{"on the command line", ":s/one/ONE", "/<CR>", "ONE"},
+		{"in Insert mode, then :w", "Aand more", " typing<Esc>:w<CR>", "oneand more typing"},
+		{"on the command line", ":s/one/ONE", "/<CR>:w<CR>", "ONE"},
+		{"between the halves of dd", "d", "ddd:w<CR>", "three"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			d := newDiffEnv(t, "")
 			p := d.diffWhileTyping(tt.before)
 			// (Neovim 0.10 keeps no message given on the command line.)
-			if msgs := d.nv.Messages(); tt.name == "in Insert mode" && !strings.Contains(msgs, "Claude proposes a change to greet.txt; the diff opens when you leave Insert mode") {
+			if msgs := d.nv.Messages(); tt.before != ":s/one/ONE" && !strings.Contains(msgs, "Claude proposes a change to greet.txt; it waits until you go to it (:ClaudeDiffFocus)") {
 				t.Errorf("the user was not told a diff waits; messages: %q", msgs)
 			}
 			d.nv.Keys(tt.after)
-			nvimtest.Next(t, d.opened, "the diff to open once the user stopped typing", waitTimeout)
-			var first string
-			d.nv.Lua(&first, `return vim.fn.getbufline(vim.fn.bufnr(...), 1)[1]`, d.path)
-			if first != tt.wantLine {
-				t.Errorf("the user's buffer starts %q, want %q: their keys went elsewhere", first, tt.wantLine)
+			waitLine(t, d.nv, d.path, 1, tt.wantLine, "the user's keys in their buffer")
+			nvimtest.Wait(t, "the user's :w to write their file", waitTimeout, func() bool {
+				got, _ := os.ReadFile(d.path)
+				return strings.HasPrefix(string(got), tt.wantLine+"\n")
+			})
+			if _, wins, props := d.viewState(); wins != 0 || props != 0 {
+				t.Errorf("after the user's keys: %d diff windows, %d proposals; want it still waiting unseen", wins, props)
 			}
-			d.nv.Cmd("ClaudeDiffAccept")
+			var status string
+			d.nv.Lua(&status, `return require('claude').statusline()`)
+			if !strings.Contains(status, "1 waits for you") {
+				t.Errorf("the statusline says %q, want that a proposal waits", status)
+			}
+			d.nv.Cmd("ClaudeDiffFocus")
+			nvimtest.Next(t, d.opened, "the diff to open on :ClaudeDiffFocus", waitTimeout)
+			d.nv.Cmd("write")
 			if got := answer(t, p); got[0] != "FILE_SAVED" || got[1] != proposed {
 				t.Errorf("answer %q, want the proposal as sent", got)
 			}

@@ -147,6 +147,16 @@ command("ClaudeChatStop", function()
   require("claude.chat").stop()
 end, { desc = "End the chat's Claude CLI (the transcript stays)" })
 
+command("ClaudeChatAnswer", function(o)
+  require("claude.chat").answer(o.args ~= "" and o.args or nil)
+end, {
+  nargs = "?",
+  complete = function()
+    return { "allow", "deny" }
+  end,
+  desc = "Answer the permission request the chat waits on: allow (once), deny, or none: pick",
+})
+
 command("ClaudeChatMode", function(o)
   require("claude.chat").set_mode(o.args ~= "" and o.args or nil)
 end, {

@@ -257,22 +257,16 @@ local function fire(name, view, extra)
   )
 end
 
--- What the user is in the middle of typing, or nil: text in a buffer, a
--- command line, the command-line window, or keys to a terminal (Claude's:
--- a follow-up prompt, an answer to its own question).
-local function typing_in()
-  if vim.fn.getcmdwintype() ~= "" then
-    return "the command-line window"
-  end
-  local mode = vim.api.nvim_get_mode().mode:sub(1, 1)
-  return ({ i = "Insert mode", R = "Replace mode", c = "the command line", t = "the terminal" })[mode]
-end
-
--- Whether a diff can open while the user types in a terminal without
--- taking the focus away: not in a tab page of its own (that one becomes
--- current), and not while the terminal floats (it would step aside).
-local function can_open_beside_terminal(view)
-  return not needs_own_tab(view) and vim.api.nvim_win_get_config(0).relative == ""
+-- Whether a diff can open without touching the window the user types in:
+-- not in a tab page of its own (that one becomes current), not while that
+-- window floats (it would step aside), not from the command-line window
+-- (no other window may change), and only into a window that is not theirs.
+local function can_open_beside(view)
+  local cur = vim.api.nvim_get_current_win()
+  return not needs_own_tab(view)
+    and vim.api.nvim_win_get_config(cur).relative == ""
+    and vim.fn.getcmdwintype() == ""
+    and require("claude.tools").editor_win() ~= cur
 end
 
 -- The view's two buffers: the file (or an empty stand-in for a new one)
@@ -431,13 +425,8 @@ local function watch_proposal(view, spec)
 end
 
 -- Sets up the view's buffers and windows. With keep_focus the current
--- window stays current (the user is typing in a terminal).
+-- window stays current (the user is typing: claude.typing).
 local function show(view, spec, keep_focus)
-  if vim.api.nvim_get_mode().mode:sub(1, 2) == "no" then
-    -- An operator the user had started (say the first d of dd) would
-    -- apply to the proposal once focus moves there: cancel it.
-    vim.api.nvim_feedkeys(vim.keycode("<Esc>"), "n", false)
-  end
   -- A floating Claude terminal would cover the diff: it comes back when
   -- the diff closes.
   view.hid_float = require("claude.terminal").hide_float()
@@ -471,18 +460,22 @@ local function show(view, spec, keep_focus)
   fire("ClaudeDiffOpened", view)
 end
 
--- Shows a view still waiting for the user to stop typing, now.
-local function show_waiting(view)
+-- Shows a view that waited (for the user to go to it, or to its session's
+-- tab page), now; with keep_focus the current window stays current.
+local function show_waiting(view, keep_focus)
   if not view.waiting then
     return true
   end
-  pcall(vim.api.nvim_del_augroup_by_id, view.waiting)
+  if type(view.waiting) == "number" then
+    pcall(vim.api.nvim_del_augroup_by_id, view.waiting)
+  end
   view.waiting = nil
-  local ok, err = pcall(show, view, view.spec)
+  local ok, err = pcall(show, view, view.spec, keep_focus)
   if not ok then
     M.close(view.id)
     require("claude.notify").error("could not show Claude's proposal: " .. tostring(err))
   end
+  vim.cmd.redrawstatus({ bang = true })
   return ok
 end
 
@@ -493,16 +486,47 @@ local function wait_for(view, events, ready)
   view.waiting = group
   vim.api.nvim_create_autocmd(events, {
     group = group,
-    desc = "claude.nvim: show the diff that came in while the user was busy elsewhere",
+    desc = "claude.nvim: show the diff that came in for another session's tab page",
     callback = function()
       vim.schedule(function()
         if views[view.id] ~= view or not view.waiting or not ready() then
           return
         end
-        show_waiting(view)
+        -- Going to a tab page is no answer to the proposal: it opens
+        -- beside the user's window when it can; focused only for a user
+        -- who idles; else it waits for :ClaudeDiffFocus.
+        if can_open_beside(view) then
+          show_waiting(view, true)
+        elseif not require("claude.typing").busy() then
+          show_waiting(view)
+        else
+          pcall(vim.api.nvim_del_augroup_by_id, view.waiting)
+          view.waiting = true
+        end
       end)
     end,
   })
+end
+
+-- A proposal that came in while the user was typing never takes their
+-- window or their keys: it opens beside when it can without touching their
+-- window, else it waits, unseen, until they go to it (:ClaudeDiffFocus),
+-- also after they stop (their next keys may be a :w for their own file).
+-- A message says so once; the statusline counts it (claude.statusline).
+local function offer(view, name)
+  if can_open_beside(view) then
+    show(view, view.spec, true)
+    require("claude.notify").info(
+      string.format("Claude proposes a change to %s: the diff is open beside; :ClaudeDiffFocus goes to it", name)
+    )
+    vim.cmd.redrawstatus({ bang = true })
+    return
+  end
+  view.waiting = true
+  require("claude.notify").info(
+    string.format("Claude proposes a change to %s; it waits until you go to it (:ClaudeDiffFocus)", name)
+  )
+  vim.cmd.redrawstatus({ bang = true })
 end
 
 --- Opens a diff view. Called by the Go host (nvimapi.Editor.OpenDiff).
@@ -513,11 +537,12 @@ function M.open(id, spec)
   views[id] = view
   local name = vim.fn.fnamemodify(spec.new_path, ":~:.")
   local sessions = require("claude.sessions")
+  local typing = require("claude.typing")
   if spec.session and not sessions.is_here(spec.session) then
     -- Another session's tab page is the current one: this proposal opens
     -- in its own session's tab page, when the user goes there.
     wait_for(view, "TabEnter", function()
-      return sessions.is_here(spec.session) and not typing_in()
+      return sessions.is_here(spec.session) and not typing.busy({ modes_only = true })
     end)
     require("claude.notify").info(
       string.format(
@@ -528,34 +553,13 @@ function M.open(id, spec)
     )
     return true
   end
-  local busy = typing_in()
-  if not busy then
-    show(view, spec)
+  if typing.busy() then
+    offer(view, name)
     return true
   end
-  if busy == "the terminal" and can_open_beside_terminal(view) then
-    -- Keys the user types into Claude's terminal (a follow-up prompt)
-    -- keep going there: the diff opens beside it, and they go to it when
-    -- they want (or answer in Claude's own prompt).
-    show(view, spec, true)
-    require("claude.notify").info(
-      string.format("Claude proposes a change to %s: the diff is open beside; :ClaudeDiffFocus goes to it", name)
-    )
-    return true
-  end
-  -- The user is typing (text, a command, or in q:, where no other window
-  -- may even change): a diff taking the window and the focus now would
-  -- catch their next keys. Show it once they are done.
-  wait_for(view, { "ModeChanged", "CmdwinLeave" }, function()
-    return not typing_in()
-  end)
-  require("claude.notify").info(
-    string.format(
-      "Claude proposes a change to %s; the diff opens when you leave %s (or at once with :ClaudeDiffFocus)",
-      name,
-      busy
-    )
-  )
+  -- The user idles in Normal mode: the diff takes the window and the
+  -- focus at once, as they expect of a review they wait for.
+  show(view, spec)
   return true
 end
 
@@ -740,6 +744,7 @@ function M.close(id, result)
   view.decided = true
   if view.waiting then -- never shown
     pcall(vim.api.nvim_del_augroup_by_id, view.waiting)
+    vim.cmd.redrawstatus({ bang = true }) -- one fewer waits for the user
     fire("ClaudeDiffClosed", view, { result = result or "closed" })
     return true
   end
@@ -759,7 +764,6 @@ function M.close(id, result)
   tear_down(view, result)
   return true
 end
-
 
 --- Closes every diff view of ours, or one session's (0: the chat's, which
 --- belong to none); returns how many.
@@ -790,6 +794,11 @@ function M.waiting(id)
     end
   end
   return n
+end
+
+--- How many proposals wait for an answer (shown or not), in all sessions.
+function M.count()
+  return vim.tbl_count(views)
 end
 
 --- Ids of the open views (for tests).

@@ -176,6 +176,7 @@ end
 
 local function start_job(host_name)
   local cfg = require("claude.config").get()
+  require("claude.typing").watch() -- as in M.ensure: auto_start comes here
   local chan = vim.fn.jobstart({ M.binary() }, {
     rpc = true,
     env = {
@@ -264,6 +265,9 @@ function M.ensure()
   if state.ready then
     return true
   end
+  -- From now on Claude may ask for things: whether the user is typing
+  -- decides where they show (claude.typing).
+  require("claude.typing").watch()
   -- Tests run the Go handlers in the test process and register them
   -- themselves (plugin.RegisterForTests).
   if vim.g.claude_test_host then

@@ -13,7 +13,7 @@
 -- 3 commands: claude claude.commands claude.mention claude.prompt claude.health claude.handlers
 -- 2 views: claude.diff claude.terminal claude.terminal.servers claude.terminal.native claude.terminal.snacks claude.terminal.external claude.terminal.window claude.chat claude.chat.state claude.chat.render claude.chat.input claude.chat.turns claude.chat.windows claude.chat.conversations claude.chat.models
 -- 1 core: claude.host claude.server claude.sessions claude.state claude.cli claude.model claude.tools claude.reload claude.selection claude.generation claude.memory claude.explorer
--- 0 base: claude.config claude.version claude.events claude.notify claude.buffers
+-- 0 base: claude.config claude.version claude.events claude.notify claude.buffers claude.typing
 --
 -- Words, the same in Go (chatctl/doc.go says who creates, names and ends
 -- each): a bridge is one WebSocket server of the Go host with its lock
@@ -118,20 +118,36 @@ function M.add(path, line1, line2)
   require("claude.mention").send_path(path, line1, line2)
 end
 
+-- " · N wait for you" when Claude waits on the user (proposals to review,
+-- chat permission requests), else "": what came in while they typed waits
+-- unseen, and this is where they see it.
+local function waits()
+  local n = 0
+  if package.loaded["claude.diff"] then
+    n = n + require("claude.diff").count()
+  end
+  if package.loaded["claude.chat"] then
+    n = n + require("claude.chat").waiting()
+  end
+  return n > 0 and string.format(" · %d wait%s for you", n, n > 1 and "" or "s") or ""
+end
+
 --- A short state string for statuslines: "" when stopped, "Claude ○" while
 --- waiting for the CLI, "Claude ●" when connected. With several sessions,
 --- the current one's directory and how many there are ("Claude ● wt [2/3]"),
---- then each other session that waits for an answer ("· main waits").
+--- then each other session that waits for an answer ("· main waits"), and
+--- how many of Claude's requests wait for the user ("· 1 waits for you").
 function M.statusline()
   local s = require("claude.state")
   local terminal = require("claude.terminal")
   -- Redrawn often: a single session needs no lookup of the current one
   -- (which may read the file system, for the cwd option).
   if terminal.count() <= 1 then
+    local w = waits()
     if not s.server_running then
-      return ""
+      return w ~= "" and ("Claude" .. w) or ""
     end
-    return s.clients > 0 and "Claude ●" or "Claude ○"
+    return (s.clients > 0 and "Claude ●" or "Claude ○") .. w
   end
   local sessions = terminal.sessions()
   local diff = require("claude.diff")
@@ -150,7 +166,7 @@ function M.statusline()
   else
     head = string.format("Claude [%d]", #sessions)
   end
-  return table.concat(vim.list_extend({ head }, waiting), " · ")
+  return table.concat(vim.list_extend({ head }, waiting), " · ") .. waits()
 end
 
 --- :ClaudeSessions: pick a session to go to (its tab page, or its

@@ -8,7 +8,7 @@ local windows = require("claude.chat.windows")
 -- Empties the transcript for another conversation; line, if any, is its
 -- first line.
 local function restart_transcript(c, line)
-  c.busy, c.streaming, c.last, c.queue, c.asking = false, nil, nil, {}, false
+  c.busy, c.streaming, c.last, c.queue = false, nil, nil, {}
   c.folds, c.thinking_at = nil, nil
   for _, win in ipairs(vim.fn.win_findbuf(c.tbuf)) do
     vim.api.nvim_win_call(win, function()

@@ -207,4 +207,34 @@ function M.take_mention(path, line1, line2)
   return true
 end
 
+
+--- :ClaudeChatAnswer [allow|deny]: answers the oldest permission request
+--- waiting in the chat (allow once, deny), or opens the picker of answers.
+---@param how string|nil
+---@param dir string|nil
+function M.answer(how, dir)
+  dir = dir or current_dir()
+  local c = chats[dir]
+  if how and how ~= "allow" and how ~= "deny" then
+    require("claude.notify").error(":ClaudeChatAnswer takes allow, deny or nothing (the picker), not " .. how)
+    return
+  end
+  if not (c and require("claude.chat.render").answer(c, how)) then
+    require("claude.notify").info("Claude waits for no answer in this chat")
+  end
+end
+
+--- How many permission requests wait for the user, in all chats.
+function M.waiting()
+  local n = 0
+  for _, c in pairs(chats) do
+    for _, it in ipairs(c.queue) do
+      if not c.withdrawn[it.id] then
+        n = n + 1
+      end
+    end
+  end
+  return n
+end
+
 return M

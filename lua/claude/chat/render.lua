@@ -114,9 +114,16 @@ local function describe(s)
   return "Allow, and " .. vim.json.encode(s)
 end
 
-local ask_next
+-- The oldest permission request still waiting for the user, or nil.
+local waiting = state.waiting
 
 local function answer(c, item, reply, line)
+  for i, it in ipairs(c.queue) do
+    if it == item then
+      table.remove(c.queue, i)
+      break
+    end
+  end
   reply.dir, reply.request_id = c.dir, item.id
   if not c.withdrawn[item.id] then
     require("claude.host").answer_chat(reply)
@@ -125,53 +132,70 @@ local function answer(c, item, reply, line)
     end)
     state.follow(c)
   end
-  c.asking = false
-  ask_next(c)
+  core().update_status(c)
 end
 
--- Asks about one permission request with vim.ui.select; nothing is allowed
--- unless the user picks an allow.
-local function ask(c, item)
-  c.asking = true
-  local choices = { { label = "Allow once", allow = true } }
+-- The picker the user opens for one request. Allow once and deny are one
+-- choice each; allowing for good (a permission_suggestions entry) also
+-- asks for a typed "yes", so that no stray digit and Enter grants it.
+local function pick(c, item)
+  local choices = {
+    { label = "Allow once", allow = true },
+    { label = "Deny" },
+    { label = "Deny, and tell Claude why", reason = true },
+  }
   for i, s in ipairs(item.suggestions or {}) do
     table.insert(choices, { label = describe(s), allow = true, suggestion = i })
   end
-  table.insert(choices, { label = "Deny", allow = false })
-  local prompt = string.format("Claude wants to use %s: %s", item.name, about(c, item))
   vim.ui.select(choices, {
-    prompt = prompt,
+    prompt = string.format("Claude wants to use %s: %s", item.name, about(c, item)),
     kind = "claude_permission",
     format_item = function(ch)
-      return ch.label
+      return ch.suggestion and (ch.label .. " (asks you to type yes)") or ch.label
     end,
   }, function(choice)
-    if choice and choice.allow then
-      answer(c, item, { allow = true, suggestion = choice.suggestion or 0 }, "allowed: " .. choice.label)
-      return
+    if not choice or c.withdrawn[item.id] or waiting(c) ~= item then
+      return -- dismissed (it still waits), or answered meanwhile
     end
-    if not choice then
-      answer(c, item, { allow = false, message = "The user dismissed the permission prompt." }, "denied")
-      return
+    if choice.suggestion then
+      vim.ui.input({ prompt = choice.label .. "? Type yes to confirm: " }, function(text)
+        if text and vim.trim(text):lower() == "yes" then
+          answer(c, item, { allow = true, suggestion = choice.suggestion }, "allowed: " .. choice.label)
+        else
+          require("claude.notify").info("nothing allowed: Claude's request still waits")
+        end
+      end)
+    elseif choice.allow then
+      answer(c, item, { allow = true, suggestion = 0 }, "allowed: Allow once")
+    elseif choice.reason then
+      vim.ui.input({ prompt = "Reason for denying (Claude sees it): " }, function(reason)
+        if reason == nil then
+          return -- cancelled: it still waits
+        end
+        reason = vim.trim(reason)
+        answer(c, item, { allow = false, message = reason }, reason == "" and "denied" or ("denied: " .. reason))
+      end)
+    else
+      answer(c, item, { allow = false, message = "" }, "denied")
     end
-    vim.ui.input({ prompt = "Reason for denying (optional, Claude sees it): " }, function(reason)
-      reason = reason and vim.trim(reason) or ""
-      answer(c, item, { allow = false, message = reason }, reason == "" and "denied" or ("denied: " .. reason))
-    end)
   end)
 end
 
-ask_next = function(c)
-  if c.asking then
-    return
+--- Answers the oldest request waiting in chat c: how "allow" (once),
+--- "deny", or nil to open the picker. Returns whether one waited.
+function M.answer(c, how)
+  local item = waiting(c)
+  if not item then
+    return false
   end
-  local item = table.remove(c.queue, 1)
-  while item and c.withdrawn[item.id] do
-    item = table.remove(c.queue, 1)
+  if how == "allow" then
+    answer(c, item, { allow = true, suggestion = 0 }, "allowed: Allow once")
+  elseif how == "deny" then
+    answer(c, item, { allow = false, message = "" }, "denied")
+  else
+    pick(c, item)
   end
-  if item then
-    ask(c, item)
-  end
+  return true
 end
 
 local function duration(ms)
@@ -296,13 +320,16 @@ function render.permission(c, buf, it)
     c.last = "tool"
     return
   end
-  add(c, buf, { string.format("? %s(%s) asks for permission", it.name, about(c, it)) }, c.last ~= "tool")
+  -- Never asked in a prompt of its own: one popping up takes the keys the
+  -- user types (the half-typed message was lost, the next Enter denied).
+  -- It waits here, and in the winbar, until the user answers.
+  add(c, buf, {
+    string.format("? %s(%s) asks for permission", it.name, about(c, it)),
+    "  ⎿  waiting for you: <CR> here or :ClaudeChatAnswer",
+  }, c.last ~= "tool")
   c.last = "tool"
   table.insert(c.queue, it)
-  -- Asked after this batch is rendered: the host's call must not wait on the user.
-  vim.schedule(function()
-    ask_next(c)
-  end)
+  core().update_status(c)
 end
 
 function render.answered(c, buf, it)
@@ -312,6 +339,7 @@ end
 function render.cancelled(c, buf, it)
   c.withdrawn[it.id] = true
   add(c, buf, { "  ⎿  permission request withdrawn (the turn was interrupted)" })
+  core().update_status(c)
 end
 
 function render.finish(c, buf, it)
@@ -339,6 +367,7 @@ function render.exited(c, buf, it)
     add(c, buf, { string.format("_Claude exited (%s)._", how) }, true)
   end
   c.busy, c.last, c.queue = false, "end", {}
+  core().update_status(c)
 end
 
 function render.error(c, buf, it)
@@ -357,6 +386,6 @@ function M.refold(c, win)
   end)
 end
 
-M.write, M.add, M.render = write, add, render
+M.write, M.add, M.render, M.waiting = write, add, render, waiting
 
 return M

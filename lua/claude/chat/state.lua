@@ -5,7 +5,7 @@ local M = {}
 
 -- By workspace directory: { dir, tbuf, ibuf, busy, model, mode, conversation
 -- (the CLI's session id of the one it runs), streaming,
--- last, asking, queue, withdrawn, history (prompts sent, oldest first),
+-- last, queue (permission requests waiting, oldest first), withdrawn, history (prompts sent, oldest first),
 -- recalled (the history index in the input; nil: the draft), draft }.
 local chats = {}
 M.chats = chats
@@ -33,6 +33,15 @@ local function current_dir()
 end
 M.valid, M.current_dir = valid, current_dir
 
+-- The oldest permission request still waiting for the user, or nil.
+local function waiting(c)
+  while c.queue[1] and c.withdrawn[c.queue[1].id] do
+    table.remove(c.queue, 1)
+  end
+  return c.queue[1]
+end
+M.waiting = waiting
+
 local function status_text(c)
   local parts = { "Claude chat" }
   if c.model then
@@ -44,7 +53,10 @@ local function status_text(c)
   if c.attached and #c.attached > 0 then
     table.insert(parts, string.format("%d image%s attached", #c.attached, #c.attached > 1 and "s" or ""))
   end
-  if c.busy then
+  local ask = waiting(c)
+  if ask then
+    table.insert(parts, string.format("waits for you: %s (<CR> in the chat, :ClaudeChatAnswer)", ask.name))
+  elseif c.busy then
     table.insert(parts, "working… (<C-c> interrupts)")
   end
   return table.concat(parts, " · ")
@@ -53,6 +65,13 @@ end
 local function update_status(c)
   if valid(c.tbuf) then
     vim.b[c.tbuf].claude_chat_status = status_text(c)
+  end
+  -- Statuslines count the requests that wait (claude.statusline()): redraw
+  -- them when that changes, not on every batch of a streamed answer.
+  local waits = #c.queue
+  if waits ~= (c.waits_shown or 0) then
+    c.waits_shown = waits
+    vim.cmd.redrawstatus({ bang = true })
   end
 end
 M.update_status = update_status

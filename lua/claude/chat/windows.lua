@@ -31,6 +31,17 @@ local function make_buffers(c)
     map(buf, { "n" }, "<S-Tab>", function()
       turns.set_mode(nil, c.dir)
     end, "switch Claude's permission mode")
+    -- Going to the transcript is deliberate, and Enter there has nothing
+    -- else to do: it opens the answers to the permission request waiting.
+    vim.keymap.set("n", "<CR>", function()
+      if not state.waiting(c) then
+        return "<CR>"
+      end
+      vim.schedule(function()
+        require("claude.chat.render").answer(c, nil)
+      end)
+      return ""
+    end, { buffer = buf, expr = true, desc = "claude.nvim: answer the permission request waiting" })
     map(buf, { "n" }, "i", function()
       M.open(c.dir)
       vim.cmd.startinsert()
