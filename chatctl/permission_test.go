@@ -107,8 +107,10 @@ func TestASecondPermissionRequestUnderOneIDIsRefusedAndTheAnswerKeepsTheInputSho
 	e.nv.Lua(nil, `_G.pick = 1`)
 	e.nv.Cmd("ClaudeChat")
 	e.prompt("two asks collide")
-	e.waitTranscript("? Bash(echo hi) asks for permission", "  ⎿  allowed: Allow once",
+	e.waitTranscript("? Bash(echo hi) asks for permission",
 		"**Error:** refused a Bash permission request without asking: its request_id is still waiting for your answer to another request")
+	e.nv.Cmd("ClaudeChatAnswer") // the picker: _G.pick chooses Allow once
+	e.waitTranscript("? Bash(echo hi) asks for permission", "  ⎿  allowed: Allow once")
 	got := e.recorded(`"behavior":"allow"`, `"behavior":"deny"`)
 	for _, want := range []string{
 		`"request_id":"r1","response":{"behavior":"allow","updatedInput":{"command":"echo hi"}}`,

@@ -132,7 +132,7 @@ local function answer(c, item, reply, line)
     end)
     state.follow(c)
   end
-  core().update_status(c)
+  state.update_status(c)
 end
 
 -- The picker the user opens for one request. Allow once and deny are one
@@ -329,7 +329,7 @@ function render.permission(c, buf, it)
   }, c.last ~= "tool")
   c.last = "tool"
   table.insert(c.queue, it)
-  core().update_status(c)
+  state.update_status(c)
 end
 
 function render.answered(c, buf, it)
@@ -339,7 +339,7 @@ end
 function render.cancelled(c, buf, it)
   c.withdrawn[it.id] = true
   add(c, buf, { "  ⎿  permission request withdrawn (the turn was interrupted)" })
-  core().update_status(c)
+  state.update_status(c)
 end
 
 function render.finish(c, buf, it)
@@ -367,7 +367,7 @@ function render.exited(c, buf, it)
     add(c, buf, { string.format("_Claude exited (%s)._", how) }, true)
   end
   c.busy, c.last, c.queue = false, "end", {}
-  core().update_status(c)
+  state.update_status(c)
 end
 
 function render.error(c, buf, it)
