@@ -176,7 +176,6 @@ func TestAChatFoldsThinkingAndEachToolUseIntoOneLineThatUnfolds(t *testing.T) {
 		"",
 		"● Read(/tmp/x/notes.txt)",
 		"  │ file_path: /tmp/x/notes.txt",
-		"  │ limit: 3",
 		"  ⎿  1\tone … (3 lines)",
 		"  │ 2\ttwo",
 		"  │ 3\tthree",
