@@ -121,4 +121,18 @@ func TestTheChatTranscriptKeepsItsTailAtTheWindowsBottom(t *testing.T) {
 	e.nv.Cmd("enew")
 	e.nv.Cmd("ClaudeChat")
 	check("after reopening")
+
+	// A thinking block streamed in one batch and drawn, then closed (folded) in the next, as
+	// the host sends them when the CLI pauses in between: its rows go, the end stays down.
+	var thought []string
+	for i := 0; i < 40; i++ {
+		thought = append(thought, "a thought")
+	}
+	e.nv.Lua(nil, `
+		local dir, text = ...
+		require('claude.handlers').show_chat_events(dir, { { kind = 'thinking', text = text } })
+		vim.cmd.redraw()
+		require('claude.handlers').show_chat_events(dir, { { kind = 'block_end' } })
+		vim.cmd.redraw()`, e.nv.Cwd, strings.Join(thought, "\n"))
+	check("after a thinking block folded")
 }
