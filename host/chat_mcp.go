@@ -84,8 +84,7 @@ func (h *Host) startChatMCP() (*chatMCP, error) {
 		ln.Close()
 		return nil, fmt.Errorf("chat mcp: %w", err)
 	}
-	// Off the sync path that starts a chat: a big /tmp takes a while to read.
-	go sweepChatMCPDirs(filepath.Dir(m.configDir), h.log)
+	h.sweepChatLeftovers()
 	go func() {
 		if err := m.endpoint.Serve(ln); err != nil {
 			h.log.Warn("chat mcp: serve", "err", err)

@@ -24,6 +24,15 @@ func writeChatMCPOwner(dir string) error {
 	return os.WriteFile(filepath.Join(dir, chatMCPOwnerFile), []byte(strconv.Itoa(os.Getpid())), 0o600)
 }
 
+// sweepChatLeftovers removes, in the background, the config directories of dead hosts, once
+// per host: at its first server or chat, whichever comes first, so a user who chats no more
+// still has them go. Off the sync handler that calls it: a big /tmp takes a while to read.
+func (h *Host) sweepChatLeftovers() {
+	h.chats.swept.Do(func() {
+		go sweepChatMCPDirs(os.TempDir(), h.log)
+	})
+}
+
 // sweepChatMCPDirs removes, from tmp, the config directories of hosts that are gone, and
 // returns them. A directory without an owner file is left alone: its host may still be
 // writing it, or it was not made by us.

@@ -32,9 +32,9 @@ func startChat(t *testing.T, nv *nvimtest.Nvim) (hostPID int, configDir string) 
 }
 
 // A host killed with SIGKILL leaves its chat's config directory, token included; the next
-// host to start a chat removes it, and leaves alone what is not surely a dead host's: a
+// host removes it when it starts, and leaves alone what is not surely a dead host's: a
 // directory whose host lives, one with another mode, one naming no host.
-func TestAKilledHostsChatConfigIsSweptAtTheNextChat(t *testing.T) {
+func TestAKilledHostsChatConfigIsSweptAtTheNextStart(t *testing.T) {
 	tmp := t.TempDir()
 	nv1 := newNvim(t, nvimtest.WithEnv("TMPDIR="+tmp))
 	exited := nv1.UserEvents("ClaudeHostExit")
@@ -70,15 +70,17 @@ func TestAKilledHostsChatConfigIsSweptAtTheNextChat(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// The next host's first server sweeps (a user who chats no more has them go too).
 	nv2 := newNvim(t, nvimtest.WithEnv("TMPDIR="+tmp))
-	_, dir2 := startChat(t, nv2)
+	nv2.Cmd("ClaudeStart")
 	nvimtest.Wait(t, "the sweep to remove "+last, waitTimeout, func() bool {
 		_, err := os.Stat(last)
 		return os.IsNotExist(err)
 	})
 	if _, err := os.Stat(dir1); !os.IsNotExist(err) {
-		t.Errorf("the killed host's config %s outlived the next chat's start: %v", dir1, err)
+		t.Errorf("the killed host's config %s outlived the next host's start: %v", dir1, err)
 	}
+	_, dir2 := startChat(t, nv2)
 	for _, dir := range []string{live, open, unnamed, dir2} {
 		if _, err := os.Stat(dir); err != nil {
 			t.Errorf("the sweep removed %s, which is not a dead host's: %v", dir, err)
