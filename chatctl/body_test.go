@@ -34,3 +34,23 @@ func TestWhatAToolUnfoldsToIsCapped(t *testing.T) {
 		})
 	}
 }
+
+func TestAReadResultCountsTheFilesLinesNotTheNumberAfterItsLastNewline(t *testing.T) {
+	for _, tc := range []struct {
+		name, content string
+		want          int
+	}{
+		{"a file ending in a newline, numbered with tabs", "1\tone\n2\ttwo\n3\tthree\n4\t", 3},
+		{"a file ending in a newline, numbered with arrows", "     1→one\n     2→two\n     3→", 2},
+		{"a file without a final newline", "1\tone\n2\ttwo", 2},
+		{"a file whose last line is blank", "1\tone\n2\t\n3\t", 2},
+		{"a result that is no Read's", "done\n", 1},
+		{"a result ending in a bare number", "one\n42", 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, n := firstLine(withoutNumberedEnd(tc.content)); n != tc.want {
+				t.Errorf("lines of %q = %d, want %d", tc.content, n, tc.want)
+			}
+		})
+	}
+}

@@ -23,7 +23,7 @@ func TestClaudeChatStreamsAnAnswerIntoTheTranscript(t *testing.T) {
 
 	// Typed as a user does: Insert mode, then the documented Insert-mode key.
 	e.nv.Keys("isay stream<C-s>")
-	e.waitTranscript("> say stream", "Hello from the stand-in.", "─── 1.5 s · 10 tokens in, 5 out · $0.0123 (session)")
+	e.waitTranscript("> say stream", "Hello from the stand-in.", "─── 1.5 s · 10 tokens in, 5 out · $0.0123 (this run)")
 	e.recorded(`"text":"say stream"`)
 	var input []string
 	e.nv.Lua(&input, `return vim.api.nvim_buf_get_lines(require('claude.chat').buffers().input, 0, -1, false)`)
@@ -176,7 +176,6 @@ func TestAChatFoldsThinkingAndEachToolUseIntoOneLineThatUnfolds(t *testing.T) {
 		"",
 		"● Read(/tmp/x/notes.txt)",
 		"  │ file_path: /tmp/x/notes.txt",
-		"  │ limit: 3",
 		"  ⎿  1\tone … (3 lines)",
 		"  │ 2\ttwo",
 		"  │ 3\tthree",

@@ -42,7 +42,7 @@ func TestClaudeChatModeAndShiftTabSwitchTheModeTheWinbarShows(t *testing.T) {
 			t.Fatalf("after %s the CLI read\n%s\nwant a switch to %s last", step.how, got, step.mode)
 		}
 		e.waitTranscript("_Mode: " + step.mode + "_")
-		want := "Claude chat · " + step.mode
+		want := step.mode + " · Claude chat"
 		if step.mode == "default" {
 			want = "Claude chat"
 		}
@@ -87,7 +87,7 @@ func TestClaudeModelPicksFromTheCLIsListAndLaterStartsUseIt(t *testing.T) {
 		checkAsked(t, e)
 		var winbar string
 		e.nv.Lua(&winbar, `return vim.b[require('claude.chat').buffers().transcript].claude_chat_status`)
-		if winbar != "Claude chat · sonnet" {
+		if winbar != "sonnet · Claude chat" {
 			t.Errorf("winbar = %q, want the new model", winbar)
 		}
 		e.nv.Cmd("ClaudeOpen")

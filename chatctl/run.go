@@ -114,8 +114,9 @@ func contentItem(ev chat.Event) Item {
 	case chat.ToolUse:
 		return Item{Kind: "tool", ID: e.ID, Name: e.Name, Summary: e.Summary, Body: inputLines(e.Input)}
 	case chat.ToolResult:
-		first, n := firstLine(e.Content)
-		return Item{Kind: "result", ID: e.ID, Text: first, Lines: n, IsError: e.IsError, Body: resultLines(e.Content)}
+		content := withoutNumberedEnd(e.Content)
+		first, n := firstLine(content)
+		return Item{Kind: "result", ID: e.ID, Text: first, Lines: n, IsError: e.IsError, Body: resultLines(content)}
 	}
 	return Item{Kind: "block_end"}
 }
@@ -141,6 +142,24 @@ func permissionItem(e chat.PermissionRequest) Item {
 		}
 	}
 	return it
+}
+
+// withoutNumberedEnd drops the last line of a Read result for a file that ends in a newline:
+// the CLI numbers the empty string after that newline ("14\t", "    14→"), which is no line
+// of the file, so a 13-line file read as "(14 lines)". Only the end is looked at: a huge
+// result is not scanned.
+func withoutNumberedEnd(s string) string {
+	s = strings.TrimRight(s, "\n")
+	i := strings.LastIndexByte(s, '\n')
+	if i < 0 {
+		return s
+	}
+	last := strings.TrimLeft(s[i+1:], " ")
+	mark := strings.TrimLeft(last, "0123456789")
+	if len(mark) < len(last) && (mark == "\t" || mark == "→") {
+		return s[:i]
+	}
+	return s
 }
 
 // firstLine is a tool result as the transcript shows it: its first line and how many lines

@@ -72,8 +72,8 @@ while IFS= read -r line; do
       se '{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}'
       se '{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"Let me look\nat the file."}}'
       se '{"type":"content_block_stop","index":0}'
-      say '{"type":"assistant","message":{"id":"m3","content":[{"type":"tool_use","id":"t2","name":"Read","input":{"file_path":"/tmp/x/notes.txt","limit":3}}]}}'
-      say '{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t2","type":"tool_result","content":"1\tone\n2\ttwo\n3\tthree"}]}}'
+      say '{"type":"assistant","message":{"id":"m3","content":[{"type":"tool_use","id":"t2","name":"Read","input":{"file_path":"/tmp/x/notes.txt"}}]}}'
+      say '{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t2","type":"tool_result","content":"1\tone\n2\ttwo\n3\tthree\n4\t"}]}}'
       say '{"type":"assistant","message":{"id":"m4","content":[{"type":"tool_use","id":"t3","name":"Bash","input":{"command":"false"}}]}}'
       say '{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t3","type":"tool_result","is_error":true,"content":"Exit code 1"}]}}'
       text "Read it."; result ;;

@@ -14,6 +14,8 @@ type chats struct {
 
 	mcpMu sync.Mutex // guards mcp, started by the first chat (chat_mcp.go)
 	mcp   *chatMCP
+
+	swept sync.Once // the dead hosts' endpoint configs, removed once (chat_sweep.go)
 }
 
 // newChats wires the controller to the editor and to the endpoint's arguments.

@@ -84,6 +84,7 @@ func (h *Host) startChatMCP() (*chatMCP, error) {
 		ln.Close()
 		return nil, fmt.Errorf("chat mcp: %w", err)
 	}
+	h.sweepChatLeftovers()
 	go func() {
 		if err := m.endpoint.Serve(ln); err != nil {
 			h.log.Warn("chat mcp: serve", "err", err)
@@ -94,12 +95,16 @@ func (h *Host) startChatMCP() (*chatMCP, error) {
 
 // writeConfig writes config() into a file only the user can read.
 func (m *chatMCP) writeConfig() error {
-	dir, err := os.MkdirTemp("", "claude-nvim-chat-mcp-") // mode 0700
+	dir, err := os.MkdirTemp("", chatMCPDirPattern) // mode 0700
 	if err != nil {
 		return fmt.Errorf("chat mcp config: %w", err)
 	}
 	file := filepath.Join(dir, "mcp.json")
-	if err := os.WriteFile(file, []byte(m.config()), 0o600); err != nil {
+	err = writeChatMCPOwner(dir) // first: a dir without it is never swept (chat_sweep.go)
+	if err == nil {
+		err = os.WriteFile(file, []byte(m.config()), 0o600)
+	}
+	if err != nil {
 		os.RemoveAll(dir)
 		return fmt.Errorf("chat mcp config: %w", err)
 	}

@@ -87,6 +87,7 @@ func (h *Host) start(args []startOptions) (*serverInfo, error) {
 	if opts.PID <= 0 {
 		return nil, errors.New("start: no pid (lua/claude/init.lua passes it)")
 	}
+	h.sweepChatLeftovers()
 	h.lifecycle.Lock()
 	defer h.lifecycle.Unlock()
 	if info := h.info(opts.Session); info.Running {

@@ -2,6 +2,7 @@ package host
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -363,5 +364,35 @@ func TestClaudeSessionsListsAndSwitches(t *testing.T) {
 	s.nv.Lua(&report, `return table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n")`)
 	if want := "session 2 (" + s.dirB; !strings.Contains(report, want) {
 		t.Errorf(":checkhealth claude does not list the second session (%q):\n%s", want, report)
+	}
+}
+
+// :ClaudeStatus in either tab page: its header describes that tab page's
+// session's server, and each session is shown with its own directory (not
+// the current tab page's).
+func TestClaudeStatusDescribesEachSessionWhereItIs(t *testing.T) {
+	s := newTwoSessions(t)
+	for _, tt := range []struct {
+		tab  int
+		here sessionInfo
+	}{
+		{tab: 1, here: s.infoA},
+		{tab: 2, here: s.infoB},
+	} {
+		s.tab(tt.tab)
+		msgs := commandMessages(t, s.nv, "ClaudeStatus")
+		lines := strings.Split(strings.TrimSpace(msgs), "\n")
+		header := fmt.Sprintf("listening on 127.0.0.1:%d", tt.here.Port)
+		if !strings.Contains(lines[0], header) || !strings.Contains(msgs, "lock file: "+tt.here.Lockfile) {
+			t.Errorf(":ClaudeStatus in tab page %d:\n%s\nwant its header to describe session %d's server (%s, %s)", tt.tab, msgs, tt.here.Session, header, tt.here.Lockfile)
+		}
+		for _, want := range []string{
+			fmt.Sprintf("session 1%s: %s, 127.0.0.1:%d", map[bool]string{true: " (current)"}[tt.tab == 1], s.dirA, s.infoA.Port),
+			fmt.Sprintf("session 2%s: %s, 127.0.0.1:%d", map[bool]string{true: " (current)"}[tt.tab == 2], s.dirB, s.infoB.Port),
+		} {
+			if !strings.Contains(msgs, want) {
+				t.Errorf(":ClaudeStatus in tab page %d:\n%s\nwant a line with %q", tt.tab, msgs, want)
+			}
+		}
 	}
 }

@@ -1,18 +1,22 @@
 package plugintest
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
-// setup() with each kind of input: what it raises, what it warns about,
-// and what configuration it leaves.
+// setup() with each kind of input: what it reports and what configuration
+// it leaves. It never raises: a bad value is reported in one line and the
+// option keeps its default.
 func TestSetupChecksAndMergesOptions(t *testing.T) {
 	nv := newNvim(t)
 	for _, tt := range []struct {
 		name, opts string
-		wantErr    string // the error setup() raises, or "" for none
-		wantWarn   string // the unknown-option warning, or ""
+		wantWarn   string // what setup() reports (the start of it), or ""
 		check      string // Lua returning true when the resolved config is right
 	}{
 		{name: "{} gives the defaults", opts: `{}`,
@@ -22,18 +26,27 @@ func TestSetupChecksAndMergesOptions(t *testing.T) {
 			check: `c.terminal.size == 80 and c.terminal.position == "right" and c.diff.keymaps.reject == false and c.diff.keymaps.accept == "<leader>aa"`},
 		{name: "a list replaces the default", opts: `{ terminal_cmd = { "npx", "claude" }, port_range = { 9000, 9010 } }`,
 			check: `#c.terminal_cmd == 2 and c.terminal_cmd[2] == "claude" and c.port_range[2] == 9010`},
-		{name: "a bad type", opts: `{ auto_start = "yes" }`, wantErr: "claude.nvim: option auto_start must be a boolean, got string"},
-		{name: "a bad type nested", opts: `{ terminal = { float = { width = "wide" } } }`, wantErr: "claude.nvim: option terminal.float.width must be a number, got string"},
-		{name: "a group that is no table", opts: `{ diff = true }`, wantErr: "claude.nvim: option diff must be a table, got boolean"},
-		{name: "a bad choice", opts: `{ terminal = { position = "top" } }`, wantErr: `claude.nvim: option terminal.position must be one of right, left, above, below, tab, float, got "top"`},
+		{name: "a bad type", opts: `{ auto_start = "yes", terminal = { size = 70 } }`, wantWarn: "claude.nvim: option auto_start must be a boolean, got string; using the default false",
+			check: `c.auto_start == false and c.terminal.size == 70`},
+		{name: "a bad type nested", opts: `{ terminal = { float = { width = "wide" } } }`, wantWarn: "claude.nvim: option terminal.float.width must be a number, got string; using the default 0.8",
+			check: `c.terminal.float.width == 0.8`},
+		{name: "a group that is no table", opts: `{ diff = true }`, wantWarn: "claude.nvim: option diff must be a table, got boolean; using its defaults",
+			check: `c.diff.layout == "vertical"`},
+		{name: "a bad choice", opts: `{ terminal = { position = "top" } }`, wantWarn: `claude.nvim: option terminal.position must be one of right, left, above, below, tab, float, got "top"; using the default "right"`,
+			check: `c.terminal.position == "right"`},
 		{name: "the snacks provider", opts: `{ terminal = { provider = "snacks" } }`, check: `c.terminal.provider == "snacks"`},
 		{name: "an unknown provider", opts: `{ terminal = { provider = "tmux" } }`,
-			wantErr: `claude.nvim: option terminal.provider must be "native", "snacks", "external" or a function`},
-		{name: "a bad value", opts: `{ terminal = { size = 0 } }`, wantErr: "claude.nvim: option terminal.size must be > 0"},
-		{name: "a bad port range", opts: `{ port_range = { 9010, 9000 } }`, wantErr: "claude.nvim: option port_range must be { min, max } with 1 <= min <= max <= 65535"},
-		{name: "an empty command", opts: `{ terminal_cmd = "  " }`, wantErr: "claude.nvim: option terminal_cmd must name a command"},
-		{name: "an environment that is no map of strings", opts: `{ env = { FOO = true } }`, wantErr: "claude.nvim: option env must map names to strings"},
-		{name: "not a table", opts: `"right"`, wantErr: "claude.nvim: setup() takes a table of options, got string"},
+			wantWarn: `claude.nvim: option terminal.provider must be "native", "snacks", "external" or a function; using the default "native"`,
+			check:    `c.terminal.provider == "native"`},
+		{name: "a bad value", opts: `{ terminal = { size = 0 } }`, wantWarn: "claude.nvim: option terminal.size must be > 0", check: `c.terminal.size == 0.4`},
+		{name: "a bad port range", opts: `{ port_range = { 9010, 9000 } }`, wantWarn: "claude.nvim: option port_range must be { min, max } with 1 <= min <= max <= 65535; using the default nil",
+			check: `c.port_range == nil`},
+		{name: "an empty command", opts: `{ terminal_cmd = "  " }`, wantWarn: `claude.nvim: option terminal_cmd must name a command; using the default "claude"`,
+			check: `c.terminal_cmd == "claude"`},
+		{name: "an environment that is no map of strings", opts: `{ env = { FOO = true } }`, wantWarn: "claude.nvim: option env must map names to strings; using the default {}",
+			check: `next(c.env) == nil`},
+		{name: "not a table", opts: `"right"`, wantWarn: "claude.nvim: setup() takes a table of options, got string; using the defaults",
+			check: `c.terminal.position == "right"`},
 		{name: "unknown keys warn and are ignored", opts: `{ auto_strat = true, terminal = { positon = "left" }, env = { ANY_NAME = "ok" } }`,
 			wantWarn: "claude.nvim: unknown option(s) ignored: auto_strat, terminal.positon",
 			check:    `c.auto_start == false and c.terminal.position == "right" and c.env.ANY_NAME == "ok"`},
@@ -54,10 +67,10 @@ func TestSetupChecksAndMergesOptions(t *testing.T) {
 				local c = require("claude").config()
 				local fine = check_src == "" or assert(loadstring("local c = ... return " .. check_src))(c)
 				return { err = ok and "" or tostring(err), warn = warned, ok = fine == true }`, tt.opts, tt.check)
-			if tt.wantErr == "" && got.Err != "" || tt.wantErr != "" && !strings.HasPrefix(got.Err, tt.wantErr) {
-				t.Errorf("setup(%s) raised %q, want %q", tt.opts, got.Err, tt.wantErr)
+			if got.Err != "" {
+				t.Errorf("setup(%s) raised %q, want no error", tt.opts, got.Err)
 			}
-			if got.Warn != tt.wantWarn {
+			if tt.wantWarn == "" && got.Warn != "" || !strings.HasPrefix(got.Warn, tt.wantWarn) {
 				t.Errorf("setup(%s) warned %q, want %q", tt.opts, got.Warn, tt.wantWarn)
 			}
 			if !got.OK {
@@ -82,5 +95,38 @@ func TestSetupTwiceStartsFromTheDefaults(t *testing.T) {
 		return { position = c.terminal.position, size = c.terminal.size }`)
 	if got.Position != "right" || got.Size != int64(60) {
 		t.Errorf("after setup() twice: position %q, size %v; want the default right and 60", got.Position, got.Size)
+	}
+}
+
+// A bad option in the user's init.lua costs that option only: setup()
+// reports it in one line (no traceback), the option keeps its default, the
+// other options take effect and the rest of init.lua still runs.
+func TestABadOptionInInitLuaCostsThatOptionOnly(t *testing.T) {
+	init := filepath.Join(t.TempDir(), "init.lua")
+	if err := os.WriteFile(init, []byte(`
+require("claude").setup({ terminal = { position = "top", size = 70 } })
+vim.g.after_claude_setup = true
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	nv := newNvim(t, nvimtest.WithArgs("-u", init))
+	var got struct {
+		After    bool   `msgpack:"after"`
+		Position string `msgpack:"position"`
+		Size     any    `msgpack:"size"`
+	}
+	nv.Lua(&got, `
+		local c = require("claude").config()
+		return { after = vim.g.after_claude_setup == true, position = c.terminal.position, size = c.terminal.size }`)
+	messages := nv.Messages()
+	if !got.After {
+		t.Errorf("the line after setup() in init.lua did not run; messages:\n%s", messages)
+	}
+	if got.Position != "right" || got.Size != int64(70) {
+		t.Errorf("config after setup with a bad position: position %q, size %v; want the default right and the given 70", got.Position, got.Size)
+	}
+	want := `claude.nvim: option terminal.position must be one of right, left, above, below, tab, float, got "top"; using the default "right"`
+	if strings.TrimSpace(messages) != want {
+		t.Errorf("messages after setup with a bad position:\n%s\nwant the one line:\n%s", messages, want)
 	}
 }

@@ -1,38 +1,66 @@
 -- Bodies of the informational commands (:ClaudeStatus, :ClaudeLog).
 local M = {}
 
+-- The directory session x (an entry of the host's status) works in: its
+-- terminal's, else its bound server's, else (session 1 started without a
+-- terminal, following :cd) Neovim's global one. Never the current tab
+-- page's: in another tab page that is another session's directory.
+local function session_dir(x)
+  local record = require("claude.sessions").get(x.session)
+  local dir = (record and record.cwd) or (x.cwd ~= "" and x.cwd) or vim.fn.getcwd(-1, -1)
+  return vim.fn.fnamemodify(dir, ":~")
+end
+
+-- The lines describing one server: where it listens, its lock file, its
+-- clients and the proposals waiting for an answer.
+local function server_lines(x, name)
+  local lines = {
+    string.format("claude.nvim: %slistening on 127.0.0.1:%d", name, x.port),
+    "lock file: " .. x.lockfile,
+  }
+  if #x.clients == 0 then
+    table.insert(lines, "clients: none connected")
+  end
+  for _, c in ipairs(x.clients) do
+    table.insert(
+      lines,
+      string.format(
+        "client: %s %s pid %s since %s%s",
+        c.name ~= "" and c.name or "?",
+        c.version,
+        c.pid ~= 0 and c.pid or "?",
+        os.date("%Y-%m-%d %H:%M:%S", c.connected_at), -- local time
+        c.ready and "" or " (connecting)"
+      )
+    )
+  end
+  if #x.diffs > 0 then
+    table.insert(lines, "pending diffs: " .. table.concat(x.diffs, ", "))
+  end
+  return lines
+end
+
 function M.status()
   local s = require("claude").status()
-  local lines = {}
-  if not s.running then
-    table.insert(lines, "claude.nvim: server stopped (:ClaudeStart or :ClaudeOpen starts it)")
-  else
-    table.insert(lines, string.format("claude.nvim: listening on 127.0.0.1:%d", s.port))
-    table.insert(lines, "lock file: " .. s.lockfile)
-    if #s.clients == 0 then
-      table.insert(lines, "clients: none connected")
-    end
-    for _, c in ipairs(s.clients) do
-      table.insert(
-        lines,
-        string.format(
-          "client: %s %s pid %s since %s%s",
-          c.name ~= "" and c.name or "?",
-          c.version,
-          c.pid ~= 0 and c.pid or "?",
-          os.date("%Y-%m-%d %H:%M:%S", c.connected_at), -- local time
-          c.ready and "" or " (connecting)"
-        )
-      )
-    end
-    if #s.diffs > 0 then
-      table.insert(lines, "pending diffs: " .. table.concat(s.diffs, ", "))
-    end
-  end
   -- One server per terminal session, named by the session's number.
   local servers = s.sessions or {}
-  if #servers > 1 or (#servers == 1 and servers[1].session ~= 1) then
-    local current = require("claude.terminal").current_id()
+  local several = #servers > 1 or (#servers == 1 and servers[1].session ~= 1)
+  local current = require("claude.terminal").current_id()
+  -- The header describes the server of the session the user is in (this
+  -- tab page's), the first one when there is none here.
+  local shown = s
+  for _, x in ipairs(servers) do
+    if x.session == current then
+      shown = x
+    end
+  end
+  local lines
+  if shown.running then
+    lines = server_lines(shown, several and string.format("session %d (%s) ", shown.session, session_dir(shown)) or "")
+  else
+    lines = { "claude.nvim: server stopped (:ClaudeStart or :ClaudeOpen starts it)" }
+  end
+  if several then
     for _, x in ipairs(servers) do
       table.insert(
         lines,
@@ -40,7 +68,7 @@ function M.status()
           "session %d%s: %s, 127.0.0.1:%d, %d client%s%s",
           x.session,
           x.session == current and " (current)" or "",
-          vim.fn.fnamemodify(x.cwd ~= "" and x.cwd or vim.fn.getcwd(), ":~"),
+          session_dir(x),
           x.port,
           #x.clients,
           #x.clients == 1 and "" or "s",

@@ -128,31 +128,43 @@ M.schema = group({
   }),
 })
 
-local function fail(name, message)
-  error(string.format("claude.nvim: option %s %s", name, message), 0)
+-- How a default reads in a message: strings quoted, tables inspected.
+local function show(value)
+  if type(value) == "string" then
+    return string.format("%q", value)
+  end
+  return vim.inspect(value, { newline = " ", indent = "" })
 end
 
--- The value of one option: the user's, checked, or the default.
-local function resolve_option(spec, value, name)
+-- The problem with one value, or nil when it is fine.
+local function problem_with(spec, value)
+  if not vim.tbl_contains(spec.kinds, type(value)) then
+    return string.format("must be a %s, got %s", table.concat(spec.kinds, " or "), type(value))
+  end
+  if spec.one_of and not vim.tbl_contains(spec.one_of, value) then
+    return string.format("must be one of %s, got %q", table.concat(spec.one_of, ", "), tostring(value))
+  end
+  return spec.check and spec.check(value)
+end
+
+-- The value of one option: the user's, checked, or the default. A bad
+-- value is reported in problems and replaced by the default, so that one
+-- typo costs that option only and never the rest of the user's init.lua.
+local function resolve_option(spec, value, name, problems)
   if value == nil then
     return vim.deepcopy(spec.default)
   end
-  if not vim.tbl_contains(spec.kinds, type(value)) then
-    fail(name, string.format("must be a %s, got %s", table.concat(spec.kinds, " or "), type(value)))
-  end
-  if spec.one_of and not vim.tbl_contains(spec.one_of, value) then
-    fail(name, string.format("must be one of %s, got %q", table.concat(spec.one_of, ", "), tostring(value)))
-  end
-  local problem = spec.check and spec.check(value)
+  local problem = problem_with(spec, value)
   if problem then
-    fail(name, problem)
+    table.insert(problems, string.format("claude.nvim: option %s %s; using the default %s", name, problem, show(spec.default)))
+    return vim.deepcopy(spec.default)
   end
   return vim.deepcopy(value)
 end
 
 -- Walks a group: the user's keys it knows are checked and merged over the
 -- defaults; the others are collected (a typo should not be silent).
-local function resolve_group(spec, user, prefix, unknown)
+local function resolve_group(spec, user, prefix, unknown, problems)
   local out = {}
   for key in pairs(user) do
     if spec.fields[key] == nil then
@@ -164,29 +176,34 @@ local function resolve_group(spec, user, prefix, unknown)
     local value = user[key]
     if field.fields then
       if value ~= nil and type(value) ~= "table" then
-        fail(name, "must be a table, got " .. type(value))
+        table.insert(problems, string.format("claude.nvim: option %s must be a table, got %s; using its defaults", name, type(value)))
+        value = nil
       end
-      out[key] = resolve_group(field, value or {}, name .. ".", unknown)
+      out[key] = resolve_group(field, value or {}, name .. ".", unknown, problems)
     else
-      out[key] = resolve_option(field, value, name)
+      out[key] = resolve_option(field, value, name, problems)
     end
   end
   return out
 end
 
---- Returns defaults merged with opts, or raises an error naming the bad key.
+--- Returns defaults merged with opts. Never raises: a bad value is
+--- replaced by its default and described in problems (one line each,
+--- naming the key, what it takes and what was given).
 ---@param opts table|nil
 ---@return claude.Config config
 ---@return string[] unknown keys that were ignored
+---@return string[] problems one message per bad value
 function M.resolve(opts)
-  opts = opts or {}
-  if type(opts) ~= "table" then
-    error("claude.nvim: setup() takes a table of options, got " .. type(opts), 0)
+  local unknown, problems = {}, {}
+  if opts ~= nil and type(opts) ~= "table" then
+    table.insert(problems, "claude.nvim: setup() takes a table of options, got " .. type(opts) .. "; using the defaults")
+    opts = nil
   end
-  local unknown = {}
-  local cfg = resolve_group(M.schema, opts, "", unknown)
+  local cfg = resolve_group(M.schema, opts or {}, "", unknown, problems)
   table.sort(unknown)
-  return cfg, unknown
+  table.sort(problems)
+  return cfg, unknown, problems
 end
 
 --- Every option's dotted name ("terminal.position"), groups included,

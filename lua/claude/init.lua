@@ -28,12 +28,17 @@
 local M = {}
 
 --- Configures the plugin. Safe to call more than once; each call starts
---- again from the defaults. Raises an error naming any key with a bad value.
+--- again from the defaults. Never raises: a key with a bad value is
+--- reported (one line naming it) and keeps its default, so the rest of the
+--- user's config still loads.
 ---@param opts table|nil see :help claude-config
 function M.setup(opts)
   local config = require("claude.config")
-  local cfg, unknown = config.resolve(opts)
+  local cfg, unknown, problems = config.resolve(opts)
   config.set(cfg)
+  for _, problem in ipairs(problems) do
+    require("claude.notify").notify(problem, vim.log.levels.ERROR)
+  end
   if #unknown > 0 then
     require("claude.notify").notify("claude.nvim: unknown option(s) ignored: " .. table.concat(unknown, ", "), vim.log.levels.WARN)
   end

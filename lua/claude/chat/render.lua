@@ -347,9 +347,12 @@ function render.finish(c, buf, it)
     local why = it.errors and #it.errors > 0 and table.concat(it.errors, "; ") or it.subtype
     add(c, buf, { "**Error:** " .. first_line(why) }, true)
   end
+  -- The CLI's total_cost_usd counts from its start: a resumed conversation's
+  -- earlier cost is not in it (the CLI does not give it), so it is labelled
+  -- as this run's rather than the conversation's.
   add(c, buf, {
     string.format(
-      "─── %s · %d tokens in, %d out · $%.4f (session)",
+      "─── %s · %d tokens in, %d out · $%.4f (this run)",
       duration(it.duration_ms or 0),
       it.tokens_in or 0,
       it.tokens_out or 0,

@@ -42,16 +42,16 @@ local function waiting(c)
 end
 M.waiting = waiting
 
+-- The winbar's text, most important first: the winbar keeps its start and
+-- cuts its end (%< after it), so at narrow widths the model and the state
+-- (working, or waiting for the user) stay and the title goes first.
 local function status_text(c)
-  local parts = { "Claude chat" }
+  local parts = {}
   if c.model then
     table.insert(parts, c.model)
   end
   if c.mode and c.mode ~= "default" then
     table.insert(parts, c.mode)
-  end
-  if c.attached and #c.attached > 0 then
-    table.insert(parts, string.format("%d image%s attached", #c.attached, #c.attached > 1 and "s" or ""))
   end
   local ask = waiting(c)
   if ask then
@@ -59,6 +59,10 @@ local function status_text(c)
   elseif c.busy then
     table.insert(parts, "working… (<C-c> interrupts)")
   end
+  if c.attached and #c.attached > 0 then
+    table.insert(parts, string.format("%d image%s attached", #c.attached, #c.attached > 1 and "s" or ""))
+  end
+  table.insert(parts, "Claude chat")
   return table.concat(parts, " · ")
 end
 
@@ -81,13 +85,19 @@ local function window(buf)
 end
 
 -- Keeps every window on the transcript at its end, unless the user moved
--- the cursor up in the current one to read.
+-- the cursor up in the current one to read. The end is at the window's
+-- bottom, as in a terminal: moving the cursor alone leaves the last line
+-- wherever Neovim scrolled it (the middle, after a jump from far, or the
+-- top half once folds closed), with the window's rest empty.
 local function follow(c)
   local last = vim.api.nvim_buf_line_count(c.tbuf)
   for _, win in ipairs(vim.fn.win_findbuf(c.tbuf)) do
     local row = vim.api.nvim_win_get_cursor(win)[1]
     if win ~= vim.api.nvim_get_current_win() or row >= (c.followed or last) then
       pcall(vim.api.nvim_win_set_cursor, win, { last, 0 })
+      vim.api.nvim_win_call(win, function()
+        vim.cmd("normal! zb")
+      end)
     end
   end
   c.followed = last

@@ -105,17 +105,84 @@ local function chat(dir)
 end
 M.chat = chat
 
+-- The narrowest transcript worth reading (a prompt, a tool line, the
+-- winbar's model and state), and the narrowest a window beside it may
+-- become to make room for it.
+local MIN_WIDTH = 40
+local MIN_BESIDE = 20
+
+-- The window with the most cells in this tab page (floats aside).
+local function biggest_window()
+  local best, area = nil, -1
+  for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+    if vim.api.nvim_win_get_config(win).relative == "" then
+      local a = vim.api.nvim_win_get_width(win) * vim.api.nvim_win_get_height(win)
+      if a > area then
+        best, area = win, a
+      end
+    end
+  end
+  return best
+end
+
+-- The first window of a winlayout() node.
+local function first_leaf(node)
+  while node[1] ~= "leaf" do
+    node = node[2][1]
+  end
+  return node[2]
+end
+
+-- The columns a full-height split may take: what the tab page's columns
+-- hold beyond MIN_BESIDE, except a column that keeps its width (Claude's
+-- terminal does), which gives none.
+local function spare_columns()
+  local layout = vim.fn.winlayout()
+  local spare = 0
+  for _, col in ipairs(layout[1] == "row" and layout[2] or { layout }) do
+    local win = first_leaf(col)
+    if not (col[1] == "leaf" and vim.wo[win].winfixwidth) then
+      spare = spare + math.max(0, vim.api.nvim_win_get_width(win) + 1 - MIN_BESIDE)
+    end
+  end
+  return spare
+end
+
 -- Opens the transcript where the terminal would go (terminal.position and
--- size; a float becomes a right split) and the input below it.
+-- size; a float becomes a right split). Where that would leave it, or the
+-- windows beside it, too narrow (Claude's terminal already keeps its side's
+-- columns: the chat got 19 of 80), it splits the biggest window instead:
+-- beside it when both halves stay readable, else below it.
+local function open_transcript(c)
+  local pos = cfg().terminal.position
+  pos = pos == "float" and "right" or pos
+  local vertical = pos == "right" or pos == "left"
+  local size = cfg().terminal.size
+  local want = size < 1 and math.floor(vim.o.columns * size) or math.floor(size)
+  if not vertical or math.min(want, MIN_WIDTH) <= spare_columns() - 1 then
+    return require("claude.terminal.window").open(c.tbuf, pos)
+  end
+  local big = biggest_window()
+  local width, height = vim.api.nvim_win_get_width(big), vim.api.nvim_win_get_height(big)
+  if width >= 2 * MIN_WIDTH + 1 then
+    return vim.api.nvim_open_win(c.tbuf, true, { split = "right", win = big, width = math.floor(width / 2) })
+  end
+  -- Below: room for the input too (it is taken from the transcript's rows).
+  local rows = math.max(math.floor(height / 2), math.min(height - 4, INPUT_HEIGHT + 1 + 8))
+  return vim.api.nvim_open_win(c.tbuf, true, { split = "below", win = big, height = rows })
+end
+
+-- Opens the transcript (open_transcript) and the input below it.
 local function open_windows(c)
   local twin = window(c.tbuf)
   if not twin then
-    local pos = cfg().terminal.position
-    twin = require("claude.terminal.window").open(c.tbuf, pos == "float" and "right" or pos)
+    twin = open_transcript(c)
     vim.wo[twin].wrap = true
     vim.wo[twin].linebreak = true
     vim.wo[twin].number = false
-    vim.wo[twin].winbar = "%{get(b:, 'claude_chat_status', '')}"
+    -- %< at the end: too long, it loses its end (the least important
+    -- parts, state.lua), not its start.
+    vim.wo[twin].winbar = "%{get(b:, 'claude_chat_status', '')}%<"
     vim.wo[twin].foldmethod = "manual"
     vim.wo[twin].foldtext = "" -- the fold's first line, highlighted
     vim.wo[twin].foldenable = true

@@ -1,0 +1,92 @@
+package plugintest
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
+)
+
+// chatConfigArg finds the --mcp-config file in a stand-in CLI's recorded arguments.
+var chatConfigArg = regexp.MustCompile(`\[--mcp-config\] \[([^\]]*claude-nvim-chat-mcp-[^\]]*)\]`)
+
+// startChat opens :ClaudeChat in nv with a stand-in CLI and returns the Go host's pid and the
+// directory of the chat's --mcp-config file.
+func startChat(t *testing.T, nv *nvimtest.Nvim) (hostPID int, configDir string) {
+	t.Helper()
+	script, record := nvimtest.StandInCLI(t, t.TempDir())
+	nv.Lua(nil, `require('claude').setup({ terminal_cmd = { ... } })`, script)
+	nv.Cmd("ClaudeChat")
+	lines := nvimtest.ReadRecord(t, record)
+	m := chatConfigArg.FindStringSubmatch(lines[0])
+	if m == nil {
+		t.Fatalf("the chat CLI got no --mcp-config: %s", lines[0])
+	}
+	nv.Lua(&hostPID, `return vim.fn.jobpid(require('claude.host').channel())`)
+	return hostPID, filepath.Dir(m[1])
+}
+
+// A host killed with SIGKILL leaves its chat's config directory, token included; the next
+// host removes it when it starts, and leaves alone what is not surely a dead host's: a
+// directory whose host lives, one with another mode, one naming no host.
+func TestAKilledHostsChatConfigIsSweptAtTheNextStart(t *testing.T) {
+	tmp := t.TempDir()
+	nv1 := newNvim(t, nvimtest.WithEnv("TMPDIR="+tmp))
+	exited := nv1.UserEvents("ClaudeHostExit")
+	pid1, dir1 := startChat(t, nv1)
+	if err := syscall.Kill(pid1, syscall.SIGKILL); err != nil {
+		t.Fatalf("kill the host %d: %v", pid1, err)
+	}
+	nvimtest.Next(t, exited, "User ClaudeHostExit after the SIGKILL", waitTimeout) // reaped
+	if _, err := os.Stat(filepath.Join(dir1, "mcp.json")); err != nil {
+		t.Fatalf("the killed host's config (with its token) is not there to sweep: %v", err)
+	}
+
+	// Decoys, named to sort after every directory MkdirTemp makes: the sweep reads the
+	// directory in name order, so once the last is gone it has judged them all.
+	dead := strconv.Itoa(pid1)
+	decoy := func(name, pid string, mode os.FileMode) string {
+		dir := filepath.Join(tmp, "claude-nvim-chat-mcp-"+name)
+		if err := os.Mkdir(dir, mode); err != nil {
+			t.Fatal(err)
+		}
+		if pid != "" {
+			if err := os.WriteFile(filepath.Join(dir, "host.pid"), []byte(pid), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return dir
+	}
+	live := decoy("zz-live", strconv.Itoa(os.Getpid()), 0o700)
+	open := decoy("zz-open", dead, 0o755)
+	unnamed := decoy("zz-unnamed", "", 0o700)
+	last := decoy("zzz-dead", dead, 0o700)
+	if err := os.Chmod(open, 0o755); err != nil { // past the umask
+		t.Fatal(err)
+	}
+
+	// The next host's first server sweeps (a user who chats no more has them go too).
+	nv2 := newNvim(t, nvimtest.WithEnv("TMPDIR="+tmp))
+	nv2.Cmd("ClaudeStart")
+	nvimtest.Wait(t, "the sweep to remove "+last, waitTimeout, func() bool {
+		_, err := os.Stat(last)
+		return os.IsNotExist(err)
+	})
+	if _, err := os.Stat(dir1); !os.IsNotExist(err) {
+		t.Errorf("the killed host's config %s outlived the next host's start: %v", dir1, err)
+	}
+	_, dir2 := startChat(t, nv2)
+	for _, dir := range []string{live, open, unnamed, dir2} {
+		if _, err := os.Stat(dir); err != nil {
+			t.Errorf("the sweep removed %s, which is not a dead host's: %v", dir, err)
+		}
+	}
+	if !strings.HasPrefix(dir2, tmp) {
+		t.Errorf("the chat's config %s is not under TMPDIR %s", dir2, tmp)
+	}
+}
