@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/claude-nvim/claude.nvim/host"
+	"github.com/claude-nvim/claude.nvim/logfile"
 	"github.com/neovim/go-client/nvim/plugin"
 )
 
@@ -33,7 +34,7 @@ func main() {
 		runtime.GOMAXPROCS(1)
 	}
 
-	log, logFile := host.OpenLog(os.Getenv("CLAUDE_NVIM_LOG"), os.Getenv("CLAUDE_NVIM_LOG_LEVEL"))
+	log, logFile := logfile.Open(os.Getenv("CLAUDE_NVIM_LOG"), os.Getenv("CLAUDE_NVIM_LOG_LEVEL"))
 	defer logFile.Close()
 	h := host.New(host.Options{Log: log})
 

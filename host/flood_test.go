@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/claude-nvim/claude.nvim/logfile"
 	"io"
 	"net"
 	"net/http"
@@ -25,7 +26,7 @@ import (
 
 // The flood figures of issue 13: what a local process can make the
 // plugin's server hold, measured against a server in a child process (this
-// test binary re-run as TestFloodServerProcess) logging through OpenLog as
+// test binary re-run as TestFloodServerProcess) logging through logfile.Open as
 // bin/claude-nvim does, so that its descriptors, log and RSS are its own.
 // Not a regular test: it takes minutes and reports figures rather than
 // checking them. Run it with
@@ -85,7 +86,7 @@ func TestFloodServerProcess(t *testing.T) {
 	if logPath == "" {
 		t.Skip("the child process of TestFloodFigures")
 	}
-	log, closer := OpenLog(logPath, os.Getenv("CLAUDE_NVIM_FLOOD_LEVEL"))
+	log, closer := logfile.Open(logPath, os.Getenv("CLAUDE_NVIM_FLOOD_LEVEL"))
 	defer closer.Close()
 	noop := mcp.Tool{Name: "getDiagnostics", Description: "Answer an empty list",
 		Handler: func(context.Context, json.RawMessage) (*mcp.ToolResult, error) { return mcp.TextResult("[]"), nil }}

@@ -1,4 +1,6 @@
-package host
+// Package logfile is the Go host's log: a slog.Logger writing to one file, rotated
+// at a size cap, never to stdout (the RPC pipe to Neovim).
+package logfile
 
 import (
 	"io"
@@ -13,11 +15,11 @@ import (
 // (or a flood of events) never fills the disk with debug lines.
 const maxLogSize = 8 << 20
 
-// OpenLog returns a logger writing to path at level ("error", "warn",
+// Open returns a logger writing to path at level ("error", "warn",
 // "info", "debug"); an empty path discards everything. Never stdout: that
 // is the RPC pipe to Neovim. The file is rotated at 8 MiB: see
 // rotatingFile.
-func OpenLog(path, level string) (*slog.Logger, io.Closer) {
+func Open(path, level string) (*slog.Logger, io.Closer) {
 	return openLog(path, level, maxLogSize)
 }
 
