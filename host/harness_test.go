@@ -19,6 +19,14 @@ import (
 // generous so slow CI machines fail only on real hangs.
 const waitTimeout = 10 * time.Second
 
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
+}
+
 // env is a child Neovim with this host registered in the test process, as
 // plugin.Main would register it in bin/claude-nvim.
 type env struct {
@@ -82,11 +90,16 @@ func (e *env) lockPath(port int) string {
 }
 
 // connect starts the server if needed and connects a client the way the
-// CLI does (token from the lock file, initialize, ide_connected).
+// CLI does (token from the lock file, initialize, ide_connected). It
+// returns once Lua has heard of the client too: the host tells it on a
+// goroutine of its own, and a command typed before that (:ClaudeSend)
+// would see no client and open a terminal for one.
 func (e *env) connect() *mcptest.Client {
 	e.t.Helper()
 	c := e.dial()
+	connected := e.nv.UserEvent("ClaudeConnected")
 	c.Initialize()
+	nvimtest.Next(e.t, connected, "User ClaudeConnected after the client initialized", waitTimeout)
 	return c
 }
 

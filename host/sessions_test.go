@@ -77,7 +77,9 @@ func (s *twoSessions) dialSession(info sessionInfo) *mcptest.Client {
 		s.t.Fatalf("read %s: %v", info.Lockfile, err)
 	}
 	c := mcptest.Dial(s.t, "ws://127.0.0.1:"+itoa(info.Port), lock.AuthToken)
+	connected := s.nv.UserEvent("ClaudeConnected") // see env.connect
 	c.Initialize()
+	nvimtest.Next(s.t, connected, "User ClaudeConnected after the client initialized", waitTimeout)
 	return c
 }
 

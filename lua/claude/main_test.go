@@ -78,7 +78,11 @@ func connect(t *testing.T, nv *nvimtest.Nvim) *mcptest.Client {
 		t.Fatalf("read lock file: %v", err)
 	}
 	c := mcptest.Dial(t, "ws://127.0.0.1:"+strconv.Itoa(s.Port), info.AuthToken)
+	// Lua hears of the client from the host's own goroutine: a key typed
+	// before that (<Plug>(ClaudeSend)) sees no client and opens a terminal.
+	connected := nv.UserEvent("ClaudeConnected")
 	c.Initialize()
+	nvimtest.Next(t, connected, "User ClaudeConnected after the client initialized", waitTimeout)
 	return c
 }
 
