@@ -15,9 +15,11 @@ import (
 	"github.com/neovim/go-client/nvim/plugin"
 )
 
-// waitTimeout bounds every wait for Neovim or the server in these tests;
-// generous so slow CI machines fail only on real hangs.
-const waitTimeout = 10 * time.Second
+// waitTimeout bounds every wait for Neovim or the server in these tests.
+// It only turns a hang into a failure, so it is as generous as
+// mcptest.DefaultTimeout: the tests run in parallel, and on a loaded
+// 2-core laptop a step of a few milliseconds can take seconds.
+const waitTimeout = 30 * time.Second
 
 func TestMain(m *testing.M) {
 	code := m.Run()

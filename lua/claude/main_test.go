@@ -19,7 +19,7 @@ import (
 
 // waitTimeout bounds every wait on Neovim, the host or a client; generous
 // so that slow machines fail only on real hangs.
-const waitTimeout = 15 * time.Second
+const waitTimeout = 30 * time.Second
 
 // binary is bin/claude-nvim built from this checkout for the whole run, so
 // the tests never use a stale build from bin/.
