@@ -236,7 +236,7 @@ func TestGetCurrentSelectionFromClaudesTerminalIsTheLastFileSelection(t *testing
 // (here a linter that answers 100 ms later, as real ones do) given a
 // moment, or the model never hears about the problem it just made.
 func TestGetDiagnosticsRightAfterClaudeWritesWaitsForTheNewDiagnostics(t *testing.T) {
-	e := newEnv(t)
+	e := newEnv(t, nvimtest.Serial()) // see linterTiming
 	path := e.nv.WriteFile("shout.txt", "quiet\n")
 	c := e.connect()
 	e.nv.Cmd("edit " + path)
