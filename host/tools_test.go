@@ -216,7 +216,7 @@ func TestGetCurrentSelectionFromClaudesTerminalIsTheLastFileSelection(t *testing
 	e, c, path := editedEnv(t)
 	e.nv.Lua(nil, idleCLI)
 	e.nv.Keys("2GVj<Esc>")
-	selectionWhere(t, c, func(s selectionChanged) bool { return s.Text != "" })
+	selectionMatching(t, c, "of lines 2-3", func(s selectionChanged) bool { return s.Text == twoLines })
 	e.nv.Cmd("ClaudeOpen")
 	got := decodeJSON[map[string]any](t, callTool(t, c, "getCurrentSelection", nil)[0])
 	if got["success"] != true || got["filePath"] != path || got["text"] != "héllo wörld 😀 end\nthird line" {
