@@ -233,8 +233,10 @@ func TestGetCurrentSelectionFromClaudesTerminalIsTheLastFileSelection(t *testing
 
 // The CLI asks for diagnostics milliseconds after writing a file. A buffer
 // showing that file must be reloaded first, and whatever lints it on load
-// (here a linter that answers 100 ms later, as real ones do) given a
-// moment, or the model never hears about the problem it just made.
+// (here a linter that answers once the reload's command has returned, as
+// real ones answer later) given a moment, or the model never hears about
+// the problem it just made. No timer: a 100 ms one was too close to the
+// 400 ms getDiagnostics waits on a loaded machine.
 func TestGetDiagnosticsRightAfterClaudeWritesWaitsForTheNewDiagnostics(t *testing.T) {
 	e := newEnv(t, nvimtest.Serial()) // see linterTiming
 	path := e.nv.WriteFile("shout.txt", "quiet\n")
@@ -243,7 +245,7 @@ func TestGetDiagnosticsRightAfterClaudeWritesWaitsForTheNewDiagnostics(t *testin
 	e.nv.Lua(nil, `
 		local ns = vim.api.nvim_create_namespace('e2elint')
 		vim.api.nvim_create_autocmd('BufReadPost', { callback = function(ev)
-			vim.defer_fn(function()
+			vim.schedule(function()
 				local found = {}
 				for i, l in ipairs(vim.api.nvim_buf_get_lines(ev.buf, 0, -1, false)) do
 					if l:find('SHOUT') then
@@ -251,7 +253,7 @@ func TestGetDiagnosticsRightAfterClaudeWritesWaitsForTheNewDiagnostics(t *testin
 					end
 				end
 				vim.diagnostic.set(ns, ev.buf, found)
-			end, 100)
+			end)
 		end })`)
 	// Claude's write, as the CLI does it: straight to disk.
 	writeOnDisk(t, path, "quiet\nSHOUT\n")
