@@ -24,8 +24,8 @@ func TestGetDiagnosticsOfAnOpenFileWithoutDiagnostics(t *testing.T) {
 	}
 }
 
-// linterTiming: the tests with a linter that answers 100 ms after a
-// reload run alone (nvimtest.Serial), not beside the parallel tests: they
+// linterTiming: the tests with a linter that answers after a reload run
+// alone (nvimtest.Serial), not beside the parallel tests: they
 // pass only if the linter answers within the 400 ms getDiagnostics waits,
 // and getDiagnostics comes within the 2 s a reload counts as fresh
 // (nvimapi/settle.go), real times no test can stretch. With eight tests at
