@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
 // The CLI asks for one file's diagnostics right before it writes an edit (its baseline). A
@@ -21,6 +23,13 @@ func TestGetDiagnosticsOfAnOpenFileWithoutDiagnostics(t *testing.T) {
 		t.Errorf("getDiagnostics {uri: %s} = %+v, want one entry for it with no diagnostics", path, got)
 	}
 }
+
+// linterTiming: the tests with a linter that answers after a reload run
+// alone (nvimtest.Serial), not beside the parallel tests: they
+// pass only if the linter answers within the 400 ms getDiagnostics waits,
+// and getDiagnostics comes within the 2 s a reload counts as fresh
+// (nvimapi/settle.go), real times no test can stretch. With eight tests at
+// once beside it, the watcher's test failed (no diagnostic) after 2.05 s.
 
 // A linter that reports shouting 100 ms after a buffer is (re)loaded, as real ones do.
 const shoutLinter = `
@@ -41,7 +50,7 @@ const shoutLinter = `
 // CLI writes it, which is before the CLI asks for diagnostics a few milliseconds later. That
 // answer must still wait for the linter, as it does when getDiagnostics reloads the buffer.
 func TestGetDiagnosticsAfterTheWatcherReloadedAnAcceptedEditWaitsForTheLinter(t *testing.T) {
-	d := newDiffEnv(t, shoutLinter)
+	d := newDiffEnv(t, shoutLinter, nvimtest.Serial()) // see linterTiming
 	p := d.openDiff(d.path, proposed, tab)
 	d.nv.Keys(`\aa`)
 	if got := answer(t, p); got[0] != "FILE_SAVED" {

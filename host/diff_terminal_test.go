@@ -201,7 +201,9 @@ func TestAFloatingTerminalStepsAsideForADiff(t *testing.T) {
 		return v == 1
 	})
 	if shown, _, _, focused := floating(); !shown || !focused {
-		t.Errorf("a diff arriving in terminal mode: float shown %v, focused %v; want it left as it is", shown, focused)
+		var mode string
+		d.nv.Lua(&mode, `return vim.api.nvim_get_mode().mode`)
+		t.Errorf("a diff arriving in terminal mode: float shown %v, focused %v (mode %q now); want it left as it is; messages:\n%s", shown, focused, mode, d.nv.Messages())
 	}
 	d.nv.Keys(`<C-\><C-n>`)
 	if _, wins, _ := d.viewState(); wins != 0 {

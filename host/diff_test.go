@@ -26,8 +26,8 @@ type diffEnv struct {
 	closed <-chan map[string]any
 }
 
-func newDiffEnv(t testing.TB, setup string) *diffEnv {
-	e := newEnv(t)
+func newDiffEnv(t testing.TB, setup string, opts ...nvimtest.Option) *diffEnv {
+	e := newEnv(t, opts...)
 	if setup != "" {
 		e.nv.Lua(nil, setup)
 	}

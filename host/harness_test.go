@@ -15,9 +15,19 @@ import (
 	"github.com/neovim/go-client/nvim/plugin"
 )
 
-// waitTimeout bounds every wait for Neovim or the server in these tests;
-// generous so slow CI machines fail only on real hangs.
-const waitTimeout = 10 * time.Second
+// waitTimeout bounds every wait for Neovim or the server in these tests.
+// It only turns a hang into a failure, so it is as generous as
+// mcptest.DefaultTimeout: the tests run in parallel, and on a loaded
+// 2-core laptop a step of a few milliseconds can take seconds.
+const waitTimeout = 30 * time.Second
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
+}
 
 // env is a child Neovim with this host registered in the test process, as
 // plugin.Main would register it in bin/claude-nvim.
@@ -82,11 +92,16 @@ func (e *env) lockPath(port int) string {
 }
 
 // connect starts the server if needed and connects a client the way the
-// CLI does (token from the lock file, initialize, ide_connected).
+// CLI does (token from the lock file, initialize, ide_connected). It
+// returns once Lua has heard of the client too: the host tells it on a
+// goroutine of its own, and a command typed before that (:ClaudeSend)
+// would see no client and open a terminal for one.
 func (e *env) connect() *mcptest.Client {
 	e.t.Helper()
 	c := e.dial()
+	connected := e.nv.UserEvent("ClaudeConnected")
 	c.Initialize()
+	nvimtest.Next(e.t, connected, "User ClaudeConnected after the client initialized", waitTimeout)
 	return c
 }
 

@@ -2,12 +2,14 @@ package host
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 
@@ -58,16 +60,34 @@ func TestClaudeStopRemovesTheLockAndClaudeStartMakesANewOne(t *testing.T) {
 	}
 }
 
-// buildBinary builds bin/claude-nvim from this checkout into a temp dir.
+// built is bin/claude-nvim built from this checkout, once per test run
+// (several tests start the real host, in parallel); TestMain removes it.
+var built struct {
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+}
+
+// buildBinary returns the binary built from this checkout.
 func buildBinary(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "claude-nvim")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	cmd.Dir = nvimtest.RepoRoot()
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.once.Do(func() {
+		built.dir, built.err = os.MkdirTemp("", "claude-nvim-host-test-")
+		if built.err != nil {
+			return
+		}
+		built.bin = filepath.Join(built.dir, "claude-nvim")
+		cmd := exec.Command("go", "build", "-o", built.bin, ".")
+		cmd.Dir = nvimtest.RepoRoot()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %w\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return bin
+	return built.bin
 }
 
 // The real setup: Neovim starts bin/claude-nvim as its remote-plugin host.

@@ -2,6 +2,7 @@ package host
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
 
@@ -34,6 +35,15 @@ func nextSelection(t *testing.T, c *mcptest.Client) selectionChanged {
 // the cursor position of a file it just opened first).
 func selectionWhere(t *testing.T, c *mcptest.Client, ok func(selectionChanged) bool) selectionChanged {
 	t.Helper()
+	return selectionMatching(t, c, "", ok)
+}
+
+// selectionMatching is selectionWhere saying what it waited for if none
+// came. Keys that make a selection send it as it grows when the tracker
+// reads between them (a loaded machine): wait for the whole of it, not
+// the first frame with text.
+func selectionMatching(t *testing.T, c *mcptest.Client, what string, ok func(selectionChanged) bool) selectionChanged {
+	t.Helper()
 	deadline := time.Now().Add(waitTimeout)
 	var seen []selectionChanged
 	for time.Now().Before(deadline) {
@@ -50,11 +60,14 @@ func selectionWhere(t *testing.T, c *mcptest.Client, ok func(selectionChanged) b
 		}
 		seen = append(seen, s)
 	}
-	t.Fatalf("no matching selection_changed; got %+v", seen)
+	t.Fatalf("no matching selection_changed %s; got %+v", what, seen)
 	return selectionChanged{}
 }
 
 const selectionFile = "alpha beta\nhéllo wörld 😀 end\nthird line\nfourth\n"
+
+// twoLines is what 2GVj selects in selectionFile.
+const twoLines = "héllo wörld 😀 end\nthird line"
 
 // editedEnv opens a file and connects a client that has seen its first
 // (cursor-only) selection.
@@ -87,11 +100,10 @@ func TestSelectionChangedReportsWhatIsSelected(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			e, c, path := editedEnv(t)
 			e.nv.Keys(tt.keys)
-			got := selectionWhere(t, c, func(s selectionChanged) bool { return s.Text != "" })
-			if got.Text != tt.text || got.Selection.Start != tt.start || got.Selection.End != tt.end {
-				t.Errorf("keys %q: got %q %v-%v, want %q %v-%v", tt.keys,
-					got.Text, got.Selection.Start, got.Selection.End, tt.text, tt.start, tt.end)
-			}
+			what := fmt.Sprintf("after keys %q: want %q %v-%v", tt.keys, tt.text, tt.start, tt.end)
+			got := selectionMatching(t, c, what, func(s selectionChanged) bool {
+				return s.Text == tt.text && s.Selection.Start == tt.start && s.Selection.End == tt.end
+			})
 			if got.FilePath != path || got.FileURL != "file://"+path || got.Selection.IsEmpty {
 				t.Errorf("keys %q: got path %q url %q isEmpty %v", tt.keys, got.FilePath, got.FileURL, got.Selection.IsEmpty)
 			}
@@ -112,7 +124,7 @@ func TestCursorMovesAreSentAsEmptySelections(t *testing.T) {
 func TestASelectionIsHeldUntilTheCursorMoves(t *testing.T) {
 	e, c, _ := editedEnv(t)
 	e.nv.Keys("2GVj<Esc>")
-	sel := selectionWhere(t, c, func(s selectionChanged) bool { return s.Text != "" })
+	sel := selectionMatching(t, c, "of lines 2-3", func(s selectionChanged) bool { return s.Text == twoLines })
 
 	// Going to other windows (quickfix, a scratch buffer, a terminal) and
 	// back sends nothing and keeps the selection: that is how a user takes

@@ -78,7 +78,9 @@ func (s *twoSessions) dialSession(info sessionInfo) *mcptest.Client {
 		s.t.Fatalf("read %s: %v", info.Lockfile, err)
 	}
 	c := mcptest.Dial(s.t, "ws://127.0.0.1:"+itoa(info.Port), lock.AuthToken)
+	connected := s.nv.UserEvent("ClaudeConnected") // see env.connect
 	c.Initialize()
+	nvimtest.Next(s.t, connected, "User ClaudeConnected after the client initialized", waitTimeout)
 	return c
 }
 
@@ -229,8 +231,16 @@ func TestSelectionsAndMentionsReachOnlyTheSessionOfTheirTabPage(t *testing.T) {
 	if err := json.Unmarshal(raw, &m); err != nil || m.FilePath != s.fileA {
 		t.Errorf("a's at_mentioned %s, want %s", raw, s.fileA)
 	}
-	if got := notificationsFor(s.b, "at_mentioned"); len(got) > 0 {
-		t.Errorf("a's mention reached b too: %q", got)
+	// Mentions reach a client in the order they were made, none dropped: had
+	// a's reached b, it would come before one made in b's tab page now.
+	s.tab(2)
+	s.nv.Cmd("ClaudeAdd " + s.fileB)
+	raw, err = s.b.WaitNotification("at_mentioned", waitTimeout)
+	if err != nil {
+		t.Fatalf("b got no at_mentioned for its own :ClaudeAdd: %v", err)
+	}
+	if err := json.Unmarshal(raw, &m); err != nil || m.FilePath != s.fileB {
+		t.Errorf("a's mention reached b too: b's first at_mentioned is %s, want its own %s", raw, s.fileB)
 	}
 }
 

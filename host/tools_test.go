@@ -216,7 +216,7 @@ func TestGetCurrentSelectionFromClaudesTerminalIsTheLastFileSelection(t *testing
 	e, c, path := editedEnv(t)
 	e.nv.Lua(nil, idleCLI)
 	e.nv.Keys("2GVj<Esc>")
-	selectionWhere(t, c, func(s selectionChanged) bool { return s.Text != "" })
+	selectionMatching(t, c, "of lines 2-3", func(s selectionChanged) bool { return s.Text == twoLines })
 	e.nv.Cmd("ClaudeOpen")
 	got := decodeJSON[map[string]any](t, callTool(t, c, "getCurrentSelection", nil)[0])
 	if got["success"] != true || got["filePath"] != path || got["text"] != "héllo wörld 😀 end\nthird line" {
@@ -233,17 +233,19 @@ func TestGetCurrentSelectionFromClaudesTerminalIsTheLastFileSelection(t *testing
 
 // The CLI asks for diagnostics milliseconds after writing a file. A buffer
 // showing that file must be reloaded first, and whatever lints it on load
-// (here a linter that answers 100 ms later, as real ones do) given a
-// moment, or the model never hears about the problem it just made.
+// (here a linter that answers once the reload's command has returned, as
+// real ones answer later) given a moment, or the model never hears about
+// the problem it just made. No timer: a 100 ms one was too close to the
+// 400 ms getDiagnostics waits on a loaded machine.
 func TestGetDiagnosticsRightAfterClaudeWritesWaitsForTheNewDiagnostics(t *testing.T) {
-	e := newEnv(t)
+	e := newEnv(t, nvimtest.Serial()) // see linterTiming
 	path := e.nv.WriteFile("shout.txt", "quiet\n")
 	c := e.connect()
 	e.nv.Cmd("edit " + path)
 	e.nv.Lua(nil, `
 		local ns = vim.api.nvim_create_namespace('e2elint')
 		vim.api.nvim_create_autocmd('BufReadPost', { callback = function(ev)
-			vim.defer_fn(function()
+			vim.schedule(function()
 				local found = {}
 				for i, l in ipairs(vim.api.nvim_buf_get_lines(ev.buf, 0, -1, false)) do
 					if l:find('SHOUT') then
@@ -251,7 +253,7 @@ func TestGetDiagnosticsRightAfterClaudeWritesWaitsForTheNewDiagnostics(t *testin
 					end
 				end
 				vim.diagnostic.set(ns, ev.buf, found)
-			end, 100)
+			end)
 		end })`)
 	// Claude's write, as the CLI does it: straight to disk.
 	writeOnDisk(t, path, "quiet\nSHOUT\n")

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/claude-nvim/claude.nvim/mcp"
 	"github.com/claude-nvim/claude.nvim/mcp/mcptest"
@@ -14,6 +15,11 @@ import (
 func TestA64MiBFileArrivesWhole(t *testing.T) {
 	_, url := startServer(t, mcp.Config{Tools: []mcp.Tool{sizeTool}})
 	c := mcptest.Dial(t, url, testToken)
+	// Moving 64 MiB through JSON both ways took 43 s on a 2-core machine at
+	// load 20: past the 30 s a client may go without initializing, and
+	// past mcptest's default wait.
+	c.Initialize()
+	c.Timeout = 5 * time.Minute
 	data := strings.Repeat("x", 64<<20)
 	got := callText(t, c, "size", map[string]any{"data": data})
 	if got != strconv.Itoa(len(data)) {

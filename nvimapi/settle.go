@@ -116,12 +116,22 @@ func (d *diagnosticEvents) await(ctx context.Context, bufs []reloadedBuffer, tim
 }
 
 // awaitReloaded waits for the diagnostics of buffers just reloaded, and
-// reports whether there was anything to wait for (then what was read
-// before is stale).
+// reports whether what was read with the reload may be stale: it is when
+// a buffer was reloaded recently, even if its diagnostics have come
+// already, since they may have come after that read (a linter answering a
+// moment after the reload, heard of before we looked: the stale read was
+// the answer, seen under load).
 func (e *Editor) awaitReloaded(ctx context.Context, reloaded []reloadedBuffer) bool {
+	recent := false
+	for _, b := range reloaded {
+		recent = recent || time.Duration(b.AgeMS)*time.Millisecond <= reloadFreshFor
+	}
+	if !recent {
+		return false
+	}
 	waiting := e.diagEvents.unsettled(reloaded)
 	if len(waiting) == 0 {
-		return false
+		return true
 	}
 	timeout := otherSettleTimeout
 	for _, b := range waiting {

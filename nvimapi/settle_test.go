@@ -46,3 +46,24 @@ func TestTheWaitEndsWithAnEventAtTheReloadsTick(t *testing.T) {
 		t.Errorf("the wait ended with its context (%v), not with the event at the reload's tick", ctx.Err())
 	}
 }
+
+// Diagnostics that came for a recent reload may have come after the read
+// made with the reload (a linter answering a moment later): that read is
+// not the answer, a fresh one is.
+func TestARecentReloadIsReadAgainEvenIfItsDiagnosticsCame(t *testing.T) {
+	e := New(nil)
+	e.DiagnosticsChanged(&DiagnosticEvent{Buf: 2, Tick: 9})
+	old := int(2 * reloadFreshFor / time.Millisecond)
+	for _, tt := range []struct {
+		name  string
+		b     reloadedBuffer
+		again bool
+	}{
+		{"a recent reload whose diagnostics came", reloadedBuffer{Buf: 2, Tick: 9}, true},
+		{"a reload too long ago", reloadedBuffer{Buf: 2, Tick: 9, AgeMS: old}, false},
+	} {
+		if got := e.awaitReloaded(context.Background(), []reloadedBuffer{tt.b}); got != tt.again {
+			t.Errorf("%s: read again %v, want %v", tt.name, got, tt.again)
+		}
+	}
+}

@@ -67,7 +67,7 @@ func (e *explorerEnv) lines(t *testing.T, ft string, names ...string) map[string
 		}
 		return true
 	}
-	timeout := 15 * time.Second
+	timeout := waitTimeout
 	deadline := time.Now().Add(timeout)
 	for !find() {
 		if time.Now().After(deadline) {

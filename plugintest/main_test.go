@@ -21,7 +21,7 @@ import (
 
 // waitTimeout bounds every wait on Neovim, the host or a client; generous
 // so that slow machines fail only on real hangs.
-const waitTimeout = 15 * time.Second
+const waitTimeout = 30 * time.Second
 
 // binary is bin/claude-nvim built from this checkout for the whole run, so
 // the tests never use a stale build from bin/.
@@ -80,7 +80,11 @@ func connect(t *testing.T, nv *nvimtest.Nvim) *mcptest.Client {
 		t.Fatalf("read lock file: %v", err)
 	}
 	c := mcptest.Dial(t, "ws://127.0.0.1:"+strconv.Itoa(s.Port), info.AuthToken)
+	// Lua hears of the client from the host's own goroutine: a key typed
+	// before that (<Plug>(ClaudeSend)) sees no client and opens a terminal.
+	connected := nv.UserEvent("ClaudeConnected")
 	c.Initialize()
+	nvimtest.Next(t, connected, "User ClaudeConnected after the client initialized", waitTimeout)
 	return c
 }
 

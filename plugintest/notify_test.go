@@ -48,8 +48,10 @@ func modeAfter(t *testing.T, nv *nvimtest.Nvim, code string) editorMode {
 	}
 }
 
-// stuckAfter is how long an idle Neovim may take to answer nvim_get_mode.
-const stuckAfter = 5 * time.Second
+// stuckAfter is how long Neovim may take to answer nvim_get_mode: a
+// Neovim stuck on "Press ENTER" never does, one on a loaded machine
+// running tests in parallel may take seconds.
+const stuckAfter = waitTimeout
 
 const longError = `"the Go binary /a/rather/long/path/to/the/checkout/of/claude.nvim/bin/claude-nvim is missing: run make in /a/rather/long/path/to/the/checkout/of/claude.nvim (needs Go 1.24 or newer; see :help claude-install)"`
 

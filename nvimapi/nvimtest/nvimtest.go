@@ -6,6 +6,13 @@
 //
 // The binary comes from $NVIM (the Makefile sets it once per supported
 // version); without it the newest Neovim under .deps/ is used.
+//
+// A test that starts a Neovim runs in parallel with the other such tests
+// of its package (New calls t.Parallel): the child shares nothing with
+// them, and a test spends most of its time waiting on the child, so two
+// cores run several at once. go test's -parallel (GOMAXPROCS by default)
+// bounds how many. A test that needs the process to itself (t.Setenv,
+// t.Chdir, process-wide figures) passes Serial.
 package nvimtest
 
 import (
@@ -15,6 +22,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -31,8 +40,9 @@ type Nvim struct {
 }
 
 type options struct {
-	env  []string
-	args []string
+	env    []string
+	args   []string
+	serial bool
 }
 
 // Option adjusts how the child starts.
@@ -46,6 +56,30 @@ func WithEnv(kv ...string) Option {
 // WithArgs adds command-line arguments (after ours).
 func WithArgs(args ...string) Option {
 	return func(o *options) { o.args = append(o.args, args...) }
+}
+
+// Serial keeps the test from running in parallel with others (see the
+// package comment).
+func Serial() Option {
+	return func(o *options) { o.serial = true }
+}
+
+// parallelTests holds the tests New has made parallel: t.Parallel may be
+// called once per test, and a test may start several Neovims.
+var parallelTests sync.Map
+
+// parallel makes t a parallel test, once. A benchmark is left alone: it
+// measures one Neovim at a time.
+func parallel(t testing.TB) {
+	pt, ok := t.(*testing.T)
+	if !ok {
+		return
+	}
+	if _, done := parallelTests.LoadOrStore(pt, true); done {
+		return
+	}
+	pt.Cleanup(func() { parallelTests.Delete(pt) })
+	pt.Parallel()
 }
 
 // Binary returns the Neovim executable tests run, or fails the test with the
@@ -97,6 +131,9 @@ func New(t testing.TB, opts ...Option) *Nvim {
 	var o options
 	for _, opt := range opts {
 		opt(&o)
+	}
+	if !o.serial {
+		parallel(t)
 	}
 	root := t.TempDir()
 	cwd := filepath.Join(root, "work")
@@ -224,8 +261,21 @@ func Wait(t testing.TB, what string, timeout time.Duration, cond func() bool) {
 // fires from now on, so tests wait on editor events instead of polling.
 func (n *Nvim) UserEvents(pattern string) <-chan map[string]any {
 	n.t.Helper()
-	ch := make(chan map[string]any, 64)
-	method := fmt.Sprintf("nvimtest_user_%s_%d", pattern, time.Now().UnixNano())
+	return n.userEvents(pattern, 64, false)
+}
+
+// UserEvent delivers the data of the next `User <pattern>` autocmd only:
+// for waiting once, as a helper does each time it is called, without
+// leaving an autocmd behind.
+func (n *Nvim) UserEvent(pattern string) <-chan map[string]any {
+	n.t.Helper()
+	return n.userEvents(pattern, 1, true)
+}
+
+func (n *Nvim) userEvents(pattern string, size int, once bool) <-chan map[string]any {
+	n.t.Helper()
+	ch := make(chan map[string]any, size)
+	method := fmt.Sprintf("nvimtest_user_%s_%d", pattern, userEventSeq.Add(1))
 	if err := n.RegisterHandler(method, func(data map[string]any) {
 		select {
 		case ch <- data:
@@ -236,15 +286,20 @@ func (n *Nvim) UserEvents(pattern string) <-chan map[string]any {
 		n.t.Fatal(err)
 	}
 	n.Lua(nil, `
-		local pattern, chan, method = ...
+		local pattern, chan, method, once = ...
 		vim.api.nvim_create_autocmd("User", {
 			pattern = pattern,
+			once = once,
 			callback = function(ev)
 				vim.rpcnotify(chan, method, type(ev.data) == "table" and ev.data or vim.empty_dict())
 			end,
-		})`, pattern, n.ChannelID(), method)
+		})`, pattern, n.ChannelID(), method, once)
 	return ch
 }
+
+// userEventSeq names each event handler uniquely (the clock's nanoseconds
+// can repeat between two calls on a coarse clock).
+var userEventSeq atomic.Int64
 
 // Next waits for the next value on ch.
 func Next[T any](t testing.TB, ch <-chan T, what string, timeout time.Duration) T {
