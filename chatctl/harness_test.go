@@ -20,7 +20,7 @@ import (
 
 // waitTimeout bounds every wait for Neovim or the CLI in these tests; generous so slow
 // machines fail only on real hangs.
-const waitTimeout = 10 * time.Second
+const waitTimeout = 30 * time.Second
 
 // env is a child Neovim with a host registered, as plugin.Main would register it.
 type env struct {

@@ -97,7 +97,7 @@ func TestAFullTemporaryDirectoryCannotKillNeovim(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "more"), []byte("x"), 0o600); !errors.Is(err, syscall.ENOSPC) {
 		t.Fatalf("the tmpfs is not full: a further write gave %v", err)
 	}
-	e := newEnv(t)
+	e := newEnv(t, nvimtest.Serial()) // t.Setenv below: the process's TMPDIR
 	t.Setenv("TMPDIR", dir) // the host's; the child Neovim has its own
 	a := e.nv.WriteFile("a.txt", "a\n")
 	e.mapTheGenerationPage(t, a)
