@@ -19,8 +19,6 @@ import (
 const (
 	original = "one\ntwo\nthree\n"
 	proposed = "one\nTWO\nthree\n"
-	// cliVersion is the CLI scripts/install-claude-cli installs.
-	cliVersion = "2.1.197"
 )
 
 func TestClaudeOpenConnectsTheCLIToNeovim(t *testing.T) {

@@ -6,13 +6,13 @@ import (
 	"testing"
 )
 
-// What the CLI (2.1.197) shows, as read from its screen (tmux capture-pane, or the lines of
-// Neovim's terminal buffer). See /work/notes/cli-findings.md for the screens these come from.
+// What the CLI shows, as read from its screen (tmux capture-pane, or the lines of Neovim's
+// terminal buffer). Only the parts that carry meaning are read: the input box and the words
+// of the busy footer and the permission dialog, which 2.1.197 and 2.1.332 share. The banner
+// and the rest of the footer change between releases (2.1.332 added a mode banner and
+// "⏵⏵ auto mode on (shift+tab to cycle)"; "? for shortcuts", which 2.1.197 showed whenever
+// it idled, shows there only in some modes), so nothing here depends on them.
 const (
-	// ReadyMarker is in the footer while the input box is empty and the CLI idles, waiting
-	// for a prompt. It gives way to "esc to interrupt" while a turn runs and disappears while
-	// the input box holds text.
-	ReadyMarker = "? for shortcuts"
 	// BusyMarker is in the footer while the model's turn runs.
 	BusyMarker = "esc to interrupt"
 	// PermissionMarker starts the question of the permission dialog: "Do you want to make
@@ -24,6 +24,14 @@ const (
 	// submitted prompts in the transcript above use a plain space.
 	inputPrompt = "❯\u00a0"
 )
+
+// Idle reports whether the screen shows the CLI waiting for a prompt: its input box is there
+// and empty, no turn runs and no dialog asks. Whether it takes keys is another matter: a
+// caller that needs that types and waits for the text to show in the box (InputLine).
+func Idle(screen string) bool {
+	in, ok := InputLine(screen)
+	return ok && in == "" && !strings.Contains(screen, BusyMarker) && !strings.Contains(screen, PermissionMarker)
+}
 
 // EditQuestion is the permission dialog's question for an Edit of the file called name
 // (its base name), which the CLI asks in its terminal while the IDE shows the diff.

@@ -25,6 +25,10 @@ function M.status()
         )
       )
     end
+    local permission = require("claude.terminal").permission()
+    if permission then
+      table.insert(lines, "permission mode: " .. require("claude.permission").describe(permission))
+    end
     if #s.diffs > 0 then
       table.insert(lines, "pending diffs: " .. table.concat(s.diffs, ", "))
     end

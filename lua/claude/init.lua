@@ -229,7 +229,13 @@ function M.statusline()
     if not s.server_running then
       return ""
     end
-    return s.clients > 0 and "Claude ●" or "Claude ○"
+    local head = s.clients > 0 and "Claude ●" or "Claude ○"
+    -- Said only when edits skip the review: the usual case stays short.
+    local permission = terminal.permission()
+    if permission and require("claude.permission").bypasses_review(permission.mode) then
+      head = head .. " " .. permission.mode
+    end
+    return head
   end
   local sessions = terminal.sessions()
   local diff = require("claude.diff")

@@ -235,6 +235,15 @@ function M.sessions()
   return out
 end
 
+--- How the current session's CLI was started as to permissions (see
+--- permission.resolve), or nil when none runs.
+function M.permission()
+  local list = live_sessions()
+  -- One session is the current one: no lookup (the statusline asks often).
+  local s = #list == 1 and list[1] or select_current()
+  return s and alive(s) and s.permission or nil
+end
+
 --- The current session's id, or nil.
 function M.current_id()
   local s = find_current()
@@ -532,6 +541,8 @@ local function start_snacks(s, cmd, env)
   s.buf, s.job, s.snacks = buf, job, win
   vim.t.claude_session = s.id
   vim.b[buf].claude_terminal = true
+  -- For statusline plugins: the mode the CLI started in (nil: its arguments chose).
+  vim.b[buf].claude_permission_mode = s.permission.mode
   require("claude.tools").set_buf_name(buf, "claude://" .. s.cwd, buf)
   vim.api.nvim_create_autocmd("TermClose", {
     group = vim.api.nvim_create_augroup("ClaudeTerminal" .. s.id, { clear = true }),
@@ -652,6 +663,10 @@ end
 -- Starts session s's CLI in a terminal: ours, or the provider's.
 start_in_terminal = function(s, info, args)
   local id, cwd = s.id, s.cwd
+  -- The mode it starts in: shown by :ClaudeStatus, warned about when its
+  -- edits skip the review.
+  args, s.permission = require("claude.permission").args(args or {}, cwd)
+  require("claude.permission").warn_no_review(s.permission)
   local provider = cfg().terminal.provider
   if provider == "snacks" then
     return start_snacks(s, command(args), M.env(info.port))
