@@ -121,7 +121,18 @@ func (s *session) open() map[string]any {
 	// Only now: right after :ClaudeOpen the job may not have exec'd the CLI yet and still
 	// carry Neovim's own environment.
 	s.checkCLIEnvironment()
-	s.waitScreen("the CLI to be ready for a prompt", startTimeout, isReady)
+	offered := false
+	s.waitScreen("the CLI to be ready for a prompt", startTimeout, func(screen string) bool {
+		if !offered && strings.Contains(screen, clienv.AutoModeOffer) {
+			offered = true
+			s.t.Logf("the CLI asks %q; keeping the mode", clienv.AutoModeOffer)
+			s.focusClaude()
+			if _, err := s.nv.Input("<Down><CR>"); err != nil {
+				s.t.Fatalf("nvim_input: %v", err)
+			}
+		}
+		return isReady(screen)
+	})
 	if s.editing != "" {
 		s.backToFile()
 	}

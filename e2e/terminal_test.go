@@ -64,6 +64,15 @@ func (s *session) waitText(text string, timeout time.Duration) string {
 }
 
 // isReady is the CLI idling at an empty prompt: what it shows, not how (see clienv.Idle).
+// waitRejected waits until the CLI notes that the user rejected its change of the file
+// called name.
+func (s *session) waitRejected(name string) string {
+	s.t.Helper()
+	return s.waitScreen("the CLI's note that the change of "+name+" was rejected", turnTimeout, func(sc string) bool {
+		return clienv.Rejected(sc, name)
+	})
+}
+
 func isReady(screen string) bool { return clienv.Idle(screen) }
 
 // focusClaude does what a user does to talk to Claude: :ClaudeFocus, which puts the cursor

@@ -3,12 +3,14 @@ package e2e
 import (
 	"testing"
 
+	"github.com/claude-nvim/claude.nvim/e2e/clienv"
 	"github.com/claude-nvim/claude.nvim/e2e/fakeapi"
 )
 
 // The editor's tools in the terminal: the model calls mcp__ide__getDiagnostics (the IDE
 // WebSocket's tool). 2.1.332 offers it only behind ToolSearch; the call must still be
-// answered from Neovim.
+// answered from Neovim. Both 2.1.197 and 2.1.332 ask the user first ("Do you want to
+// proceed?"), in default mode; the user says yes.
 func TestATerminalDiagnosticsToolCallIsAnsweredFromTheEditor(t *testing.T) {
 	t.Parallel()
 	const message = "e2e: greeting is never used"
@@ -24,6 +26,9 @@ func TestATerminalDiagnosticsToolCallIsAnsweredFromTheEditor(t *testing.T) {
 		vim.diagnostic.set(ns, 0, { { lnum = 1, col = 0, message = ..., severity = vim.diagnostic.severity.WARN } })`, message)
 	s.open()
 	s.prompt("What does the editor say about greet.txt?")
+	s.waitText(clienv.ProceedQuestion, turnTimeout)
+	s.focusClaude()
+	s.typeKeys("1")
 	s.waitText("One warning in greet.txt.", turnTimeout)
 	s.assertToolAnswered("mcp__ide__getDiagnostics", message)
 }

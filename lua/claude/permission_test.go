@@ -42,7 +42,7 @@ func TestClaudeOpenStartsTheCLIInTheChosenPermissionMode(t *testing.T) {
 		{name: "a defaultMode in the user's Claude settings is kept", settings: `{"permissions":{"defaultMode":"acceptEdits"}}`,
 			wantArgs: "[--permission-mode]", noArg: true, status: "permission mode: acceptEdits (from defaultMode in ", line: "Claude ○ acceptEdits", warned: true},
 		{name: "permission_mode wins over the settings", mode: "plan", settings: `{"permissions":{"defaultMode":"auto"}}`,
-			wantArgs: "[--permission-mode] [plan]", status: "permission mode: plan (from permission_mode): Claude only plans", line: "Claude ○"},
+			wantArgs: "[--permission-mode] [plan]", status: "permission mode: plan (from permission_mode): Claude plans", line: "Claude ○"},
 		{name: "auto writes edits unreviewed and says so", mode: "auto", wantArgs: "[--permission-mode] [auto]",
 			status: "permission mode: auto (from permission_mode)", line: "Claude ○ auto", warned: true},
 		{name: "manual is passed as default, which every CLI takes", mode: "manual", wantArgs: "[--permission-mode] [default]",
