@@ -88,10 +88,12 @@
 //     loads them with ToolSearch first. --allowedTools still lets them run unasked.
 //   - system/api_retry (attempt, max_retries, retry_delay_ms, error_status, error) comes
 //     before each retry of a failed API request, as in 2.1.197 (where retry_delay_ms was
-//     fractional). stream_event lines carry api_message_id. initialize answers with more
-//     fields (capabilities, current_permission_mode, session_state, …); system/init and
-//     result too (additional_directories, view_mode; result_index, safety_stops, …). None
-//     of these changes what the parser reads.
+//     fractional); up to ten retries with growing pauses, during which nothing else comes.
+//     The parser makes it a Status (RetryingPrefix) and the chat shows it. stream_event lines
+//     carry api_message_id. initialize answers with more fields (capabilities,
+//     current_permission_mode, session_state, …); system/init and result too
+//     (additional_directories, view_mode; result_index, safety_stops, …). None of these
+//     changes what the parser reads.
 //
 // Not checked against the real CLI: subagent (Task) output, whose stream_event lines carry
 // parent_tool_use_id (partial text of a subagent is dropped, its tool calls are kept), and

@@ -219,6 +219,10 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			turn = Say("fakeapi: no scripted turn left")
 		}
+		if turn.Fail != 0 {
+			writeError(w, turn.Fail, "overloaded_error", "Overloaded")
+			return
+		}
 		writeMessage(r.Context(), w, rec.Messages, s.assistantContent(turn), pacing{turn.Chunk, turn.Delay})
 	case rec.Kind == Side:
 		s.record(rec, "")
