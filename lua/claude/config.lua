@@ -63,11 +63,12 @@ M.schema = group({
   -- claude-permission-mode). nil: your Claude settings' defaultMode where
   -- one names it, else "default", in which Claude asks before each edit and
   -- the diff opens here for review (the CLI's own default since 2.1.332 is
-  -- "auto", which writes most edits without asking).
-  permission_mode = option(nil, { "string", "nil" }, {
+  -- "auto", which writes most edits without asking). false passes no mode
+  -- at all, for a terminal_cmd that takes no --permission-mode.
+  permission_mode = option(nil, { "string", "boolean", "nil" }, {
     check = function(v)
-      if not vim.tbl_contains(require("claude.permission").modes, v) then
-        return "must be one of " .. table.concat(require("claude.permission").modes, ", ") .. ' or nil, got "' .. v .. '"'
+      if v ~= false and not vim.tbl_contains(require("claude.permission").modes, v) then
+        return "must be one of " .. table.concat(require("claude.permission").modes, ", ") .. ", false or nil, got " .. vim.inspect(v)
       end
     end,
   }),

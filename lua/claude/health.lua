@@ -479,7 +479,9 @@ local function check_review()
   local cwd = require("claude.terminal").session_cwd()
   local r = permission.resolve({}, cwd)
   local how = "for a review before each edit: `require('claude').setup({ permission_mode = 'default' })`"
-  if not r.mode then
+  if r.cli_default then
+    health.warn("the permission mode is " .. permission.describe(r) .. ": since Claude Code 2.1.332 that is auto, which writes most edits without the review", { how })
+  elseif not r.mode then
     health.info("the permission mode is " .. permission.describe(r))
   elseif permission.bypasses_review(r.mode) then
     local fix = { how }

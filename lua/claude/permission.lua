@@ -126,11 +126,12 @@ end
 
 --- The mode a CLI started in cwd with args runs in, and why:
 --- { mode = "default"|…|nil, flag = whether we add --permission-mode,
----   source = a phrase for messages }. mode is nil when only the CLI knows
---- (args or terminal_cmd choose it).
+---   source = a phrase for messages, cli_default = the CLI's own default
+---   applies }. mode is nil when only the CLI knows (args or terminal_cmd
+---   choose it, or permission_mode = false and no settings do).
 ---@param args string[]
 ---@param cwd string
----@return {mode: string|nil, flag: boolean, source: string}
+---@return {mode: string|nil, flag: boolean, source: string, cli_default: boolean|nil}
 function M.resolve(args, cwd)
   local cfg = require("claude").config()
   local cmd = cfg.terminal_cmd
@@ -144,6 +145,10 @@ function M.resolve(args, cwd)
   local mode, file = M.from_settings(cwd)
   if mode then
     return { mode = mode, flag = false, source = "defaultMode in " .. file }
+  end
+  if cfg.permission_mode == false then
+    -- For a terminal_cmd that takes no such flag: the CLI decides alone.
+    return { mode = nil, flag = false, cli_default = true, source = "the CLI's own default (permission_mode = false)" }
   end
   return { mode = "default", flag = true, source = "claude.nvim's default (review before write)" }
 end

@@ -9,6 +9,14 @@ import (
 	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
+// setupWithMode calls setup() with the stand-in CLI and permission_mode: "" for nil,
+// "false" for false.
+const setupWithMode = `
+	local cli, mode = ...
+	local value = mode ~= '' and mode or nil
+	if mode == 'false' then value = false end
+	require('claude').setup({ terminal_cmd = { cli }, permission_mode = value })`
+
 // writeClaudeSettings writes the user's Claude settings ($CLAUDE_CONFIG_DIR/settings.json
 // of the child Neovim).
 func writeClaudeSettings(t *testing.T, nv *nvimtest.Nvim, json string) {
@@ -47,6 +55,8 @@ func TestClaudeOpenStartsTheCLIInTheChosenPermissionMode(t *testing.T) {
 			status: "permission mode: auto (from permission_mode)", line: "Claude ○ auto", warned: true},
 		{name: "manual is passed as default, which every CLI takes", mode: "manual", wantArgs: "[--permission-mode] [default]",
 			status: "permission mode: default (from permission_mode)", line: "Claude ○"},
+		{name: "false passes no mode, for a terminal_cmd that takes none", mode: "false", wantArgs: "[--permission-mode]", noArg: true,
+			status: "permission mode: chosen by the CLI's own default (permission_mode = false)", line: "Claude ○"},
 		{name: "a mode given to :ClaudeOpen is left alone", mode: "auto", open: " --permission-mode plan",
 			wantArgs: "[--permission-mode] [plan]", status: "permission mode: chosen by the CLI's arguments", line: "Claude ○"},
 	} {
@@ -57,7 +67,7 @@ func TestClaudeOpenStartsTheCLIInTheChosenPermissionMode(t *testing.T) {
 			if tt.settings != "" {
 				writeClaudeSettings(t, nv, tt.settings)
 			}
-			nv.Lua(nil, `local cli, mode = ...; require('claude').setup({ terminal_cmd = { cli }, permission_mode = mode ~= '' and mode or nil })`, cli, tt.mode)
+			nv.Lua(nil, setupWithMode, cli, tt.mode)
 			nv.Cmd("ClaudeOpen" + tt.open)
 			var args string
 			for _, l := range nvimtest.ReadRecord(t, record) {
@@ -93,7 +103,7 @@ func TestClaudeOpenStartsTheCLIInTheChosenPermissionMode(t *testing.T) {
 func TestAnUnknownPermissionModeIsRefusedByName(t *testing.T) {
 	nv := newNvim(t)
 	err := nv.ExecLua(`require('claude').setup({ permission_mode = 'yolo' })`, nil)
-	if err == nil || !strings.Contains(err.Error(), "option permission_mode must be one of default, manual, acceptEdits, plan, auto, dontAsk, bypassPermissions") {
+	if err == nil || !strings.Contains(err.Error(), `option permission_mode must be one of default, manual, acceptEdits, plan, auto, dontAsk, bypassPermissions, false or nil, got "yolo"`) {
 		t.Errorf("setup({ permission_mode = 'yolo' }) = %v, want an error naming the option and the modes", err)
 	}
 }
@@ -113,6 +123,9 @@ func TestCheckhealthSaysWhenEditsBypassTheReview(t *testing.T) {
 			"setup({ permission_mode = 'default' })"},
 		{"a settings defaultMode that bypasses it names its file", "", `{"permissions":{"defaultMode":"bypassPermissions"}}`, "WARNING",
 			[]string{"bypass the review: bypassPermissions (from defaultMode in ", "settings.json"}, "remove permissions.defaultMode from "},
+		{"false leaves the CLI's own default, auto, and says so", "false", "", "WARNING",
+			[]string{"the permission mode is chosen by the CLI's own default (permission_mode = false): since Claude Code 2.1.332 that is auto"},
+			"setup({ permission_mode = 'default' })"},
 		{"an allow rule for edits is pointed out", "", `{"permissions":{"allow":["Edit(src/**)","Bash(ls)"]}}`, "WARNING",
 			[]string{"the allow rule Edit(src/**) (", "lets matching edits through without the review"}, "remove it from permissions.allow"},
 	} {
@@ -123,7 +136,7 @@ func TestCheckhealthSaysWhenEditsBypassTheReview(t *testing.T) {
 			if tt.settings != "" {
 				writeClaudeSettings(t, nv, tt.settings)
 			}
-			nv.Lua(nil, `local cli, mode = ...; require('claude').setup({ terminal_cmd = { cli }, permission_mode = mode ~= '' and mode or nil })`, cli, tt.mode)
+			nv.Lua(nil, setupWithMode, cli, tt.mode)
 			reports, text := checkhealth(t, nv)
 			expect(t, reports, text, tt.level, tt.want...)
 			if !strings.Contains(text, tt.advice) {
