@@ -10,8 +10,16 @@ NVIM_012 := $(DEPS)/nvim-0.12/bin/nvim
 BIN      := bin/claude-nvim
 # Neovim versions the test suite runs on (the floor and the newest).
 TEST_NVIMS := $(NVIM_010) $(NVIM_012)
+# The Claude Code CLI make e2e runs: the pinned one (the newest supported, set in
+# scripts/install-claude-cli) unless CLAUDE_CLI_VERSION names another, e.g. the oldest
+# supported: make e2e CLAUDE_CLI_VERSION=2.1.197. Each version has its own directory.
+CLAUDE_CLI_PINNED := $(shell sed -n 's/^pinned=//p' scripts/install-claude-cli)
+CLAUDE_CLI_OLDEST := 2.1.197
+CLAUDE_CLI_VERSION ?= $(CLAUDE_CLI_PINNED)
+CLI_DEPS ?= $(DEPS)/claude-cli
+CLAUDE_CLI_DIR = $(CLI_DEPS)/$(CLAUDE_CLI_VERSION)
 
-.PHONY: nvim-0.10 nvim-0.12 help build test lint bench bench-peer fuzz e2e deps nvim claude-cli trees manifest demo clean dist release-check
+.PHONY: nvim-0.10 nvim-0.12 help build test lint bench bench-peer fuzz e2e e2e-range deps nvim claude-cli trees manifest demo clean dist release-check
 
 help: ## List the targets.
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -39,8 +47,8 @@ nvim-0.12:
 
 nvim: nvim-0.10 nvim-0.12 ## Install Neovim 0.10 and 0.12 under .deps/ (no root, nothing system-wide).
 
-claude-cli: ## Install the pinned Claude Code CLI under .deps/ (for make e2e).
-	scripts/install-claude-cli $(DEPS)/claude-code
+claude-cli: ## Install the pinned Claude Code CLI (or CLAUDE_CLI_VERSION) under .deps/claude-cli/ (for make e2e).
+	CLAUDE_CLI_VERSION=$(CLAUDE_CLI_VERSION) scripts/install-claude-cli $(CLAUDE_CLI_DIR)
 
 # Not in deps: the explorer tests skip without them (and say so). Set
 # CLAUDE_NVIM_TREES_MIRROR to clone from local mirrors instead of GitHub.
@@ -102,18 +110,23 @@ fuzz: ## Run each fuzz target for FUZZTIME (default 30s).
 # core of CI's 2-core machine (four at a time is no faster there). Each Neovim version gets
 # one PASS/FAIL line per scenario and a summary line; any failure fails the target.
 E2E_PARALLEL ?= 2
-e2e: deps claude-cli ## End-to-end tests: the real Claude Code CLI in Neovim 0.10 and 0.12 (no network).
+e2e: deps claude-cli ## End-to-end tests: the real Claude Code CLI (CLAUDE_CLI_VERSION, default the pinned) in Neovim 0.10 and 0.12 (no network).
 	@$(GO) build -o bin/e2e-summary ./e2e/cmd/summary
 	@set -o pipefail; status=0; for nvim in $(TEST_NVIMS); do \
 		version=$$($$nvim --version | head -n 1); \
-		echo "== e2e with $$version"; \
-		NVIM=$$nvim CLAUDE_BIN=$(DEPS)/claude-code/bin/claude $(GO) test -json -count=1 -timeout 20m \
+		echo "== e2e with $$version and Claude Code $(CLAUDE_CLI_VERSION)"; \
+		NVIM=$$nvim CLAUDE_BIN=$(CLAUDE_CLI_DIR)/bin/claude $(GO) test -json -count=1 -timeout 20m \
 			-parallel $(E2E_PARALLEL) ./e2e/ | bin/e2e-summary -label "e2e ($$version)" || status=1; \
 	done; \
 	echo "== the chat core with the real CLI (no Neovim)"; \
-	CLAUDE_BIN=$(DEPS)/claude-code/bin/claude $(GO) test -json -count=1 -timeout 10m ./chat/ \
+	CLAUDE_BIN=$(CLAUDE_CLI_DIR)/bin/claude $(GO) test -json -count=1 -timeout 10m ./chat/ \
 		| bin/e2e-summary -label "chat" || status=1; \
 	exit $$status
+
+# Both ends of the supported range, one after the other (each on both Neovim versions).
+e2e-range: ## make e2e on the pinned CLI and on the oldest supported one (CLAUDE_CLI_OLDEST).
+	$(MAKE) e2e CLAUDE_CLI_VERSION=$(CLAUDE_CLI_PINNED)
+	$(MAKE) e2e CLAUDE_CLI_VERSION=$(CLAUDE_CLI_OLDEST)
 
 manifest: ## Regenerate rplugin/claude-nvim.vim from the Go handlers.
 	$(GO) test ./host -run Manifest -update >/dev/null

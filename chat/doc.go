@@ -27,7 +27,7 @@
 // Consecutive text, thinking and tool-input deltas are merged into one event. The reader
 // never waits for the consumer: a slow renderer gets bigger batches, not a stalled CLI.
 //
-// # What the real CLI does (2.1.197, against the API stand-in in e2e/fakeapi)
+// # What the real CLI does (2.1.197 and 2.1.332, against the API stand-in in e2e/fakeapi)
 //
 // Beyond ../shared/STREAM-JSON.md, or differing from it:
 //
@@ -76,6 +76,24 @@
 //     lets them run without a can_use_tool request (host/chat_mcp.go serves getDiagnostics so).
 //   - Closing stdin of an idle CLI makes it exit 0 at once (mid-turn is not checked: Close
 //     kills after the grace period if need be).
+//
+// What changed in 2.1.332 (the same checks, and a capture of both CLIs' lines for one turn
+// with a 529 answer first):
+//
+//   - --permission-mode lists "manual" where 2.1.197 had "default"; it still takes
+//     "default", and system/init reports "default" for either. Print mode starts in
+//     "default" (the interactive CLI starts in "auto"); a settings defaultMode applies to
+//     both. An unknown --permission-mode is refused with the list of choices.
+//   - MCP tools (mcp__nvim__getDiagnostics) are no longer in the request's tools: the model
+//     loads them with ToolSearch first. --allowedTools still lets them run unasked.
+//   - system/api_retry (attempt, max_retries, retry_delay_ms, error_status, error) comes
+//     before each retry of a failed API request, as in 2.1.197 (where retry_delay_ms was
+//     fractional); up to ten retries with growing pauses, during which nothing else comes.
+//     The parser makes it a Status (RetryingPrefix) and the chat shows it. stream_event lines
+//     carry api_message_id. initialize answers with more fields (capabilities,
+//     current_permission_mode, session_state, …); system/init and result too
+//     (additional_directories, view_mode; result_index, safety_stops, …). None of these
+//     changes what the parser reads.
 //
 // Not checked against the real CLI: subagent (Task) output, whose stream_event lines carry
 // parent_tool_use_id (partial text of a subagent is dropped, its tool calls are kept), and

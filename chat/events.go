@@ -31,11 +31,16 @@ type MCPServer struct {
 
 // Status is the CLI's system/status line: Status is "requesting" while it waits for the
 // model and "" otherwise; PermissionMode is set when the mode changed (set_permission_mode,
-// or a permission answer that switched it).
+// or a permission answer that switched it). A system/api_retry line (the API failed and the
+// CLI tries again, up to ten times with growing pauses) becomes a Status whose Status starts
+// with RetryingPrefix and says why and when: the user sees why nothing comes.
 type Status struct {
 	Status         string
 	PermissionMode string
 }
+
+// RetryingPrefix starts the Status of an API request the CLI retries.
+const RetryingPrefix = "retrying: "
 
 // TextDelta is streamed assistant text. Deltas of the same block are merged in a batch.
 type TextDelta struct{ Text string }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -240,8 +241,23 @@ func (p *parser) system(l *inLine) {
 			s.Status = *l.Status
 		}
 		p.emit(s)
+	case "api_retry":
+		p.emit(Status{Status: retryText(l)})
 	}
 	// Other subtypes (thinking_tokens, compact_boundary, hook output, …) are not shown.
+}
+
+// retryText says why the API request failed and when the CLI tries again:
+// "retrying: API error 529 (overloaded), attempt 1 of 10 in 0.5 s".
+func retryText(l *inLine) string {
+	why := "API error"
+	if l.ErrorStatus != 0 {
+		why += " " + strconv.Itoa(l.ErrorStatus)
+	}
+	if l.Error != "" {
+		why += " (" + l.Error + ")"
+	}
+	return fmt.Sprintf("%s%s, attempt %d of %d in %.1f s", RetryingPrefix, why, l.Attempt, l.MaxRetries, l.RetryDelayMS/1000)
 }
 
 func (p *parser) result(l *inLine) {

@@ -45,6 +45,17 @@ func TestParse(t *testing.T) {
 			},
 		},
 		{
+			name: "an API retry becomes a Status saying why and when",
+			lines: []string{
+				`{"type":"system","subtype":"api_retry","attempt":1,"max_retries":10,"retry_delay_ms":514,"error_status":529,"error":"overloaded","session_id":"s1"}`,
+				`{"type":"system","subtype":"api_retry","attempt":2,"max_retries":10,"retry_delay_ms":1187.25}`,
+			},
+			want: []Event{
+				Status{Status: "retrying: API error 529 (overloaded), attempt 1 of 10 in 0.5 s"},
+				Status{Status: "retrying: API error, attempt 2 of 10 in 1.2 s"},
+			},
+		},
+		{
 			name: "streamed text is not repeated by the complete assistant line",
 			lines: []string{
 				se(`{"type":"message_start","message":{"id":"m1"}}`),

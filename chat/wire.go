@@ -33,6 +33,13 @@ type inLine struct {
 	// system/status: a string or null
 	Status *string `json:"status"`
 
+	// system/api_retry: a failed API request about to be retried
+	Attempt      int     `json:"attempt"`
+	MaxRetries   int     `json:"max_retries"`
+	RetryDelayMS float64 `json:"retry_delay_ms"`
+	ErrorStatus  int     `json:"error_status"`
+	Error        string  `json:"error"`
+
 	// result
 	IsError           bool     `json:"is_error"`
 	DurationMS        float64  `json:"duration_ms"`

@@ -18,15 +18,15 @@ const (
 	turnTimeout  = 60 * time.Second
 )
 
-// startCLI runs the CLI in a tmux pane in env's project directory and waits until it is ready
-// for a prompt.
+// startCLI runs the CLI in a tmux pane in env's project directory and waits until it idles at
+// an empty input box (clienv.Idle); submit then checks that it takes what is typed.
 func startCLI(t *testing.T, env *clienv.Env, args ...string) *tmuxterm.Term {
 	t.Helper()
 	argv := append([]string{clienv.Bin(t)}, args...)
 	term := tmuxterm.Start(t, tmuxterm.Options{Dir: env.Project, Env: env.Vars(), Width: 120, Height: 40}, argv...)
 	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
 	defer cancel()
-	if _, err := term.WaitForText(ctx, clienv.ReadyMarker); err != nil {
+	if _, err := term.WaitUntil(ctx, "the CLI idling at an empty input box", clienv.Idle); err != nil {
 		t.Fatalf("the CLI did not get ready for input: %v", err)
 	}
 	return term
@@ -40,8 +40,11 @@ func submit(t *testing.T, term *tmuxterm.Term, prompt string) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), turnTimeout)
 	defer cancel()
-	if _, err := term.WaitForText(ctx, prompt); err != nil {
-		t.Fatalf("the typed prompt did not show: %v", err)
+	if _, err := term.WaitUntil(ctx, "the typed prompt in the input box", func(screen string) bool {
+		in, ok := clienv.InputLine(screen)
+		return ok && in == prompt
+	}); err != nil {
+		t.Fatalf("the typed prompt did not show in the input box: %v", err)
 	}
 	if err := term.Send("Enter"); err != nil {
 		t.Fatal(err)

@@ -121,7 +121,18 @@ func (s *session) open() map[string]any {
 	// Only now: right after :ClaudeOpen the job may not have exec'd the CLI yet and still
 	// carry Neovim's own environment.
 	s.checkCLIEnvironment()
-	s.waitScreen("the CLI to be ready for a prompt", startTimeout, isReady)
+	offered := false
+	s.waitScreen("the CLI to be ready for a prompt", startTimeout, func(screen string) bool {
+		if !offered && strings.Contains(screen, clienv.AutoModeOffer) {
+			offered = true
+			s.t.Logf("the CLI asks %q; keeping the mode", clienv.AutoModeOffer)
+			s.focusClaude()
+			if _, err := s.nv.Input("<Down><CR>"); err != nil {
+				s.t.Fatalf("nvim_input: %v", err)
+			}
+		}
+		return isReady(screen)
+	})
 	if s.editing != "" {
 		s.backToFile()
 	}
@@ -165,7 +176,8 @@ func (s *session) readPIDs(cmd string) {
 const nudgeInterval = 3 * time.Second
 
 // backToFile goes from Claude's terminal back to the file being edited, as a user does
-// after :ClaudeOpen, and waits until the CLI shows it ("⧉ In greet.txt" in its footer).
+// after :ClaudeOpen, and waits until the CLI shows it ("⧉ In greet.txt": in its footer up to
+// 2.1.197, as a chip in its input box in 2.1.332).
 //
 // That is the sign the CLI is fully connected. ide_connected and its prompt come before it
 // has taken in our tools: a prompt submitted then runs without the editor (no
@@ -202,8 +214,8 @@ func (s *session) backToFile() {
 	}
 }
 
-// selectionIndicator is what the CLI's footer shows while the cursor is in path, with
-// nothing selected.
+// selectionIndicator is what the CLI shows (footer or input-box chip) while the cursor is in
+// path, with nothing selected.
 func selectionIndicator(path string) string { return "⧉ In " + filepath.Base(path) }
 
 // checkCLIEnvironment makes sure the CLI Neovim started got the isolated environment: the

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/claude-nvim/claude.nvim/e2e/clienv"
 	"github.com/claude-nvim/claude.nvim/e2e/fakeapi"
 	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
@@ -110,14 +111,14 @@ func TestTwoCLIsInTwoWorktreesEachGetTheirOwnEditsAndSelections(t *testing.T) {
 	s.goToTheProposal()
 	s.nv.Keys(`\ad`)
 	s.nextDiffClosed("rejected")
-	s.waitText("User rejected update to greet.txt", turnTimeout)
+	s.waitRejected("greet.txt")
 	if got := s.fileContent(pathA); got != original {
 		t.Errorf("after rejecting a's proposal, %s holds %q, want it unchanged", pathA, got)
 	}
 	if got := s.fileContent(pathB); got != proposed {
 		t.Errorf("a's rejection changed b's file: %q", got)
 	}
-	if screenB := s.screenOf(2); strings.Contains(screenB, "User rejected") {
+	if screenB := s.screenOf(2); clienv.Rejected(screenB, "greet.txt") {
 		t.Errorf("b's CLI shows a's rejection; b's screen:\n%s", screenB)
 	}
 }

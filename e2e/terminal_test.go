@@ -63,7 +63,17 @@ func (s *session) waitText(text string, timeout time.Duration) string {
 	})
 }
 
-func isReady(screen string) bool { return strings.Contains(screen, clienv.ReadyMarker) }
+// isReady is the CLI idling at an empty prompt: what it shows, not how (see clienv.Idle).
+// waitRejected waits until the CLI notes that the user rejected its change of the file
+// called name.
+func (s *session) waitRejected(name string) string {
+	s.t.Helper()
+	return s.waitScreen("the CLI's note that the change of "+name+" was rejected", turnTimeout, func(sc string) bool {
+		return clienv.Rejected(sc, name)
+	})
+}
+
+func isReady(screen string) bool { return clienv.Idle(screen) }
 
 // focusClaude does what a user does to talk to Claude: :ClaudeFocus, which puts the cursor
 // in the terminal in terminal mode, so keys go to the CLI.
@@ -151,7 +161,7 @@ func (s *session) mainRequest(n int) fakeapi.Request {
 		if err == nil {
 			return req
 		}
-		// The ready marker shows only while the input box is empty and no turn runs.
+		// Idle: the input box is empty and no turn runs.
 		screen, running := s.screen()
 		switch {
 		case !running:

@@ -22,7 +22,7 @@ func TestClaudeOpenStartsTheCLIWithTheIDEEnvironment(t *testing.T) {
 	var port int
 	e.nv.Lua(&port, `return require('claude').status().port`)
 	for _, want := range []string{
-		"args [--resume] [a b]",
+		"args [--resume] [a b] [--permission-mode] [default]", // permission_mode's default (issue 21)
 		"cwd " + e.nv.Cwd,
 		"lock present",
 		"env CLAUDE_CODE_SSE_PORT=" + itoa(port),
@@ -116,7 +116,7 @@ func TestReopeningAfterTheCLIExitsStartsANewOne(t *testing.T) {
 
 func TestTheClaudeTerminalKeepsFollowingOutputAfterTheUserLeaves(t *testing.T) {
 	e := newEnv(t)
-	e.nv.Lua(nil, `require('claude').setup({ terminal_cmd = { 'cat' }, terminal = { position = 'below', size = 5 } })`)
+	e.nv.Lua(nil, `require('claude').setup({ terminal_cmd = { 'cat' }, permission_mode = false, terminal = { position = 'below', size = 5 } })`)
 	e.nv.Cmd("ClaudeOpen")
 	e.nv.Keys(`<C-\><C-n>gg`) // the user scrolled up, then goes back to work
 	e.nv.Cmd("wincmd p")
@@ -271,7 +271,7 @@ func TestTerminalProvidersStartTheCLIElsewhere(t *testing.T) {
 		e.nv.Lua(&got, `return _G.got`)
 		var port int
 		e.nv.Lua(&port, `return require('claude').status().port`)
-		if strings.Join(got.Cmd, " ") != "claude --x --resume" || got.Port != itoa(port) || got.Cwd != e.nv.Cwd {
+		if strings.Join(got.Cmd, " ") != "claude --x --resume --permission-mode default" || got.Port != itoa(port) || got.Cwd != e.nv.Cwd {
 			t.Errorf("the provider got %+v; want the command with its arguments, the server's port %d and %s", got, port, e.nv.Cwd)
 		}
 	})
@@ -279,7 +279,7 @@ func TestTerminalProvidersStartTheCLIElsewhere(t *testing.T) {
 
 func TestTheTerminalOpensWhereConfigured(t *testing.T) {
 	e := newEnv(t)
-	e.nv.Lua(nil, `require('claude').setup({ terminal_cmd = { 'cat' }, terminal = { position = 'below', size = 7 } })`)
+	e.nv.Lua(nil, `require('claude').setup({ terminal_cmd = { 'cat' }, permission_mode = false, terminal = { position = 'below', size = 7 } })`)
 	e.nv.Cmd("ClaudeOpen")
 	var st struct {
 		Height int `msgpack:"height"`

@@ -94,7 +94,10 @@ func (c *conn) launch(m message, tool *toolEntry, args json.RawMessage) *wireErr
 		c.spiked = true
 		return errorf(CodeServerBusy, "server busy: "+strconv.Itoa(n)+" tools/call already in flight on this connection")
 	}
-	ctx, cancel := context.WithCancel(c.callCtx)
+	c.srv.mu.Lock()
+	version := c.info.Version
+	c.srv.mu.Unlock()
+	ctx, cancel := context.WithCancel(withClientVersion(c.callCtx, version))
 	cl := &call{cancel: cancel}
 	c.calls[key] = cl
 	c.callsMu.Unlock()

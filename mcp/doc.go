@@ -71,4 +71,30 @@
 //     what comes earlier (see [DefaultListenDelay]).
 //   - It leaves with close code 1000, and reconnects after a connection
 //     we closed.
+//
+// What changed from 2.1.197 to 2.1.332, seen through a proxy between the
+// real CLIs and this server (issue 21):
+//
+//   - initialize: the same protocolVersion (2025-11-25) and clientInfo
+//     (name, title, version, description, websiteUrl); capabilities now
+//     carry roots {"listChanged": true} and extensions
+//     {"io.modelcontextprotocol/tasks": {}}, which we need not answer.
+//   - Notifications, the header (X-Claude-Code-Ide-Authorization, the "mcp"
+//     subprotocol, User-Agent "claude-code/<version> (cli)") and the lock
+//     file it reads are unchanged; tools/call still carries
+//     _meta.progressToken.
+//   - Around an Edit: 2.1.197 calls getDiagnostics {} before openDiff (its
+//     baseline); 2.1.332 does not, and after the edit calls getDiagnostics
+//     {uri} then {} twice. It still reports new diagnostics to the model.
+//     Both call close_tab twice for the same tab after FILE_SAVED.
+//   - A new file accepted with FILE_SAVED: 2.1.197 wrote our text one
+//     trailing newline short, 2.1.332 writes it as it is; savedText follows
+//     the client's version ([ClientVersion]).
+//   - Its MCP tools reach the model deferred: named in the system text and
+//     loaded with ToolSearch (mcp__ide__getDiagnostics then comes with
+//     defer_loading). A call works either way, and in default mode the CLI
+//     asks the user before it, as 2.1.197 did.
+//   - Its default permission mode is auto, which writes edits without
+//     asking, so openDiff is never called: the plugin starts it with
+//     --permission-mode (lua/claude/permission.lua).
 package mcp

@@ -109,24 +109,31 @@ func (t ideTools) openDiff(ctx context.Context, raw json.RawMessage) (*ToolResul
 		return nil, fmt.Errorf("open diff %s: %w", a.NewPath, err)
 	}
 	if res.Outcome == DiffAccepted {
-		return TextResult("FILE_SAVED", savedText(res.FinalText, res.NewFile)), nil
+		return TextResult("FILE_SAVED", savedText(res.FinalText, res.NewFile, ClientVersion(ctx))), nil
 	}
 	// Never TAB_CLOSED: the CLI takes that as acceptance and writes the file.
 	return TextResult("DIFF_REJECTED", a.TabName), nil
 }
 
-// savedText is the text to answer FILE_SAVED with. The CLI (2.1.197)
+// savedText is the text to answer FILE_SAVED with. The CLI 2.1.197
 // writes a new file accepted in the editor one trailing newline short
 // ("brand new\n" lands as "brand new"), though not an edited file, nor a
 // new file accepted in its own prompt; it also compares the answer to its
-// proposal the same way. One more newline makes the file on disk what the
-// user accepted. The e2e suite checks this against the pinned CLI.
-func savedText(text string, newFile bool) string {
-	if newFile && strings.HasSuffix(text, "\n") {
+// proposal the same way. For it one more newline makes the file on disk
+// what the user accepted. 2.1.332 writes the answer as it is (the extra
+// newline became a blank last line), so the newline is added only for a
+// client older than that; releases in between were not tried. The e2e
+// suite checks both ends.
+func savedText(text string, newFile bool, clientVersion string) string {
+	if newFile && strings.HasSuffix(text, "\n") && versionBefore(clientVersion, fixedNewFileNewline) {
 		return text + "\n"
 	}
 	return text
 }
+
+// fixedNewFileNewline is the first CLI known to write a new file's FILE_SAVED
+// text as it is.
+const fixedNewFileNewline = "2.1.332"
 
 func (t ideTools) closeTab(ctx context.Context, raw json.RawMessage) (*ToolResult, error) {
 	var a struct {

@@ -149,7 +149,7 @@ func TestLazyLoadingLoadsNothingUntilTheFirstCommandAndThatCommandWorks(t *testi
 	got := strings.Join(nvimtest.ReadRecord(t, record), "\n")
 	s := status(t, nv)
 	for _, want := range []string{
-		"args [--resume]",
+		"args [--resume] [--permission-mode] [default]",
 		"lock present",
 		"env CLAUDE_CODE_SSE_PORT=" + strconv.Itoa(s.Port),
 	} {

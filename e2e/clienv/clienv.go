@@ -108,6 +108,29 @@ func (e *Env) Trust(t testing.TB, dirs ...string) {
 	e.writeConfig(t, append([]string{e.Project}, dirs...))
 }
 
+// WriteSettings writes the user's settings ($CLAUDE_CONFIG_DIR/settings.json): settings, plus
+// what a user who chose a permission mode there has answered once: 2.1.332 shows a warning
+// to accept before bypassPermissions (skipDangerousModePermissionPrompt) and the auto-mode
+// opt-in prompt (skipAutoPermissionPrompt; hasResetAutoModeOptInForDefaultOffer in
+// .claude.json keeps a one-time migration from removing it). It still asks such a user
+// AutoModeOffer, whatever these say. 2.1.197 ignores the keys.
+func (e *Env) WriteSettings(t testing.TB, settings map[string]any) string {
+	t.Helper()
+	all := map[string]any{"skipAutoPermissionPrompt": true, "skipDangerousModePermissionPrompt": true}
+	for k, v := range settings {
+		all[k] = v
+	}
+	b, err := json.MarshalIndent(all, "", "  ")
+	if err != nil {
+		t.Fatalf("clienv: %v", err)
+	}
+	path := filepath.Join(e.ConfigDir, "settings.json")
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatalf("clienv: %v", err)
+	}
+	return path
+}
+
 // writeConfig writes .claude.json: onboarding done, our API key approved (the CLI stores the
 // last 20 characters of approved keys), the projects trusted.
 func (e *Env) writeConfig(t testing.TB, trusted []string) {
@@ -123,6 +146,8 @@ func (e *Env) writeConfig(t testing.TB, trusted []string) {
 			"rejected": []string{},
 		},
 		"projects": projects,
+		// See WriteSettings.
+		"hasResetAutoModeOptInForDefaultOffer": true,
 	}
 	b, err := json.MarshalIndent(cfg, "", "  ")
 	if err != nil {

@@ -56,9 +56,12 @@ type MessagesBody struct {
 	OutputConfig *OutputConfig   `json:"output_config"`
 }
 
-// Tool is one tool offered to the model; only the name is kept.
+// Tool is one tool offered to the model; its schema is not kept. A deferred tool (2.1.332
+// defers MCP tools behind ToolSearch) is listed with defer_loading or only named in the
+// system text: the model must call ToolSearch for it first.
 type Tool struct {
-	Name string `json:"name"`
+	Name         string `json:"name"`
+	DeferLoading bool   `json:"defer_loading"`
 }
 
 // OutputConfig carries the structured-output format of side requests (the title wants JSON).
@@ -208,6 +211,31 @@ func (r Request) ToolNames() []string {
 		names[i] = t.Name
 	}
 	return names
+}
+
+// Callable reports whether the request offers the tool name with its schema loaded: the
+// model may call it at once.
+func (r Request) Callable(name string) bool {
+	if r.Messages == nil {
+		return false
+	}
+	for _, t := range r.Messages.Tools {
+		if t.Name == name && !t.DeferLoading {
+			return true
+		}
+	}
+	return false
+}
+
+// ResultFor returns the tool_result block answering the tool use id, if this request
+// carries it.
+func (r Request) ResultFor(id string) (Block, bool) {
+	for _, b := range r.ToolResults() {
+		if b.ToolUseID == id {
+			return b, true
+		}
+	}
+	return Block{}, false
 }
 
 func joinTexts(c Content) string {

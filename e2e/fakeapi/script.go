@@ -16,6 +16,10 @@ type Turn struct {
 	// Chunk, when above 0, streams Text and Thinking as deltas of at most Chunk bytes (cut
 	// on UTF-8 boundaries) instead of one delta each.
 	Chunk int
+	// Fail, when not 0, answers the request with this HTTP status and an API error instead
+	// of a message (529: overloaded), as the real API does when it is in trouble; the CLI
+	// retries, and the retry takes the next turn.
+	Fail int
 	// Delay is a pause before every streamed delta but the first: a slow model, to interrupt
 	// mid-stream. The pause ends early, and the answer with it, when the client goes away.
 	Delay time.Duration
@@ -30,6 +34,9 @@ type ToolUse struct {
 
 // Say is a turn that answers with text and ends the model's turn.
 func Say(text string) Turn { return Turn{Text: text} }
+
+// Overloaded is a turn that fails with 529 overloaded_error.
+func Overloaded() Turn { return Turn{Fail: 529} }
 
 // Use is a turn that calls one tool.
 func Use(name string, input any) Turn {

@@ -21,6 +21,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -38,6 +39,10 @@ type Server struct {
 	problems  []string
 	changed   chan struct{} // closed and replaced whenever reqs grows
 	mainCount int
+	// toolIDs are the ids given to the scripted tool uses, by tool name, in order.
+	toolIDs map[string][]string
+	// searched is set when the head turn's deferred tools were fetched with ToolSearch.
+	searched bool
 }
 
 // New starts a stand-in on 127.0.0.1 with the given script. It is closed when the test ends;
@@ -149,6 +154,28 @@ func (s *Server) WaitFor(ctx context.Context, what string, match func([]Request)
 	}
 }
 
+// ToolResult waits for the answer to the first tool use of name the stand-in sent (a
+// scripted call, or the ToolSearch step before a deferred one) and returns that tool_result.
+func (s *Server) ToolResult(ctx context.Context, name string) (Block, error) {
+	var got Block
+	_, err := s.WaitFor(ctx, "the result of a "+name+" call", func(reqs []Request) (Request, bool) {
+		s.mu.Lock()
+		ids := s.toolIDs[name]
+		s.mu.Unlock()
+		if len(ids) == 0 {
+			return Request{}, false
+		}
+		for _, r := range reqs {
+			if b, ok := r.ResultFor(ids[0]); ok {
+				got = b
+				return r, true
+			}
+		}
+		return Request{}, false
+	})
+	return got, err
+}
+
 // Classify tells main-conversation requests from side requests; see the package comment.
 func Classify(m *MessagesBody) Kind {
 	if len(m.Tools) == 0 {
@@ -192,6 +219,10 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			turn = Say("fakeapi: no scripted turn left")
 		}
+		if turn.Fail != 0 {
+			writeError(w, turn.Fail, "overloaded_error", "Overloaded")
+			return
+		}
 		writeMessage(r.Context(), w, rec.Messages, s.assistantContent(turn), pacing{turn.Chunk, turn.Delay})
 	case rec.Kind == Side:
 		s.record(rec, "")
@@ -226,7 +257,9 @@ func (s *Server) record(rec Request, problem string) {
 }
 
 // recordMain records a main request and takes the next turn for it, in one step so that
-// concurrent requests get turns in arrival order.
+// concurrent requests get turns in arrival order. When that turn calls a tool the request
+// offers only behind ToolSearch, the answer is the ToolSearch call and the turn waits for
+// the next request.
 func (s *Server) recordMain(rec Request) (Turn, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -238,8 +271,33 @@ func (s *Server) recordMain(rec Request) (Turn, bool) {
 		return Turn{}, false
 	}
 	t := s.script[0]
+	if search := deferredIn(rec, t); len(search) > 0 && !s.searched {
+		s.searched = true
+		// A deferred tool's schema is fetched first, as the model does; the turn stays.
+		return Use(ToolSearchName, map[string]any{"query": "select:" + strings.Join(search, ",")}), true
+	}
 	s.script = s.script[1:]
+	s.searched = false
 	return t, true
+}
+
+// ToolSearchName is the CLI's tool that loads deferred tools (2.1.332 defers MCP tools).
+const ToolSearchName = "ToolSearch"
+
+// deferredIn lists the tools turn t calls that rec offers only behind ToolSearch (not
+// callable, ToolSearch offered): the real model has to search for them first. Without
+// ToolSearch (older CLIs) the call goes out as scripted.
+func deferredIn(rec Request, t Turn) []string {
+	if !rec.Callable(ToolSearchName) {
+		return nil
+	}
+	var out []string
+	for _, tu := range t.Tools {
+		if !rec.Callable(tu.Name) && strings.HasPrefix(tu.Name, "mcp__") {
+			out = append(out, tu.Name)
+		}
+	}
+	return out
 }
 
 func (s *Server) appendLocked(rec Request) {
@@ -271,6 +329,12 @@ func (s *Server) assistantContent(t Turn) []Block {
 			input = []byte("{}")
 		}
 		blocks = append(blocks, Block{Type: "tool_use", ID: id, Name: tu.Name, Input: input})
+		s.mu.Lock()
+		if s.toolIDs == nil {
+			s.toolIDs = map[string][]string{}
+		}
+		s.toolIDs[tu.Name] = append(s.toolIDs[tu.Name], id)
+		s.mu.Unlock()
 	}
 	return blocks
 }

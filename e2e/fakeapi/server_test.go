@@ -216,3 +216,53 @@ func TestADelayedStreamStopsWhenTheClientGoesAway(t *testing.T) {
 	// The handler returns instead of sleeping an hour per delta; the server's Close in
 	// Cleanup would wait for it otherwise.
 }
+
+// toolCalled returns the name and input of the tool use a streamed answer carries.
+func toolCalled(t *testing.T, stream string) (string, string) {
+	t.Helper()
+	var name, input string
+	for _, e := range sseEvents(t, stream) {
+		if b, ok := e["content_block"].(map[string]any); ok && b["type"] == "tool_use" {
+			name = b["name"].(string)
+		}
+		if d, ok := e["delta"].(map[string]any); ok && d["type"] == "input_json_delta" {
+			input = d["partial_json"].(string)
+		}
+	}
+	return name, input
+}
+
+func TestADeferredMCPToolIsFetchedWithToolSearchBeforeItIsCalled(t *testing.T) {
+	const deferred = `{"model":"m","stream":true,"tools":[{"name":"Read"},{"name":"ToolSearch"},{"name":"DeferredToolPlaceholder","defer_loading":true}],
+ "messages":[{"role":"user","content":"what does the editor say?"}]}`
+	const loaded = `{"model":"m","stream":true,"tools":[{"name":"Read"},{"name":"ToolSearch"},{"name":"mcp__ide__getDiagnostics"}],
+ "messages":[{"role":"user","content":"what does the editor say?"}]}`
+	for _, tt := range []struct {
+		name      string
+		body      string
+		wantFirst string
+	}{
+		{"behind ToolSearch it is searched for first", deferred, "ToolSearch"},
+		{"offered with its schema it is called at once", loaded, "mcp__ide__getDiagnostics"},
+		{"without ToolSearch (older CLIs) it is called at once", mainBody, "mcp__ide__getDiagnostics"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			api := fakeapi.New(t, fakeapi.Use("mcp__ide__getDiagnostics", map[string]any{}), fakeapi.Say("done"))
+			name, input := toolCalled(t, post(t, api.URL(), tt.body))
+			if name != tt.wantFirst {
+				t.Fatalf("first answer calls %q (input %s), want %q", name, input, tt.wantFirst)
+			}
+			if name == "ToolSearch" {
+				if input != `{"query":"select:mcp__ide__getDiagnostics"}` {
+					t.Errorf("ToolSearch input = %s, want the deferred tool selected by name", input)
+				}
+				if name, _ := toolCalled(t, post(t, api.URL(), tt.body)); name != "mcp__ide__getDiagnostics" {
+					t.Errorf("after the search the answer calls %q, want the scripted mcp__ide__getDiagnostics", name)
+				}
+			}
+			if n := api.Remaining(); n != 1 {
+				t.Errorf("%d turns left, want 1: the search step consumes no scripted turn", n)
+			}
+		})
+	}
+}

@@ -127,6 +127,12 @@ func (tm *Term) WaitFor(ctx context.Context, re *regexp.Regexp) (string, error) 
 	return tm.waitScreen(ctx, re.String(), re.MatchString)
 }
 
+// WaitUntil polls the screen until ok accepts it, and returns that screen; what names the
+// wait in the error, which carries the last screen.
+func (tm *Term) WaitUntil(ctx context.Context, what string, ok func(string) bool) (string, error) {
+	return tm.waitScreen(ctx, what, ok)
+}
+
 // WaitForText is WaitFor for a plain substring.
 func (tm *Term) WaitForText(ctx context.Context, text string) (string, error) {
 	return tm.waitScreen(ctx, fmt.Sprintf("%q", text), func(s string) bool { return strings.Contains(s, text) })

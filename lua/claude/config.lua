@@ -59,6 +59,19 @@ M.schema = group({
   auto_start = option(false, "boolean"),
   -- Command that starts the CLI in the terminal split (a string or a list).
   terminal_cmd = option("claude", { "string", "table" }, { whole = true, check = a_command }),
+  -- The permission mode Claude starts in, terminal and chat (see :help
+  -- claude-permission-mode). nil: your Claude settings' defaultMode where
+  -- one names it, else "default", in which Claude asks before each edit and
+  -- the diff opens here for review (the CLI's own default since 2.1.332 is
+  -- "auto", which writes most edits without asking). false passes no mode
+  -- at all, for a terminal_cmd that takes no --permission-mode.
+  permission_mode = option(nil, { "string", "boolean", "nil" }, {
+    check = function(v)
+      if v ~= false and not vim.tbl_contains(require("claude.permission").modes, v) then
+        return "must be one of " .. table.concat(require("claude.permission").modes, ", ") .. ", false or nil, got " .. vim.inspect(v)
+      end
+    end,
+  }),
   -- Extra environment for the CLI, merged over ours.
   env = option({}, "table", { whole = true, check = environment }),
   -- The directory a new Claude starts in: nil for Neovim's working

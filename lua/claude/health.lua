@@ -5,8 +5,10 @@ local M = {}
 
 local health = vim.health
 
--- The pinned CLI the end-to-end tests run (scripts/install-claude-cli).
-local TESTED_CLI = "2.1.197"
+-- The Claude Code versions the end-to-end tests run (make e2e-range): the
+-- pinned one (scripts/install-claude-cli) and the oldest still supported.
+-- Keep in step with README.md and doc/claude.txt.
+local OLDEST_CLI, NEWEST_CLI = "2.1.197", "2.1.332"
 -- How long a `--version` may take before we call it hung.
 local VERSION_TIMEOUT_MS = 10000
 
@@ -183,8 +185,21 @@ local function check_cli()
   health.ok(string.format("%s: %s", path, line))
   local version = line:match("^(%d+%.%d+%.%d+)")
   cli_version = version
-  if version and version ~= TESTED_CLI then
-    health.info(string.format("claude.nvim was tested with Claude Code %s", TESTED_CLI))
+  local range = string.format("%s to %s", OLDEST_CLI, NEWEST_CLI)
+  if not version then
+    health.info("claude.nvim supports Claude Code " .. range)
+  elseif vim.version.lt(version, OLDEST_CLI) then
+    health.warn(
+      string.format("Claude Code %s is older than the supported %s", version, range),
+      "update Claude Code: `claude update` (or `npm install -g @anthropic-ai/claude-code`)"
+    )
+  elseif vim.version.gt(version, NEWEST_CLI) then
+    health.warn(
+      string.format("Claude Code %s is newer than the supported %s: it may work, but was not tested", version, range),
+      "if something breaks, pin the tested one: `npm install -g @anthropic-ai/claude-code@" .. NEWEST_CLI .. "`"
+    )
+  else
+    health.ok(string.format("Claude Code %s is in the supported range %s", version, range))
   end
   for _, source in ipairs({ cfg.env, vim.env }) do
     local auto = source.CLAUDE_CODE_AUTO_CONNECT_IDE
@@ -485,6 +500,40 @@ local function check_proxy()
   )
 end
 
+-- Whether Claude's edits reach the review in Neovim: the permission mode a
+-- CLI started here would get (permission_mode, the user's Claude settings,
+-- or ours), and allow rules that let edits through without asking.
+local function check_review()
+  health.start("Review of edits")
+  local permission = require("claude.permission")
+  local cwd = require("claude.terminal").session_cwd()
+  local r = permission.resolve({}, cwd)
+  local how = "for a review before each edit: `require('claude').setup({ permission_mode = 'default' })`"
+  if r.cli_default then
+    health.warn("the permission mode is " .. permission.describe(r) .. ": since Claude Code 2.1.332 that is auto, which writes most edits without the review", { how })
+  elseif not r.mode then
+    health.info("the permission mode is " .. permission.describe(r))
+  elseif permission.bypasses_review(r.mode) then
+    local fix = { how }
+    if not r.flag then
+      table.insert(fix, "or remove permissions.defaultMode from " .. (r.source:gsub("^defaultMode in ", "")))
+    end
+    health.warn("Claude's edits bypass the review: " .. permission.describe(r), fix)
+  else
+    health.ok("Claude starts in " .. permission.describe(r))
+  end
+  for _, rule in ipairs(permission.edit_allow_rules(cwd)) do
+    health.warn("the allow rule " .. rule .. " lets matching edits through without the review", {
+      "remove it from permissions.allow if you want to review those edits",
+    })
+  end
+  local running = require("claude.terminal").permission()
+  if running and running.mode ~= r.mode then
+    health.info("the running Claude terminal started in " .. permission.describe(running))
+  end
+  health.info("in Claude, shift+tab switches the mode for the session; claude.nvim cannot see that switch")
+end
+
 -- The oldest Claude Code whose stream-json mode has what the chat uses
 -- (control requests, partial messages, --permission-prompt-tool stdio).
 local CHAT_MIN_CLI = "2.0.0"
@@ -543,6 +592,7 @@ function M.check()
   check_setup()
   check_binary()
   check_cli()
+  check_review()
   check_chat()
   check_lock_dir()
   check_server()

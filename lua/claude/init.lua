@@ -12,7 +12,7 @@
 --
 -- 3 commands: claude claude.commands claude.mention claude.prompt claude.health claude.handlers
 -- 2 views: claude.diff claude.terminal claude.terminal.servers claude.terminal.native claude.terminal.snacks claude.terminal.external claude.terminal.window claude.chat claude.chat.state claude.chat.render claude.chat.input claude.chat.turns claude.chat.windows claude.chat.conversations claude.chat.models
--- 1 core: claude.host claude.server claude.sessions claude.state claude.cli claude.model claude.tools claude.reload claude.selection claude.generation claude.memory claude.explorer
+-- 1 core: claude.host claude.server claude.sessions claude.state claude.cli claude.model claude.permission claude.tools claude.reload claude.selection claude.generation claude.memory claude.explorer
 -- 0 base: claude.config claude.version claude.events claude.notify claude.buffers claude.typing
 --
 -- Words, the same in Go (chatctl/doc.go says who creates, names and ends
@@ -152,7 +152,13 @@ function M.statusline()
     if not s.server_running then
       return w ~= "" and ("Claude" .. w) or ""
     end
-    return (s.clients > 0 and "Claude ●" or "Claude ○") .. w
+    local head = s.clients > 0 and "Claude ●" or "Claude ○"
+    -- Said only when edits skip the review: the usual case stays short.
+    local permission = terminal.permission()
+    if permission and require("claude.permission").bypasses_review(permission.mode) then
+      head = head .. " " .. permission.mode
+    end
+    return head .. w
   end
   local sessions = terminal.sessions()
   local diff = require("claude.diff")

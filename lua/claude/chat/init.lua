@@ -28,7 +28,7 @@ M.modes = state.modes
 --- ClaudeHostChatStart's argument for the current workspace's chat, or nil
 --- (the user was told why). Not for users.
 function M._start_args()
-  return state.start_args(current_dir())
+  return (state.start_args(current_dir()))
 end
 
 M.open = windows.open

@@ -224,6 +224,11 @@ function render.model(c, buf, it)
 end
 
 function render.status(c, buf, it)
+  -- The API failed and the CLI tries again (chat/parse.go): say so, or the
+  -- turn looks stuck for as long as the retries last.
+  if it.text and vim.startswith(it.text, "retrying: ") then
+    add(c, buf, { "_" .. it.text:gsub("^retrying: ", "Retrying: ", 1) .. "_" }, true)
+  end
   if it.mode and it.mode ~= "" then
     c.mode_wanted = nil
   end

@@ -128,7 +128,7 @@ end
 
 -- What starts a chat CLI in dir (ClaudeHostChatStart's argument), or nil
 -- after telling the user why it cannot.
-local function start_args(dir)
+local function start_args(dir, mode)
   if not require("claude.cli").check_program() then
     return nil
   end
@@ -137,7 +137,13 @@ local function start_args(dir)
     require("claude.notify").error(":ClaudeChat needs terminal_cmd to be a program (a list or a plain command line), not shell syntax")
     return nil
   end
-  return { dir = dir, bin = prog, args = require("claude.model").args(args), env = environment() }
+  args = require("claude.model").args(args)
+  if mode then
+    args = vim.list_extend(vim.list_extend({}, args), { "--permission-mode", mode })
+  end
+  local chosen
+  args, chosen = require("claude.permission").args(args, dir)
+  return { dir = dir, bin = prog, args = args, env = environment() }, chosen
 end
 
 -- Starts the chat's CLI unless it runs (resuming the conversation when an
@@ -145,16 +151,16 @@ end
 -- a new conversation, how.resume continues that stored session; either
 -- replaces a running CLI.
 local function start(c, how)
-  local args = start_args(c.dir)
+  local new = how and how.new or false
+  -- A CLI started again for this conversation (the last one exited or
+  -- crashed) keeps the mode the user had switched to.
+  local keep = not new and c.mode and c.mode ~= "default" and vim.tbl_contains(M.modes, c.mode) and c.mode or nil
+  local args, chosen = start_args(c.dir, keep)
   if not args then
     return false
   end
-  args.new, args.resume = how and how.new or false, how and how.resume or ""
-  -- A CLI started again for this conversation (the last one exited or
-  -- crashed) keeps the mode the user had switched to.
-  if not args.new and c.mode and c.mode ~= "default" and vim.tbl_contains(M.modes, c.mode) then
-    vim.list_extend(args.args, { "--permission-mode", c.mode })
-  end
+  require("claude.permission").warn_no_review(chosen)
+  args.new, args.resume = new, how and how.resume or ""
   return require("claude.host").start_chat(args) ~= nil
 end
 M.start_args, M.start = start_args, start

@@ -38,6 +38,15 @@ M.restart_sessions = servers.restart_servers
 M.window_in_tab = window.in_tab
 M.open_window = window.open
 
+--- How the current session's CLI was started as to permissions (see
+--- permission.resolve), or nil when none runs.
+function M.permission()
+  local list = sessions.live()
+  -- One session is the current one: no lookup (the statusline asks often).
+  local s = #list == 1 and list[1] or sessions.current()
+  return s and sessions.alive(s) and s.permission or nil
+end
+
 --- The current session's id, or nil.
 function M.current_id()
   local s = sessions.current()
@@ -128,6 +137,11 @@ end
 
 -- Starts session s's CLI in a terminal: ours, or the provider's.
 local function start_in_terminal(s, info, args)
+  -- The mode it starts in: shown by :ClaudeStatus, warned about when its
+  -- edits skip the review.
+  local permission = require("claude.permission")
+  args, s.permission = permission.args(args or {}, s.cwd)
+  permission.warn_no_review(s.permission)
   local provider = require("claude.config").get().terminal.provider
   local cli = require("claude.cli")
   local cmd, env = cli.command(args), cli.env(info.port)
