@@ -4,6 +4,12 @@
 -- keys all come from it.
 local M = {}
 
+-- The modes of `--permission-mode` permission_mode takes. 2.1.332 lists
+-- "manual" where 2.1.197 had "default"; it still takes "default" (and
+-- reports "default" in stream-json), 2.1.197 does not know "manual", so
+-- permission.lua passes "default" for either.
+M.permission_modes = { "default", "manual", "acceptEdits", "plan", "auto", "dontAsk", "bypassPermissions" }
+
 -- A single option. kinds: a type name or a list of them. opts.one_of: the
 -- values allowed; opts.check(value): an error message or nil; opts.whole:
 -- a table value replaces the default instead of merging into it.
@@ -67,8 +73,8 @@ M.schema = group({
   -- at all, for a terminal_cmd that takes no --permission-mode.
   permission_mode = option(nil, { "string", "boolean", "nil" }, {
     check = function(v)
-      if v ~= false and not vim.tbl_contains(require("claude.permission").modes, v) then
-        return "must be one of " .. table.concat(require("claude.permission").modes, ", ") .. ", false or nil, got " .. vim.inspect(v)
+      if v ~= false and not vim.tbl_contains(M.permission_modes, v) then
+        return "must be one of " .. table.concat(M.permission_modes, ", ") .. ", false or nil, got " .. vim.inspect(v)
       end
     end,
   }),

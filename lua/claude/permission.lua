@@ -9,11 +9,9 @@
 -- settings name a defaultMode: that is a choice they made, and we keep it.
 local M = {}
 
--- The modes of `--permission-mode` the option takes. 2.1.332 lists
--- "manual" where 2.1.197 had "default"; it still takes "default" (and
--- reports "default" in stream-json), 2.1.197 does not know "manual", so we
--- pass "default" for either.
-M.modes = { "default", "manual", "acceptEdits", "plan", "auto", "dontAsk", "bypassPermissions" }
+-- The modes of `--permission-mode` the option takes (config.lua, which
+-- checks the option on the floor below, keeps the list).
+M.modes = require("claude.config").permission_modes
 
 -- What each mode means for the review, for :checkhealth and messages.
 M.meaning = {
