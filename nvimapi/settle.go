@@ -14,11 +14,12 @@ import (
 //
 // After Claude writes a file the CLI asks for diagnostics within
 // milliseconds, before anything has looked at the new text. When a buffer
-// was reloaded for that write (by the question itself, or by the watcher
-// after an accepted diff, at most reloadFreshFor ago), we give whoever
-// produces its diagnostics a moment to publish: a language server attached
-// to it up to lspSettleTimeout, any other source (linters on BufReadPost,
-// scripts) otherSettleTimeout. The wait ends as soon as each such buffer
+// was reloaded for that write, at most reloadFreshFor ago (by the question
+// itself, by the watcher after an accepted diff, or by the BufEnter of the
+// diff closing when the write beat it), we give whoever produces its
+// diagnostics a moment to publish: a language server attached to it up to
+// lspSettleTimeout, any other source (linters on BufReadPost, scripts)
+// otherSettleTimeout. The wait ends as soon as each such buffer
 // had a DiagnosticChanged at or after its reload.
 const (
 	lspSettleTimeout   = 2 * time.Second

@@ -9,11 +9,14 @@ local checking = false
 local quiet = false
 local conflicts = {} -- buf -> true: changed on disk while it had unsaved edits
 local kept = {} -- files kept during this check, reported once it ends
--- Buffers watch() reloaded after Claude wrote them: buf -> { tick =
--- b:changedtick after the reload, at = vim.uv.now() }. The CLI asks for
--- diagnostics a few milliseconds after its write, and that answer must
--- still wait for whatever lints the new text: tools.refresh reports these
--- reloads, and nvimapi/settle.go decides whether and how long to wait.
+-- Buffers check() reloaded: buf -> { tick = b:changedtick after the
+-- reload, at = vim.uv.now() }. The CLI asks for diagnostics a few
+-- milliseconds after its write, and that answer must still wait for
+-- whatever lints the new text: tools.refresh reports these reloads, and
+-- nvimapi/settle.go decides whether and how long to wait. Every reload
+-- counts, not only the watcher's: when Neovim is slow to close an accepted
+-- diff, the CLI's write lands first and the BufEnter of the closing
+-- reloads the buffer before the watcher gets to it.
 local fresh = {}
 
 -- Runs only while we run :checktime ourselves; otherwise the user's usual
@@ -57,8 +60,8 @@ local function ensure_hooks()
   })
 end
 
---- Reloads changed, unmodified buffers (all, or only buf); warns about
---- changed buffers with unsaved edits.
+--- Reloads changed, unmodified buffers (all, or only buf), noting each as
+--- fresh (take_fresh); warns about changed buffers with unsaved edits.
 ---@param buf integer|nil
 function M.check(buf)
   if checking or vim.fn.getcmdwintype() ~= "" then
@@ -74,7 +77,11 @@ function M.check(buf)
   local ok, err = pcall(function()
     for _, b in ipairs(bufs) do
       if vim.api.nvim_buf_is_loaded(b) and is_file_buf(b) then
+        local tick = vim.api.nvim_buf_get_changedtick(b)
         vim.cmd.checktime(b)
+        if vim.api.nvim_buf_is_valid(b) and vim.api.nvim_buf_get_changedtick(b) ~= tick then
+          fresh[b] = { tick = vim.api.nvim_buf_get_changedtick(b), at = vim.uv.now() }
+        end
       end
     end
   end)
@@ -132,11 +139,7 @@ function M.watch(path)
   local function reload()
     local buf = require("claude.buffers").find_buf(path)
     if buf and vim.api.nvim_buf_is_loaded(buf) then
-      local tick = vim.b[buf].changedtick
       M.check(buf)
-      if vim.api.nvim_buf_is_valid(buf) and vim.b[buf].changedtick ~= tick then
-        fresh[buf] = { tick = vim.b[buf].changedtick, at = vim.uv.now() }
-      end
     end
   end
   local ok = watcher:start(dir, {}, function(err, fname)
@@ -158,7 +161,7 @@ function M.watch(path)
   timer:start(WATCH_MS, 0, stop)
 end
 
---- The buffers watch() reloaded since the last call, each returned once:
+--- The buffers check() reloaded since the last call, each returned once:
 --- { buf, tick = b:changedtick after the reload, age_ms = how long ago }.
 ---@return table[]
 function M.take_fresh()
@@ -182,6 +185,10 @@ function M.enable(on)
   -- Claude works while the user is in its terminal; look when they leave.
   vim.api.nvim_create_autocmd({ "FocusGained", "TermLeave", "BufEnter" }, {
     group = group,
+    -- A reload from inside this callback fires the buffer's BufReadPost
+    -- (linters, filetype, the user's own) only when nested: without it the
+    -- text changed and nothing looked at it.
+    nested = true,
     desc = "claude.nvim: pick up files Claude changed",
     callback = function()
       if vim.bo.buftype ~= "terminal" then

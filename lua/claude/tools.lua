@@ -158,43 +158,27 @@ function M.diagnostics(path)
 end
 
 --- Reloads the buffers whose files changed on disk (Claude just wrote
---- them) and returns those reloaded now or by the watcher since the last
---- call: { buf, tick = b:changedtick after the reload, age_ms, lsp }, where
---- lsp says a language server will probably publish new diagnostics for
---- it. Whether to wait for those is nvimapi/settle.go's decision.
+--- them) and returns those reloaded now or before since the last call (by
+--- the watcher after an accepted diff, by the user going back to a buffer):
+--- { buf, tick = b:changedtick after the reload, age_ms, lsp }, where lsp
+--- says a language server will probably publish new diagnostics for it.
+--- Whether to wait for those is nvimapi/settle.go's decision.
 ---@param path string|nil only this file's buffer (getDiagnostics {uri}:
 --- checking every buffer cost 2 ms with 200 open, for an answer about one)
 function M.refresh(path)
   if not require("claude.config").get().auto_reload then
     return {}
   end
+  local reload = require("claude.reload")
   local only = path and M.find_buf(path)
-  local ticks = {}
-  for _, buf in ipairs(only and { only } or path and {} or vim.api.nvim_list_bufs()) do
-    if vim.api.nvim_buf_is_loaded(buf) and is_file_buf(buf) then
-      ticks[buf] = vim.b[buf].changedtick
-    end
-  end
   if only then
-    require("claude.reload").check(only)
+    reload.check(only)
   elseif not path then
-    require("claude.reload").check()
+    reload.check()
   end
-  local reloaded = {}
-  for buf, tick in pairs(ticks) do
-    if vim.api.nvim_buf_is_valid(buf) and vim.b[buf].changedtick ~= tick then
-      reloaded[buf] = { buf = buf, tick = vim.b[buf].changedtick, age_ms = 0 }
-    end
-  end
-  -- After an accepted diff the file watcher usually reloads the buffer
-  -- before the CLI asks: its diagnostics may be just as much on their way.
-  for _, r in ipairs(require("claude.reload").take_fresh()) do
-    reloaded[r.buf] = reloaded[r.buf] or r
-  end
-  local out = {}
-  for buf, r in pairs(reloaded) do
-    r.lsp = #vim.lsp.get_clients({ bufnr = buf }) > 0
-    table.insert(out, r)
+  local out = reload.take_fresh()
+  for _, r in ipairs(out) do
+    r.lsp = #vim.lsp.get_clients({ bufnr = r.buf }) > 0
   end
   return out
 end
