@@ -32,7 +32,7 @@ func (s *session) restartNvim() {
 		}
 	}
 	s.cliPID, s.hostPID = 0, 0
-	s.nv = nvimtest.New(s.t, nvimtest.WithEnv(s.env.Vars()...))
+	s.nv = nvimtest.New(s.t, nvimtest.WithEnv(s.env.Vars()...), nvimtest.AlreadyParallel())
 	s.diffOpened = s.nv.UserEvents("ClaudeDiffOpened")
 	s.diffClosed = s.nv.UserEvents("ClaudeDiffClosed")
 	s.nv.Lua(nil, `

@@ -72,7 +72,7 @@ func newSession(t *testing.T, script ...fakeapi.Turn) *session {
 	// host write into the temporary directories (the CLI its session files, the host its
 	// log, the lock's removal) until they are gone, and only then may those be removed.
 	t.Cleanup(s.waitExited)
-	s.nv = nvimtest.New(t, nvimtest.WithEnv(env.Vars()...))
+	s.nv = nvimtest.New(t, nvimtest.WithEnv(env.Vars()...), nvimtest.AlreadyParallel())
 	t.Cleanup(s.report)
 
 	s.connected = s.nv.UserEvents("ClaudeConnected")

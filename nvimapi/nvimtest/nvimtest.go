@@ -64,6 +64,14 @@ func Serial() Option {
 	return func(o *options) { o.serial = true }
 }
 
+// AlreadyParallel is for tests that decide their parallelism themselves
+// (the e2e scenarios call t.Parallel where their CLI allows, before their
+// helpers start a Neovim): New leaves t as it is, since a second
+// t.Parallel panics.
+func AlreadyParallel() Option {
+	return func(o *options) { o.serial = true }
+}
+
 // parallelTests holds the tests New has made parallel: t.Parallel may be
 // called once per test, and a test may start several Neovims.
 var parallelTests sync.Map
