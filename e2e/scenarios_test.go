@@ -249,8 +249,7 @@ func TestAnEditAnsweredInTheCLIPromptClosesTheDiffView(t *testing.T) {
 	// The CLI asks in its own terminal too; the user answers there.
 	s.waitText(clienv.EditQuestion("greet.txt"), turnTimeout)
 	s.waitText("Opened changes in Neovim", turnTimeout)
-	s.focusClaude()
-	s.typeKeys("1")
+	s.answerYes(clienv.EditQuestion("greet.txt"))
 	s.nextDiffClosed("closed")
 	s.assertWrittenAsProposed(path, "after answering Yes in the CLI")
 	s.assertTerminalFits("after the CLI decided")

@@ -28,24 +28,25 @@ func TestATerminalDiagnosticsToolCallIsAnsweredFromTheEditor(t *testing.T) {
 		vim.diagnostic.set(ns, 0, { { lnum = 1, col = 0, message = ..., severity = vim.diagnostic.severity.WARN } })`, message)
 	s.open()
 	s.prompt("What does the editor say about greet.txt?")
-	s.answerYes()
+	s.answerYes(clienv.ProceedQuestion)
 	s.waitText("One warning in greet.txt.", turnTimeout)
 	s.assertToolAnswered("mcp__ide__getDiagnostics", message)
 }
 
-// answerYes answers the CLI's "Do you want to proceed?" with 1 (Yes) in its terminal, as the
-// user does. A key that arrives while the dialog is still being drawn can be lost (seen once
-// with 2.1.332 on a loaded machine), so it is typed again while the question stays.
-func (s *session) answerYes() {
+// answerYes answers one of the CLI's own questions (question: its text, e.g.
+// clienv.ProceedQuestion) with 1 (Yes) in its terminal, as the user does. A key that arrives
+// while the dialog is still being drawn can be lost (seen with 2.1.332 on a loaded machine),
+// so it is typed again while the question stays.
+func (s *session) answerYes(question string) {
 	s.t.Helper()
-	s.waitText(clienv.ProceedQuestion, turnTimeout)
+	s.waitText(question, turnTimeout)
 	s.focusClaude()
 	for try := 1; ; try++ {
 		s.typeKeys("1")
 		deadline := time.Now().Add(answerWait)
 		for {
 			screen, _ := s.screen()
-			if !strings.Contains(screen, clienv.ProceedQuestion) {
+			if !strings.Contains(screen, question) {
 				return
 			}
 			if time.Now().After(deadline) {
@@ -54,9 +55,9 @@ func (s *session) answerYes() {
 			time.Sleep(pollInterval)
 		}
 		if try == 3 {
-			s.t.Fatalf("the CLI still asks %q after 1 was typed %d times", clienv.ProceedQuestion, try)
+			s.t.Fatalf("the CLI still asks %q after 1 was typed %d times", question, try)
 		}
-		s.t.Logf("the CLI still asks %q; typing 1 again", clienv.ProceedQuestion)
+		s.t.Logf("the CLI still asks %q; typing 1 again", question)
 	}
 }
 
