@@ -98,7 +98,7 @@ func TestAFullTemporaryDirectoryCannotKillNeovim(t *testing.T) {
 		t.Fatalf("the tmpfs is not full: a further write gave %v", err)
 	}
 	e := newEnv(t, nvimtest.Serial()) // t.Setenv below: the process's TMPDIR
-	t.Setenv("TMPDIR", dir) // the host's; the child Neovim has its own
+	t.Setenv("TMPDIR", dir)           // the host's; the child Neovim has its own
 	a := e.nv.WriteFile("a.txt", "a\n")
 	e.mapTheGenerationPage(t, a)
 	e.editAndCheck(t, a, "a full TMPDIR")
