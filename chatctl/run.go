@@ -79,12 +79,12 @@ func (c *Controller) items(dc *dirChat, proc *chat.Process, evs []chat.Event) []
 	return items
 }
 
-// ask is the transcript's item for a permission request. An edit that applies is reviewed in
-// a diff and answered by review (Lua does not ask); any other request waits, in proc alone,
-// for the user's Answer.
+// ask is the transcript's item for a permission request. An edit is reviewed in a diff and
+// answered by review (Lua does not ask), which reads its file in a goroutine of its own;
+// any other request waits, in proc alone, for the user's Answer.
 func (c *Controller) ask(dc *dirChat, proc *chat.Process, e chat.PermissionRequest) Item {
 	it := permissionItem(e)
-	path, before, after, ok := proposal(e)
+	in, ok := editOf(e)
 	if !ok {
 		return it
 	}
@@ -94,7 +94,7 @@ func (c *Controller) ask(dc *dirChat, proc *chat.Process, e chat.PermissionReque
 	c.mu.Unlock()
 	it.Review = true
 	go func() {
-		c.review(ctx, dc.dir, proc, e, path, before, after)
+		c.review(ctx, dc.dir, proc, e, in)
 		c.mu.Lock()
 		delete(dc.reviews, e.Ticket)
 		c.mu.Unlock()
