@@ -98,7 +98,7 @@ func Start(opts Options) (*Process, error) {
 		in:    newStdin(inW, log),
 		done:  make(chan struct{}),
 	}
-	s.ctl = newControls(s.in)
+	s.ctl = newControls(s.in, log)
 	s.perms = newPermissions()
 	log.Info("claude started", "pid", cmd.Process.Pid, "dir", opts.Dir, "args", loggedArgs(cmd.Args[1:]))
 	go s.read(outR, stderr)
