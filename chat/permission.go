@@ -139,20 +139,7 @@ func (s *Process) Deny(ctx context.Context, ticket, message string) error {
 func (s *Process) refuse(r PermissionRequest) {
 	s.log.Warn("claude: refused a permission request whose id is pending", "request", r.RequestID, "tool", r.ToolName)
 	s.batch.add(PermissionRefused{RequestID: r.RequestID, ToolName: r.ToolName, Reason: "its request_id is still waiting for your answer to another request"})
-	select {
-	case s.perms.refusing <- struct{}{}:
-	default:
-		s.log.Warn("claude: too many refusals unwritten; not writing this one", "request", r.RequestID)
-		return
-	}
-	go func() {
-		defer func() { <-s.perms.refusing }()
-		ctx, cancel := context.WithTimeout(context.Background(), refuseTimeout)
-		defer cancel()
-		if err := s.answer(ctx, r.RequestID, permissionDeny{Behavior: "deny", Message: refusedMessage}); err != nil {
-			s.log.Warn("claude: refuse", "request", r.RequestID, "err", err)
-		}
-	}()
+	s.denyUnread(r.RequestID, refusedMessage)
 }
 
 func (s *Process) answer(ctx context.Context, requestID string, v any) error {

@@ -121,14 +121,12 @@ func (s *Process) read(out *os.File, stderr *logWriter) {
 	defer close(s.done)
 	p := newParser(s.emit)
 	p.control = s.ctl.incoming
-	err := readLines(out, maxLine, func(line []byte) bool {
+	err := readLines(out, maxStreamLine, func(line []byte) bool {
 		if err := p.parse(line); err != nil {
 			s.log.Warn("claude: skipped a line", "err", err, "line", clip(line))
 		}
 		return true
-	}, func(n int) {
-		s.log.Warn("claude: skipped a line over the size limit", "bytes", n, "limit", maxLine)
-	})
+	}, s.skipped)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, os.ErrClosed) {
 		s.log.Warn("claude: reading stdout", "err", err)
 	}

@@ -35,6 +35,28 @@ while IFS= read -r line; do
       say '{"type":"control_request","request_id":"w1","request":{"subtype":"can_use_tool","tool_name":"Write","input":{"file_path":"'"$(arg "$line")"'","content":"x"},"tool_use_id":"t1"}}' ;;
     *'"text":"edit '*)
       say '{"type":"control_request","request_id":"e1","request":{"subtype":"can_use_tool","tool_name":"Edit","input":{"file_path":"'"$(arg "$line")"'","old_string":"two","new_string":"TWO"},"tool_use_id":"t1"}}' ;;
+    *bigline*)
+      { printf '{"type":"control_request","request_id":"big1","request":{"subtype":"can_use_tool","tool_name":"Write","input":{"file_path":"/tmp/x","content":"'
+        head -c 35651584 /dev/zero | tr '\0' x
+        printf '"},"tool_use_id":"t1"}}\n'; }
+      say '{"type":"control_request","request_id":"r2","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"echo two"},"tool_use_id":"t2"}}' ;;
+    *bigtext*)
+      { printf '{"type":"assistant","message":{"id":"m1","content":[{"type":"text","text":"'
+        head -c 3145728 /dev/zero | tr '\0' Z
+        printf '"}]}}\n'; }
+      say '{"type":"result","subtype":"success","is_error":false,"duration_ms":1,"num_turns":1,"session_id":"s1","total_cost_usd":0,"usage":{"input_tokens":1,"output_tokens":1}}' ;;
+    *bigstream*)
+      say '{"type":"stream_event","event":{"type":"message_start","message":{"id":"m1"}}}'
+      say '{"type":"stream_event","event":{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}}'
+      i=0
+      while [ $i -lt 48 ]; do
+        printf '{"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"'
+        head -c 65536 /dev/zero | tr '\0' y
+        printf '"}}}\n'
+        i=$((i+1))
+      done
+      say '{"type":"stream_event","event":{"type":"content_block_stop","index":0}}'
+      say '{"type":"result","subtype":"success","is_error":false,"duration_ms":1,"num_turns":1,"session_id":"s1","total_cost_usd":0,"usage":{"input_tokens":1,"output_tokens":1}}' ;;
     esac ;;
   esac
 done
@@ -154,4 +176,37 @@ func TestAnEditThroughASymlinkShowsTheFileItPointsTo(t *testing.T) {
 		t.Errorf("the diff shows %v, want the file the link points to, %s", got["path"], real)
 	}
 	e.waitTranscript("  ⎿  " + link + " is a link to " + real + ": the diff shows that file")
+}
+
+// A line from the CLI over the 32 MiB limit is skipped with an error in the transcript (a
+// 200 MiB tool input took the host to 2.2 GiB), and a permission request in it is denied
+// unread, so the CLI does not wait for ever; the chat goes on (issue 23.7).
+func TestALineOverTheLimitIsSkippedAndItsRequestDenied(t *testing.T) {
+	e := newHostileEnv(t)
+	e.nv.Cmd("ClaudeChat")
+	e.prompt("bigline")
+	e.waitTranscript("**Error:** skipped a line of 34.0 MiB from Claude: over the 32 MiB limit for one line; it was a permission request, denied unread",
+		"? Bash(echo two) asks for permission")
+	e.recorded(`"request_id":"big1","response":{"behavior":"deny","message":"The editor refused this request unread: it was 34.0 MiB, over its 32 MiB limit for one line."`)
+}
+
+// Text is shown up to 1 MiB a block, then "(cut: N MiB)": a 200 MiB assistant line stalled
+// Neovim 17 s (issue 23.7). Whether it comes as one line or streamed.
+func TestHugeTextIsCutWithAMarker(t *testing.T) {
+	for _, tt := range []struct{ name, prompt, kind string }{
+		{"an assistant line of 3 MiB", "bigtext", "Z"},
+		{"3 MiB of streamed thinking", "bigstream", "y"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newHostileEnv(t)
+			e.nv.Cmd("ClaudeChat")
+			e.prompt(tt.prompt)
+			nvimtest.Wait(t, "the cut marker", waitTimeout, func() bool {
+				return strings.Contains(e.transcript(), "(cut: 2.0 MiB)")
+			})
+			if got := strings.Count(e.transcript(), tt.kind); got != 1<<20 {
+				t.Errorf("the transcript shows %d bytes of the text, want the first 1 MiB", got)
+			}
+		})
+	}
 }
