@@ -35,6 +35,12 @@ while IFS= read -r line; do
       say '{"type":"control_request","request_id":"w1","request":{"subtype":"can_use_tool","tool_name":"Write","input":{"file_path":"'"$(arg "$line")"'","content":"x"},"tool_use_id":"t1"}}' ;;
     *'"text":"edit '*)
       say '{"type":"control_request","request_id":"e1","request":{"subtype":"can_use_tool","tool_name":"Edit","input":{"file_path":"'"$(arg "$line")"'","old_string":"two","new_string":"TWO"},"tool_use_id":"t1"}}' ;;
+    *floodasks*)
+      i=0
+      while [ $i -lt 5000 ]; do
+        printf '{"type":"control_request","request_id":"f%d","request":{"subtype":"can_use_tool","tool_name":"Bash","input":{"command":"echo %d"},"tool_use_id":"t%d"}}\n' $i $i $i
+        i=$((i+1))
+      done ;;
     *bigline*)
       { printf '{"type":"control_request","request_id":"big1","request":{"subtype":"can_use_tool","tool_name":"Write","input":{"file_path":"/tmp/x","content":"'
         head -c 35651584 /dev/zero | tr '\0' x
@@ -209,4 +215,39 @@ func TestHugeTextIsCutWithAMarker(t *testing.T) {
 			}
 		})
 	}
+}
+
+// 10,000 permission requests answered through a synchronous vim.ui.select (the default)
+// recursed into a Lua stack overflow at 3,816 (issue 23.7). An answer never opens the next
+// prompt and reaches the host as a notification, so answering 5,000 waiting requests one
+// after another in a loop holds no stack, and one :ClaudeChatAnswer answers one request.
+func TestAnsweringThousandsOfRequestsThroughASynchronousPickerDoesNotRecurse(t *testing.T) {
+	const asks = 5000
+	e := newHostileEnv(t)
+	e.nv.Lua(nil, `vim.ui.select = function(items, _, on_choice) on_choice(items[1]) end`) // Allow once, at once
+	e.nv.Cmd("ClaudeChat")
+	e.prompt("floodasks")
+	e.waitTranscript("? Bash(echo 4999) asks for permission")
+	waiting := func() (n int) {
+		e.nv.Lua(&n, `return require('claude.chat').waiting()`)
+		return n
+	}
+	if n := waiting(); n != asks {
+		t.Fatalf("%d requests wait, want %d", n, asks)
+	}
+	e.nv.Cmd("ClaudeChatAnswer")
+	if n := waiting(); n != asks-1 {
+		t.Fatalf("one :ClaudeChatAnswer with a synchronous picker left %d waiting, want %d", n, asks-1)
+	}
+	var err string
+	e.nv.Lua(&err, `
+		local chat, n = require('claude.chat'), ...
+		local ok, err = pcall(function()
+			for _ = 1, n do chat.answer() end
+		end)
+		return ok and "" or tostring(err)`, asks-1)
+	if err != "" || waiting() != 0 {
+		t.Fatalf("answering in a loop: %q, %d left waiting", err, waiting())
+	}
+	e.recorded(`"request_id":"f0","response":{"behavior":"allow"`, `"request_id":"f4999","response":{"behavior":"allow"`)
 }
