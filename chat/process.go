@@ -150,9 +150,9 @@ func (s *Process) emit(ev Event) {
 	case TurnEnd:
 		s.endTurn()
 	case PermissionRequest:
-		r, ok := s.perms.add(ev)
-		if !ok {
-			s.refuse(ev)
+		r, why, message := s.perms.add(ev)
+		if why != "" {
+			s.refuse(ev, why, message)
 			return
 		}
 		s.batch.add(r)
