@@ -63,7 +63,7 @@ func BenchmarkStream1MiB(b *testing.B) {
 				b.Fatal(err)
 			}
 			return true
-		}, func(int) { b.Fatal("line too long") })
+		}, func(int, []byte) { b.Fatal("line too long") })
 		bt.close()
 		if total := <-got; total != size {
 			b.Fatalf("consumer got %d bytes of text, want %d", total, size)

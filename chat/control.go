@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strconv"
 	"sync"
@@ -13,9 +14,18 @@ import (
 // ErrControl is the CLI refusing a control request; the error text is the CLI's.
 var ErrControl = errors.New("claude refused the request")
 
+// maxReplying bounds the answers to the CLI's unknown control requests being written at
+// once. Each is written by a goroutine of its own (the reader must go on); a CLI that floods
+// them while it does not read its stdin left one goroutine each, for ever (200,000 took the
+// host to 1 GiB). Past the cap a request is logged and left unanswered: the CLI would not
+// read the answer.
+const maxReplying = 16
+
 // controls matches our control requests with the CLI's responses by request_id.
 type controls struct {
-	in *stdin
+	in       *stdin
+	log      *slog.Logger
+	replying chan struct{} // a slot per answer being written (maxReplying)
 
 	mu      sync.Mutex
 	next    int
@@ -23,8 +33,8 @@ type controls struct {
 	err     error // set once the CLI is gone: every request fails with it
 }
 
-func newControls(in *stdin) *controls {
-	return &controls{in: in, waiting: map[string]chan controlResponse{}}
+func newControls(in *stdin, log *slog.Logger) *controls {
+	return &controls{in: in, log: log, replying: make(chan struct{}, maxReplying), waiting: map[string]chan controlResponse{}}
 }
 
 // request sends one control request and waits for its response. request is the request
@@ -86,15 +96,28 @@ func (c *controls) incoming(l *inLine) {
 	case "control_request":
 		// hook_callback, mcp_message, …: we registered no hooks and no SDK MCP servers, so
 		// these are unexpected. An error answer keeps the CLI from waiting for ever. The
-		// write must not block the reader, hence the goroutine.
+		// write must not block the reader, hence the goroutine, bounded in number and time.
 		var sub struct {
 			Subtype string `json:"subtype"`
 		}
 		json.Unmarshal(l.Request, &sub)
 		id := l.RequestID
-		go c.in.writeJSON(context.Background(), controlResponseLine{Type: "control_response", Response: controlResponse{
-			Subtype: "error", RequestID: id, Error: "claude.nvim does not handle " + sub.Subtype,
-		}})
+		select {
+		case c.replying <- struct{}{}:
+		default:
+			c.log.Warn("claude: too many control requests unanswered; not answering this one", "request", clip([]byte(id)), "subtype", clip([]byte(sub.Subtype)))
+			return
+		}
+		go func() {
+			defer func() { <-c.replying }()
+			ctx, cancel := context.WithTimeout(context.Background(), refuseTimeout)
+			defer cancel()
+			if err := c.in.writeJSON(ctx, controlResponseLine{Type: "control_response", Response: controlResponse{
+				Subtype: "error", RequestID: id, Error: "claude.nvim does not handle " + sub.Subtype,
+			}}); err != nil {
+				c.log.Warn("claude: answer a control request", "request", clip([]byte(id)), "err", err)
+			}
+		}()
 	}
 }
 

@@ -129,7 +129,7 @@ func readHead(s *Conversation) error {
 		}
 		s.FirstPrompt, s.Started, s.GitBranch, s.CWD = oneLine(text), l.Timestamp, l.GitBranch, l.CWD
 		return false
-	}, func(int) {})
+	}, func(int, []byte) {})
 }
 
 // promptText is the text of a stored user message: a string, or its text blocks (a message

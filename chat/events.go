@@ -110,6 +110,13 @@ type PermissionRefused struct {
 	Reason    string // why, for the user
 }
 
+// LineSkipped is a line of the CLI's output too big to take (over a limit that keeps the
+// host's memory bounded). A permission request in it was denied: the CLI does not wait.
+type LineSkipped struct {
+	Bytes, Limit int
+	Denied       string // the request_id of the permission request denied, if it was one
+}
+
 // PermissionCancelled withdraws a PermissionRequest (the turn was interrupted meanwhile).
 // Ticket is the withdrawn request's, "" when none was pending under RequestID.
 type PermissionCancelled struct{ RequestID, Ticket string }
@@ -163,3 +170,4 @@ func (PermissionCancelled) event() {}
 func (PermissionRefused) event()   {}
 func (TurnEnd) event()             {}
 func (Exited) event()              {}
+func (LineSkipped) event()         {}

@@ -40,7 +40,7 @@ func History(path string, max int) ([]Event, error) {
 			_ = p.parse(line) // a line we cannot read is left out, as in a live stream
 		}
 		return true
-	}, func(int) {})
+	}, func(int, []byte) {})
 	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("history %s: %w", path, err)
 	}

@@ -171,7 +171,7 @@ func TestReadLinesTakesLongLinesAndDropsOversizedOnes(t *testing.T) {
 	err := readLines(strings.NewReader(input), 200, func(b []byte) bool {
 		got = append(got, string(b))
 		return true
-	}, func(n int) { dropped = append(dropped, n) })
+	}, func(n int, _ []byte) { dropped = append(dropped, n) })
 	if err == nil {
 		t.Fatal("readLines returned nil, want io.EOF at the end")
 	}
@@ -186,7 +186,7 @@ func TestReadLinesTakesLongLinesAndDropsOversizedOnes(t *testing.T) {
 	readLines(strings.NewReader(input), maxLine, func(b []byte) bool {
 		got = append(got, string(b))
 		return true
-	}, func(n int) { t.Errorf("dropped a line of %d bytes under the default limit", n) })
+	}, func(n int, _ []byte) { t.Errorf("dropped a line of %d bytes under the default limit", n) })
 	if len(got) != 4 || got[1] != big {
 		t.Errorf("default limit: got %d lines, the second %d bytes; want 4 lines, the second %d bytes", len(got), len(got[1]), len(big))
 	}
@@ -203,7 +203,7 @@ func TestA10MiBToolResultParses(t *testing.T) {
 			t.Error(err)
 		}
 		return true
-	}, func(n int) { t.Errorf("dropped %d bytes", n) })
+	}, func(n int, _ []byte) { t.Errorf("dropped %d bytes", n) })
 	if err == nil {
 		t.Error("want io.EOF")
 	}

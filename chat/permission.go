@@ -19,6 +19,14 @@ var ErrNoSuchRequest = errors.New("no such permission request")
 // refused because another one with its request_id is pending.
 const refusedMessage = "Refused: another permission request with this request_id is still waiting for the user's answer."
 
+// maxPending bounds the permission requests waiting for the user at once: far more than a
+// user answers (the CLI asks one at a time, a few with parallel tool calls), few enough that
+// a CLI flooding requests holds bounded memory. Past it a request is refused.
+const maxPending = 1000
+
+// tooManyMessage is what the CLI is told of a request refused past maxPending.
+const tooManyMessage = "Refused: too many permission requests are waiting for the user's answer."
+
 // refuseTimeout bounds the write of a refusal: a CLI that stopped reading must not keep the
 // goroutine that answers it.
 const refuseTimeout = 10 * time.Second
@@ -41,19 +49,23 @@ func newPermissions() *permissions {
 	return &permissions{pending: map[string]PermissionRequest{}, refusing: make(chan struct{}, maxRefusing)}
 }
 
-// add stores r, with its Ticket set, unless a request with its id is pending. A second
-// request under a pending id is refused: stored, it would make the user's answer to the
-// first one carry its input.
-func (p *permissions) add(r PermissionRequest) (PermissionRequest, bool) {
+// add stores r, with its Ticket set, unless a request with its id is pending or maxPending
+// are; else it says why not, for the user, and what the CLI is told. A second request under
+// a pending id is refused: stored, it would make the user's answer to the first one carry
+// its input.
+func (p *permissions) add(r PermissionRequest) (_ PermissionRequest, why, message string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if _, dup := p.pending[r.RequestID]; dup {
-		return r, false
+		return r, "its request_id is still waiting for your answer to another request", refusedMessage
+	}
+	if len(p.pending) >= maxPending {
+		return r, fmt.Sprintf("%d requests are waiting for your answer already", maxPending), tooManyMessage
 	}
 	p.stored++
 	r.Ticket = r.RequestID + "#" + strconv.FormatUint(p.stored, 10)
 	p.pending[r.RequestID] = r
-	return r, true
+	return r, "", ""
 }
 
 // take removes the pending request ticket names and returns it, if check (nil for none)
@@ -134,25 +146,12 @@ func (s *Process) Deny(ctx context.Context, ticket, message string) error {
 	return s.answer(ctx, r.RequestID, permissionDeny{Behavior: "deny", Message: message})
 }
 
-// refuse denies r, a request whose id is pending already, without asking anyone, and tells
+// refuse denies r without asking anyone (why, for the user; message, for the CLI) and tells
 // the editor (PermissionRefused). The write runs apart from the reader, which must go on.
-func (s *Process) refuse(r PermissionRequest) {
-	s.log.Warn("claude: refused a permission request whose id is pending", "request", r.RequestID, "tool", r.ToolName)
-	s.batch.add(PermissionRefused{RequestID: r.RequestID, ToolName: r.ToolName, Reason: "its request_id is still waiting for your answer to another request"})
-	select {
-	case s.perms.refusing <- struct{}{}:
-	default:
-		s.log.Warn("claude: too many refusals unwritten; not writing this one", "request", r.RequestID)
-		return
-	}
-	go func() {
-		defer func() { <-s.perms.refusing }()
-		ctx, cancel := context.WithTimeout(context.Background(), refuseTimeout)
-		defer cancel()
-		if err := s.answer(ctx, r.RequestID, permissionDeny{Behavior: "deny", Message: refusedMessage}); err != nil {
-			s.log.Warn("claude: refuse", "request", r.RequestID, "err", err)
-		}
-	}()
+func (s *Process) refuse(r PermissionRequest, why, message string) {
+	s.log.Warn("claude: refused a permission request", "request", r.RequestID, "tool", r.ToolName, "why", why)
+	s.batch.add(PermissionRefused{RequestID: r.RequestID, ToolName: r.ToolName, Reason: why})
+	s.denyUnread(r.RequestID, message)
 }
 
 func (s *Process) answer(ctx context.Context, requestID string, v any) error {

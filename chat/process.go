@@ -98,7 +98,7 @@ func Start(opts Options) (*Process, error) {
 		in:    newStdin(inW, log),
 		done:  make(chan struct{}),
 	}
-	s.ctl = newControls(s.in)
+	s.ctl = newControls(s.in, log)
 	s.perms = newPermissions()
 	log.Info("claude started", "pid", cmd.Process.Pid, "dir", opts.Dir, "args", loggedArgs(cmd.Args[1:]))
 	go s.read(outR, stderr)
@@ -121,14 +121,12 @@ func (s *Process) read(out *os.File, stderr *logWriter) {
 	defer close(s.done)
 	p := newParser(s.emit)
 	p.control = s.ctl.incoming
-	err := readLines(out, maxLine, func(line []byte) bool {
+	err := readLines(out, maxStreamLine, func(line []byte) bool {
 		if err := p.parse(line); err != nil {
 			s.log.Warn("claude: skipped a line", "err", err, "line", clip(line))
 		}
 		return true
-	}, func(n int) {
-		s.log.Warn("claude: skipped a line over the size limit", "bytes", n, "limit", maxLine)
-	})
+	}, s.skipped)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, os.ErrClosed) {
 		s.log.Warn("claude: reading stdout", "err", err)
 	}
@@ -152,9 +150,9 @@ func (s *Process) emit(ev Event) {
 	case TurnEnd:
 		s.endTurn()
 	case PermissionRequest:
-		r, ok := s.perms.add(ev)
-		if !ok {
-			s.refuse(ev)
+		r, why, message := s.perms.add(ev)
+		if why != "" {
+			s.refuse(ev, why, message)
 			return
 		}
 		s.batch.add(r)

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -48,26 +46,29 @@ type editInput struct {
 	} `json:"edits"` // MultiEdit
 }
 
-// proposal is what an edit request would leave in its file: the file's text before and
-// after. ok is false for a request that is not an edit or whose edit does not apply (the
-// user is then asked as for any tool).
-func proposal(req chat.PermissionRequest) (path, before, after string, ok bool) {
+// editOf returns the input of an edit request (Edit, MultiEdit, Write naming an absolute
+// path); ok is false for any other request. It reads no file: it runs on the render path.
+func editOf(req chat.PermissionRequest) (in editInput, ok bool) {
 	switch req.ToolName {
 	case "Edit", "MultiEdit", "Write":
 	default:
-		return "", "", "", false
+		return in, false
 	}
-	var in editInput
 	if json.Unmarshal(req.Input, &in) != nil || !filepath.IsAbs(in.FilePath) {
-		return "", "", "", false
+		return in, false
 	}
-	b, err := os.ReadFile(in.FilePath)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return "", "", "", false
+	return in, true
+}
+
+// proposal is what an edit request would leave in its file: the file as it is (read by
+// readReviewed: err for a file no review reads) and its text after. ok is false for an edit
+// that does not apply (the user is then asked as for any tool).
+func proposal(req chat.PermissionRequest, in editInput) (f reviewedFile, after string, ok bool, err error) {
+	if f, err = readReviewed(in.FilePath); err != nil {
+		return f, "", false, err
 	}
-	before = string(b)
 	if req.ToolName == "Write" {
-		return in.FilePath, before, in.Content, true
+		return f, in.Content, true, nil
 	}
 	edits := in.Edits
 	if req.ToolName == "Edit" {
@@ -77,10 +78,10 @@ func proposal(req chat.PermissionRequest) (path, before, after string, ok bool) 
 			ReplaceAll bool   `json:"replace_all"`
 		}{in.OldString, in.NewString, in.ReplaceAll})
 	}
-	after = before
+	after = f.text
 	for _, e := range edits {
 		if e.OldString == "" || !strings.Contains(after, e.OldString) {
-			return "", "", "", false
+			return f, "", false, nil
 		}
 		n := 1
 		if e.ReplaceAll {
@@ -88,7 +89,7 @@ func proposal(req chat.PermissionRequest) (path, before, after string, ok bool) 
 		}
 		after = strings.Replace(after, e.OldString, e.NewString, n)
 	}
-	return in.FilePath, before, after, true
+	return f, after, true, nil
 }
 
 // updatedInput is the tool input that leaves final in the file: the request's own when the
@@ -113,8 +114,35 @@ func updatedInput(req chat.PermissionRequest, before, after, final string) (json
 }
 
 // review shows an edit request as a diff and answers it with the user's decision. It runs
-// in its own goroutine; ctx ends when the request is withdrawn.
-func (c *Controller) review(ctx context.Context, dir string, proc *chat.Process, req chat.PermissionRequest, path, before, after string) {
+// in its own goroutine, as it reads the file (never on the goroutine that renders); ctx ends
+// when the request is withdrawn. A file no review reads is denied with the reason; an edit
+// that does not apply is asked about as any tool.
+func (c *Controller) review(ctx context.Context, dir string, proc *chat.Process, req chat.PermissionRequest, in editInput) {
+	f, after, ok, err := proposal(req, in)
+	if ctx.Err() != nil {
+		return
+	}
+	if err != nil {
+		wctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
+		defer cancel()
+		c.log.Warn("chat: edit not reviewed", "dir", dir, "err", err)
+		if err := proc.Deny(wctx, req.Ticket, "The editor refused to review this change: "+err.Error()); err != nil && !errors.Is(err, chat.ErrNoSuchRequest) {
+			c.fail(dir, "answer", err)
+			return
+		}
+		c.show(context.Background(), dir, Item{Kind: "answered", ID: req.Ticket, Text: "denied: " + err.Error()})
+		return
+	}
+	if !ok {
+		c.show(context.Background(), dir,
+			Item{Kind: "note", ID: req.Ticket, Text: "the edit does not apply to the file as it is: no diff"},
+			permissionItem(req))
+		return
+	}
+	path, before := f.path, f.text
+	if path != in.FilePath {
+		c.show(context.Background(), dir, Item{Kind: "note", ID: req.Ticket, Text: in.FilePath + " is a link to " + path + ": the diff shows that file"})
+	}
 	res, err := c.view.OpenDiff(ctx, mcp.DiffRequest{
 		OldPath: path, NewPath: path, NewContents: after,
 		TabName: fmt.Sprintf("✻ [Claude Code] %s (%s) ⧉", filepath.Base(path), req.RequestID), // as the CLI names its diffs

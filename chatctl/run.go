@@ -14,6 +14,7 @@ import (
 // has exited.
 func (c *Controller) run(dc *dirChat, proc *chat.Process) {
 	ctx := context.Background()
+	var text blockCut
 	for {
 		evs, err := proc.Next(ctx)
 		if errors.Is(err, io.EOF) {
@@ -29,15 +30,20 @@ func (c *Controller) run(dc *dirChat, proc *chat.Process) {
 		if retired {
 			continue // replaced by a resumed or new conversation: drain, show nothing
 		}
-		c.show(ctx, dc.dir, c.items(dc, proc, evs)...)
+		c.show(ctx, dc.dir, c.items(dc, proc, &text, evs)...)
 	}
 }
 
 // items converts a batch for the transcript and keeps dc in step: the conversation to
 // resume, the edits under review, the process gone after Exited.
-func (c *Controller) items(dc *dirChat, proc *chat.Process, evs []chat.Event) []Item {
+func (c *Controller) items(dc *dirChat, proc *chat.Process, text *blockCut, evs []chat.Event) []Item {
 	items := make([]Item, 0, len(evs))
 	for _, ev := range evs {
+		switch ev.(type) {
+		case chat.TextDelta, chat.ThinkingDelta, chat.Status, chat.Init: // within a block
+		default:
+			items = append(items, text.end()...)
+		}
 		switch e := ev.(type) {
 		case chat.Init:
 			c.mu.Lock()
@@ -48,8 +54,22 @@ func (c *Controller) items(dc *dirChat, proc *chat.Process, evs []chat.Event) []
 			items = append(items, Item{Kind: "init", SessionID: e.SessionID, Model: e.Model, Mode: e.PermissionMode})
 		case chat.Status:
 			items = append(items, Item{Kind: "status", Text: e.Status, Mode: e.PermissionMode})
-		case chat.TextDelta, chat.ThinkingDelta, chat.BlockEnd, chat.ToolUse, chat.ToolResult:
+		case chat.TextDelta:
+			marker, shown := text.take("text", e.Text)
+			items = append(items, marker...)
+			if shown != "" {
+				items = append(items, Item{Kind: "text", Text: shown})
+			}
+		case chat.ThinkingDelta:
+			marker, shown := text.take("thinking", e.Text)
+			items = append(items, marker...)
+			if shown != "" {
+				items = append(items, Item{Kind: "thinking", Text: shown})
+			}
+		case chat.BlockEnd, chat.ToolUse, chat.ToolResult:
 			items = append(items, contentItem(e))
+		case chat.LineSkipped:
+			items = append(items, skippedItem(e))
 		case chat.UserText:
 			if !e.Replay {
 				items = append(items, Item{Kind: "user", Text: e.Text})
@@ -79,12 +99,12 @@ func (c *Controller) items(dc *dirChat, proc *chat.Process, evs []chat.Event) []
 	return items
 }
 
-// ask is the transcript's item for a permission request. An edit that applies is reviewed in
-// a diff and answered by review (Lua does not ask); any other request waits, in proc alone,
-// for the user's Answer.
+// ask is the transcript's item for a permission request. An edit is reviewed in a diff and
+// answered by review (Lua does not ask), which reads its file in a goroutine of its own;
+// any other request waits, in proc alone, for the user's Answer.
 func (c *Controller) ask(dc *dirChat, proc *chat.Process, e chat.PermissionRequest) Item {
 	it := permissionItem(e)
-	path, before, after, ok := proposal(e)
+	in, ok := editOf(e)
 	if !ok {
 		return it
 	}
@@ -94,7 +114,7 @@ func (c *Controller) ask(dc *dirChat, proc *chat.Process, e chat.PermissionReque
 	c.mu.Unlock()
 	it.Review = true
 	go func() {
-		c.review(ctx, dc.dir, proc, e, path, before, after)
+		c.review(ctx, dc.dir, proc, e, in)
 		c.mu.Lock()
 		delete(dc.reviews, e.Ticket)
 		c.mu.Unlock()
@@ -131,9 +151,9 @@ func endItem(e chat.TurnEnd) Item {
 
 func permissionItem(e chat.PermissionRequest) Item {
 	it := Item{Kind: "permission", ID: e.Ticket, Name: e.ToolName, Description: e.Description}
-	var input any
+	var input map[string]any
 	if json.Unmarshal(e.Input, &input) == nil {
-		it.Input = input
+		it.Input = shownInput(input)
 	}
 	for _, s := range e.Suggestions {
 		var v any

@@ -44,8 +44,13 @@ function M.show_events(dir, items)
   view.write(c, function(buf)
     for _, it in ipairs(items) do
       local fn = render[it.kind]
-      if fn then
-        fn(c, buf, it)
+      -- Each item on its own: one that fails (a bad line from the CLI)
+      -- shows an error line and the rest of the batch (the next
+      -- permission request above all) is still rendered.
+      local ok, err = pcall(fn or function() end, c, buf, it)
+      if not ok then
+        c.streaming = nil
+        pcall(view.add, c, buf, { string.format("**Error:** could not show a %s item: %s", tostring(it.kind), tostring(err)) }, true)
       end
     end
   end)

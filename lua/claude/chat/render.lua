@@ -22,8 +22,13 @@ local function last_line(buf)
   return n, vim.api.nvim_buf_get_lines(buf, n - 1, n, false)[1]
 end
 
+local clean = state.clean
+
 -- Adds whole lines at the end; blank first separates them from what is above.
 local function add(c, buf, lines, blank)
+  for i, l in ipairs(lines) do
+    lines[i] = clean(l)
+  end
   local n, last = last_line(buf)
   if n == 1 and last == "" then
     vim.api.nvim_buf_set_lines(buf, 0, 1, false, lines)
@@ -41,6 +46,9 @@ end
 local function stream(buf, text, prefix)
   local n, last = last_line(buf)
   local parts = vim.split(text, "\n", { plain = true })
+  for i, p in ipairs(parts) do
+    parts[i] = clean(p)
+  end
   parts[1] = last .. parts[1]
   if prefix then
     for i = 2, #parts do
@@ -148,7 +156,7 @@ local function pick(c, item)
     table.insert(choices, { label = describe(s), allow = true, suggestion = i })
   end
   vim.ui.select(choices, {
-    prompt = string.format("Claude wants to use %s: %s", item.name, about(c, item)),
+    prompt = clean(string.format("Claude wants to use %s: %s", item.name, about(c, item))),
     kind = "claude_permission",
     format_item = function(ch)
       return ch.suggestion and (ch.label .. " (asks you to type yes)") or ch.label
@@ -327,19 +335,24 @@ function render.permission(c, buf, it)
   end
   -- Never asked in a prompt of its own: one popping up takes the keys the
   -- user types (the half-typed message was lost, the next Enter denied).
-  -- It waits here, and in the winbar, until the user answers.
+  -- It waits here, and in the winbar, until the user answers. Queued
+  -- first: even if its lines cannot be drawn, it can still be answered.
+  table.insert(c.queue, it)
+  state.update_status(c)
   add(c, buf, {
     string.format("? %s(%s) asks for permission", it.name, about(c, it)),
     "  ⎿  waiting for you: <CR> here or :ClaudeChatAnswer",
   }, c.last ~= "tool")
   c.last = "tool"
-  table.insert(c.queue, it)
-  state.update_status(c)
 end
 
 function render.answered(c, buf, it)
   add(c, buf, { "  ⎿  " .. it.text })
 end
+
+-- What the host adds about a request: the file a link points to, an edit
+-- that does not apply.
+render.note = render.answered
 
 function render.cancelled(c, buf, it)
   c.withdrawn[it.id] = true

@@ -33,6 +33,15 @@ local function current_dir()
 end
 M.valid, M.current_dir = valid, current_dir
 
+-- Text from the CLI as one buffer line (or a b: variable): a newline would
+-- make set_lines fail (and, before each item rendered on its own, took the
+-- rest of the batch with it), a NUL makes a Blob of a string (E976 in the
+-- winbar's variable); they and the other control characters but tab are
+-- shown as ⏎ and ?, so an ESC sequence means nothing here.
+function M.clean(s)
+  return (tostring(s):gsub("\n", "⏎"):gsub("[%z\1-\8\11-\31\127]", "?"))
+end
+
 -- The oldest permission request still waiting for the user, or nil.
 local function waiting(c)
   while c.queue[1] and c.withdrawn[c.queue[1].id] do
@@ -55,7 +64,7 @@ local function status_text(c)
   end
   local ask = waiting(c)
   if ask then
-    table.insert(parts, string.format("waits for you: %s (<CR> in the chat, :ClaudeChatAnswer)", ask.name))
+    table.insert(parts, string.format("waits for you: %s (<CR> in the chat, :ClaudeChatAnswer)", M.clean(ask.name)))
   elseif c.busy then
     table.insert(parts, "working… (<C-c> interrupts)")
   end
