@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
 // BenchmarkChatRender streams through the whole chat path (a CLI's stdout, the host's parser
@@ -58,9 +60,9 @@ func BenchmarkChatRender(b *testing.B) {
 			for i, ms := range render {
 				renders[i] = time.Duration(ms * float64(time.Millisecond))
 			}
-			quantiles(b, renders, "render")
-			quantiles(b, stalls, "stall")
-			quantiles(b, delays, "delay")
+			nvimtest.ReportQuantiles(b, renders, "render")
+			nvimtest.ReportQuantiles(b, stalls, "stall")
+			nvimtest.ReportQuantiles(b, delays, "delay")
 		})
 	}
 }

@@ -2,17 +2,14 @@ package chatctl_test
 
 import (
 	"log/slog"
-	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/claude-nvim/claude.nvim/host"
 	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
-	"github.com/neovim/go-client/nvim/plugin"
 )
 
 // The chat is driven as a user drives it: through a child Neovim with the whole host
@@ -37,14 +34,7 @@ func newEnv(t testing.TB) *env {
 		log = slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 	h := host.New(host.Options{LockDir: filepath.Join(nv.Dir, "claude", "ide"), Log: log, ListenDelay: -1})
-	p := plugin.New(nv.Nvim)
-	if err := h.Register(p); err != nil {
-		t.Fatalf("register: %v", err)
-	}
-	nv.Lua(nil, `vim.g.claude_test_host = true`)
-	if err := p.RegisterForTests(); err != nil {
-		t.Fatalf("register for tests: %v", err)
-	}
+	nv.RegisterPlugin(h.Register)
 	// Exit, not only Shutdown: chats and their MCP endpoint (a temp dir) go too.
 	t.Cleanup(h.Exit)
 	return &env{t: t, nv: nv, host: h}
@@ -75,20 +65,4 @@ func commandMessages(t testing.TB, nv *nvimtest.Nvim, cmd string) string {
 		t.Errorf(":%s raised %v; want a message, not an error", cmd, err)
 	}
 	return strings.TrimPrefix(nv.Messages(), before)
-}
-
-// quantiles reports p50/p99/max of samples in milliseconds.
-func quantiles(b *testing.B, samples []time.Duration, unit string) {
-	b.Helper()
-	if len(samples) == 0 {
-		return
-	}
-	slices.Sort(samples)
-	q := func(p float64) time.Duration {
-		return samples[max(int(math.Ceil(p*float64(len(samples))))-1, 0)]
-	}
-	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-	b.ReportMetric(ms(q(0.50)), unit+"-p50-ms")
-	b.ReportMetric(ms(q(0.99)), unit+"-p99-ms")
-	b.ReportMetric(ms(samples[len(samples)-1]), unit+"-max-ms")
 }

@@ -3,8 +3,6 @@ package host
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/claude-nvim/claude.nvim/mcp/mcptest"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,28 +13,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/claude-nvim/claude.nvim/mcp/mcptest"
+
 	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
 // Benchmarks report medians (p50) and tails (p99, max) of per-operation
 // samples as custom metrics; `make bench` runs them. Each needs $NVIM.
-
-// quantiles reports p50/p99/max of samples in milliseconds.
-func quantiles(b *testing.B, samples []time.Duration, unit string) {
-	b.Helper()
-	if len(samples) == 0 {
-		return
-	}
-	slices.Sort(samples)
-	q := func(p float64) time.Duration {
-		i := int(math.Ceil(p*float64(len(samples)))) - 1
-		return samples[max(i, 0)]
-	}
-	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-	b.ReportMetric(ms(q(0.50)), unit+"-p50-ms")
-	b.ReportMetric(ms(q(0.99)), unit+"-p99-ms")
-	b.ReportMetric(ms(samples[len(samples)-1]), unit+"-max-ms")
-}
 
 // BenchmarkSelectionLatency measures the time from a cursor move in Neovim
 // to the selection_changed frame at a connected client: an isolated move
@@ -85,7 +68,7 @@ func BenchmarkSelectionLatency(b *testing.B) {
 					waitLine(0)
 				}
 			}
-			quantiles(b, samples, "latency")
+			nvimtest.ReportQuantiles(b, samples, "latency")
 		})
 	}
 }
@@ -239,8 +222,8 @@ func BenchmarkOpenDiff(b *testing.B) {
 				answer(b, p)
 				nvimtest.Next(b, d.closed, "the diff to close", time.Minute)
 			}
-			quantiles(b, visible, "visible")
-			quantiles(b, freeze, "freeze")
+			nvimtest.ReportQuantiles(b, visible, "visible")
+			nvimtest.ReportQuantiles(b, freeze, "freeze")
 		})
 	}
 }

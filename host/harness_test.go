@@ -12,7 +12,6 @@ import (
 	"github.com/claude-nvim/claude.nvim/lockfile"
 	"github.com/claude-nvim/claude.nvim/mcp/mcptest"
 	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
-	"github.com/neovim/go-client/nvim/plugin"
 )
 
 // waitTimeout bounds every wait for Neovim or the server in these tests.
@@ -44,14 +43,7 @@ func newEnv(t testing.TB, opts ...nvimtest.Option) *env {
 	lockDir := filepath.Join(nv.Dir, "claude", "ide")
 	// Notifications flow as soon as the test client has listed the tools.
 	h := New(Options{LockDir: lockDir, Log: testLogger(t), ListenDelay: -1})
-	p := plugin.New(nv.Nvim)
-	if err := h.Register(p); err != nil {
-		t.Fatalf("register: %v", err)
-	}
-	nv.Lua(nil, `vim.g.claude_test_host = true`)
-	if err := p.RegisterForTests(); err != nil {
-		t.Fatalf("register for tests: %v", err)
-	}
+	nv.RegisterPlugin(h.Register)
 	// Exit, not only Shutdown: chats and their MCP endpoint (a temp dir) go too.
 	t.Cleanup(h.Exit)
 	return &env{t: t, nv: nv, host: h, lockDir: lockDir}
