@@ -121,13 +121,24 @@ func (s *session) open() map[string]any {
 	// Only now: right after :ClaudeOpen the job may not have exec'd the CLI yet and still
 	// carry Neovim's own environment.
 	s.checkCLIEnvironment()
-	offered := false
+	var answered time.Time // when the auto-mode offer was last answered
 	s.waitScreen("the CLI to be ready for a prompt", startTimeout, func(screen string) bool {
-		if !offered && strings.Contains(screen, clienv.AutoModeOffer) {
-			offered = true
-			s.t.Logf("the CLI asks %q; keeping the mode", clienv.AutoModeOffer)
-			s.focusClaude()
-			if _, err := s.nv.Input("<Down><CR>"); err != nil {
+		// A key that arrives while the dialog is still being drawn can be lost (seen with
+		// 2.1.332 on a loaded machine): answer again while the offer stays, choosing No
+		// only if it is not chosen yet (a second <Down> would wrap round to Yes).
+		if strings.Contains(screen, clienv.AutoModeOffer) && time.Since(answered) > answerWait {
+			keys := "<Down><CR>"
+			if strings.Contains(screen, "❯ No") {
+				keys = "<CR>"
+			}
+			if answered.IsZero() {
+				s.t.Logf("the CLI asks %q; keeping the mode", clienv.AutoModeOffer)
+				s.focusClaude()
+			} else {
+				s.t.Logf("the CLI still asks %q; answering again (%s)", clienv.AutoModeOffer, keys)
+			}
+			answered = time.Now()
+			if _, err := s.nv.Input(keys); err != nil {
 				s.t.Fatalf("nvim_input: %v", err)
 			}
 		}
