@@ -10,7 +10,6 @@ local buffers = require("claude.buffers")
 M.is_file = buffers.is_file
 M.bufopt = buffers.bufopt
 M.is_file_buf = buffers.is_file_buf
-M.set_buf_name = buffers.set_buf_name
 M.find_buf = buffers.find_buf
 M.editor_win = buffers.editor_win
 local bufopt, is_file_buf = buffers.bufopt, buffers.is_file_buf

@@ -23,20 +23,13 @@ end
 -- Kept for callers of the terminal module from before the split (the
 -- session registry, the CLI's command and the window placement moved
 -- out); the functions are the same.
-M.env = require("claude.cli").env
 M.program = require("claude.cli").program
-M.check_program = require("claude.cli").check_program
 M.count = sessions.count
-M._clients = sessions.set_clients
 M.sessions = sessions.list
 M.label = sessions.label
 M.is_here = sessions.is_here
-M.sync = servers.sync
 M.session_cwd = sessions.new_cwd
-M.session_running = sessions.running
-M.restart_sessions = servers.restart_servers
 M.window_in_tab = window.in_tab
-M.open_window = window.open
 
 --- How the current session's CLI was started as to permissions (see
 --- permission.resolve), or nil when none runs.
