@@ -1,0 +1,83 @@
+package e2e
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/claude-nvim/claude.nvim/e2e/clienv"
+	"github.com/claude-nvim/claude.nvim/e2e/fakeapi"
+	"github.com/claude-nvim/claude.nvim/e2e/tmuxterm"
+	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
+)
+
+// TestCaptureAChatPermissionScreen writes two screens to $CHAT_CAPTURE_PERMISSION, for the
+// README and :help: a Bash permission request waiting in the transcript while the user's
+// cursor stays in the input, then the answers opened with <CR> in the transcript. It only runs
+// when that is set: CHAT_CAPTURE_PERMISSION=/tmp/perm.txt go test -run CaptureAChatPermission.
+func TestCaptureAChatPermissionScreen(t *testing.T) {
+	out := os.Getenv("CHAT_CAPTURE_PERMISSION")
+	if out == "" {
+		t.Skip("CHAT_CAPTURE_PERMISSION is not set")
+	}
+	cli := clienv.Bin(t)
+	api := fakeapi.New(t, bashTurns("npm test", "The tests pass.")...)
+	env := clienv.New(t, api.URL())
+	init := filepath.Join(t.TempDir(), "init.lua")
+	if err := os.WriteFile(init, []byte(`
+vim.opt.rtp:prepend(`+luaString(nvimtest.RepoRoot())+`)
+vim.g.claude_nvim_binary = `+luaString(pluginBinary)+`
+require('claude').setup({ terminal_cmd = { `+luaString(cli)+` } })
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	vars := append(env.Vars(), "PATH="+os.Getenv("PATH"))
+	term := tmuxterm.Start(t, tmuxterm.Options{Dir: env.Project, Env: vars, Width: 100, Height: 20},
+		nvimtest.Binary(t), "--clean", "-u", init)
+	ctx, cancel := context.WithTimeout(context.Background(), turnTimeout)
+	defer cancel()
+	if _, err := term.WaitForText(ctx, "~"); err != nil {
+		t.Fatal(err)
+	}
+	term.Type(":ClaudeChat")
+	term.Send("Enter")
+	if _, err := term.WaitForText(ctx, "Claude chat"); err != nil {
+		t.Fatal(err)
+	}
+	term.Type("iRun the tests")
+	term.Send("C-s")
+	if _, err := term.WaitForText(ctx, "asks for permission"); err != nil {
+		t.Fatal(err)
+	}
+	term.Type("and then")
+	if _, err := term.WaitForText(ctx, "and then"); err != nil {
+		t.Fatal(err)
+	}
+	waiting := settledScreen(t, term)
+
+	term.Send("Escape")
+	term.Send("C-w")
+	term.Type("k")
+	term.Send("Enter")
+	if _, err := term.WaitForText(ctx, "Deny"); err != nil {
+		t.Fatal(err)
+	}
+	answers := settledScreen(t, term)
+	if err := os.WriteFile(out, []byte(waiting+"\n"+answers), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screens written to %s:\n%s\n%s", out, waiting, answers)
+}
+
+// settledScreen is the screen after the last redraw has landed; only captures wait on that.
+func settledScreen(t *testing.T, term *tmuxterm.Term) string {
+	t.Helper()
+	time.Sleep(500 * time.Millisecond)
+	screen, err := term.Screen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return screen
+}
