@@ -24,6 +24,7 @@ const chatReapWait = time.Second
 // endpoint goes first, before any wait: if Neovim's kill comes early after
 // all, no secret is left on disk.
 func (h *Host) Exit() {
+	h.idle.Stop()
 	h.removeChatMCPConfig()
 	ctx, cancel := context.WithTimeout(context.Background(), chatExitGrace)
 	defer cancel()

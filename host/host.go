@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/claude-nvim/claude.nvim/mcp"
+	"github.com/claude-nvim/claude.nvim/memtrim"
 	"github.com/claude-nvim/claude.nvim/nvimapi"
 	"github.com/claude-nvim/claude.nvim/nvimapi/selection"
 	"github.com/neovim/go-client/nvim/plugin"
@@ -30,7 +31,8 @@ type Host struct {
 	editor  *nvimapi.Editor
 	tracker *selection.Tracker
 	diags   *diagnosticsNotifier
-	chats   chats // :ClaudeChat (chat.go, chatctl)
+	chats   chats         // :ClaudeChat (chat.go, chatctl)
+	idle    *memtrim.Idle // drops our executable's pages once quiet (memory.go)
 
 	// lifecycle serialises starting and stopping the server; never held
 	// while calling Neovim.
@@ -58,7 +60,9 @@ func New(opts Options) *Host {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Host{log: opts.Log, lockDir: opts.LockDir, listenDelay: opts.ListenDelay}
+	h := &Host{log: opts.Log, lockDir: opts.LockDir, listenDelay: opts.ListenDelay}
+	h.idle = memtrim.NewIdle(trimQuiet, h.trimMemory)
+	return h
 }
 
 // Register declares every handler. It runs before the RPC loop starts (and

@@ -220,6 +220,7 @@ func (h *Host) serve(opts startOptions, token string, portMin, portMax int) (*mc
 		PortMax:       portMax,
 		OnClientReady: func(c mcp.ClientInfo) { h.clientReady(id, c) },
 		OnClientGone:  func(c mcp.ClientInfo) { h.clientGone(id, c) },
+		OnActivity:    h.idle.Kick,
 		ListenDelay:   h.listenDelay,
 	})
 	if err != nil {
@@ -229,6 +230,7 @@ func (h *Host) serve(opts startOptions, token string, portMin, portMax int) (*mc
 	if err != nil {
 		return nil, 0, err
 	}
+	h.idle.Kick() // the start-up's pages go too if no client comes
 	return srv, port, nil
 }
 

@@ -18,6 +18,7 @@ func (c *conn) handle(data []byte) {
 	if out := c.srv.disp.handle(data, c, c.log); out != nil {
 		c.reply(out)
 	}
+	c.srv.activity()
 }
 
 // toolsListed: the CLI starts handling our notifications shortly after
@@ -129,6 +130,7 @@ func (c *conn) runCall(ctx context.Context, id json.RawMessage, key string, cl *
 	if len(args) >= bigCallArgs {
 		c.srv.mem.request()
 	}
+	c.srv.activity()
 }
 
 // cancelCall cancels a running call by its request id. Unknown ids are

@@ -37,6 +37,11 @@ type Config struct {
 	// while the server holds a lock, so they may call back into the Server.
 	OnClientReady func(ClientInfo)
 	OnClientGone  func(ClientInfo)
+	// OnActivity, when set, runs after each message a client sent has been
+	// handled and after each tool call has ended, on the connection's or
+	// the call's goroutine: it must return at once (the host uses it to
+	// learn when it has gone quiet).
+	OnActivity func()
 	// ListenDelay is how long after answering tools/list the server waits
 	// before sending a client at_mentioned (and the current selection
 	// again); 0 means DefaultListenDelay, negative means not at all.
@@ -93,6 +98,7 @@ type Server struct {
 	callbacks callbackQueue
 	onReady   func(ClientInfo)
 	onGone    func(ClientInfo)
+	activity  func() // Config.OnActivity, or a no-op
 	listenIn  time.Duration
 	limits    Limits
 	pending   *pendingConns
@@ -118,6 +124,9 @@ type Server struct {
 // NewServer checks cfg and builds a Server; nothing listens until Start or
 // until Handler is mounted.
 func NewServer(cfg Config) (*Server, error) {
+	if cfg.OnActivity == nil {
+		cfg.OnActivity = func() {}
+	}
 	if cfg.Token == "" {
 		return nil, errors.New("new mcp server: empty token")
 	}
@@ -136,6 +145,7 @@ func NewServer(cfg Config) (*Server, error) {
 		portMax:  cfg.PortMax,
 		onReady:  cfg.OnClientReady,
 		onGone:   cfg.OnClientGone,
+		activity: cfg.OnActivity,
 		listenIn: listenDelay(cfg.ListenDelay),
 		limits:   cfg.Limits.withDefaults(),
 		conns:    map[*conn]struct{}{},

@@ -1,0 +1,75 @@
+package peerbench
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// BenchmarkFirstUseMemory: what the plugin adds to an editor after a user's
+// first minutes: a client connected as the CLI does, then the calls the CLI
+// and a user make early on (tools/list, the cheap tools, getDiagnostics, an
+// openFile, selection changes, a small diff opened and closed). Neovim's RSS
+// over a bare Neovim's, plus our host's RSS.
+func BenchmarkFirstUseMemory(b *testing.B) {
+	const settle = 3 * time.Second
+	bare := start(b, plugin{name: "none"})
+	time.Sleep(settle)
+	base := rss(bare.pid)
+	for _, p := range plugins(b) {
+		b.Run(p.name, func(b *testing.B) {
+			for range b.N {
+				e := start(b, p)
+				var files []string
+				for i := range 3 {
+					files = append(files, writeFile(b, e.cwd, fmt.Sprintf("f%d.go", i), strings.Repeat("package f // some text\n", 200)))
+				}
+				e.lua(nil, `vim.cmd.edit(vim.fn.fnameescape(...))`, files[0])
+				c := e.serve(p)
+				if _, err := c.Call("tools/list", map[string]any{}); err != nil {
+					b.Fatal(err)
+				}
+				for _, tool := range []string{"getWorkspaceFolders", "getOpenEditors", "getCurrentSelection", "getDiagnostics"} {
+					call(b, c, tool, map[string]any{})
+				}
+				call(b, c, "openFile", map[string]any{"filePath": files[1]})
+				for l := 1; l < 20; l++ {
+					e.lua(nil, `vim.api.nvim_win_set_cursor(0, { ..., 0 })`, l)
+				}
+				old := writeFile(b, e.cwd, "small.go", strings.Repeat("package f // x\n", 50))
+				openAndClose(b, e, p, c, old, strings.Repeat("package f // y\n", 50), "first", nil)
+				time.Sleep(settle)
+				added := float64(rss(e.pid)-base+rss(e.host)) / (1 << 20)
+				b.ReportMetric(added, "first-use-MiB")
+				b.ReportMetric(float64(rss(e.pid)-base)/(1<<20), "first-use-nvim-MiB")
+				b.ReportMetric(float64(rss(e.host))/(1<<20), "first-use-host-MiB")
+				b.ReportMetric(float64(rssAnon(e.host))/(1<<20), "first-use-host-anon-MiB")
+			}
+		})
+	}
+}
+
+// BenchmarkCallAfterIdle: a cheap tool called after the editor sat idle
+// for 3 s (long enough for our host to trim its memory, see memtrim): the
+// latency of that first call, which pays for any page faulted back in.
+func BenchmarkCallAfterIdle(b *testing.B) {
+	for _, p := range plugins(b) {
+		b.Run(p.name, func(b *testing.B) {
+			e := start(b, p)
+			c := e.serve(p)
+			for range 20 {
+				call(b, c, "getCurrentSelection", map[string]any{})
+			}
+			samples := make([]time.Duration, 0, b.N)
+			for range b.N {
+				time.Sleep(3 * time.Second)
+				t := time.Now()
+				call(b, c, "getCurrentSelection", map[string]any{})
+				samples = append(samples, time.Since(t))
+			}
+			b.ReportMetric(quantile(samples, 0.5), "p50-ms")
+			b.ReportMetric(quantile(samples, 1), "max-ms")
+		})
+	}
+}
