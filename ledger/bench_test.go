@@ -1,0 +1,74 @@
+package ledger
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// BenchmarkSnapshot: a repository of 20,000 committed files (a mid-sized project). "first" is
+// a new store's first snapshot (its index seeded from the user's); "after-edits" a snapshot
+// after a turn changed 200 files, with the changes listed.
+func BenchmarkSnapshot(b *testing.B) {
+	home := b.TempDir()
+	b.Setenv("HOME", home)
+	repo, _ := filepath.EvalSymlinks(b.TempDir())
+	run := func(args ...string) {
+		b.Helper()
+		if out, err := gitCmd(repo, args...).CombinedOutput(); err != nil {
+			b.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	run("init", "-q")
+	for i := range 20000 {
+		p := filepath.Join(repo, fmt.Sprintf("d%02d/f%05d.go", i%100, i))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, fmt.Appendf(nil, "package d\n\n// file %d\nfunc F%d() int { return %d }\n", i, i, i), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	run("add", "-A")
+	run("-c", "user.name=U", "-c", "user.email=u@example.com", "commit", "-q", "-m", "many")
+	ctx := context.Background()
+	b.Run("first", func(b *testing.B) {
+		for range b.N {
+			s, err := Open(ctx, b.TempDir(), repo)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := s.Snapshot(ctx); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("after-edits", func(b *testing.B) {
+		s, err := Open(ctx, b.TempDir(), repo)
+		if err != nil {
+			b.Fatal(err)
+		}
+		before, err := s.Snapshot(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for n := range b.N {
+			for i := range 200 {
+				p := filepath.Join(repo, fmt.Sprintf("d%02d/f%05d.go", i%100, i*97))
+				if err := os.WriteFile(p, fmt.Appendf(nil, "package d\n// edit %d\n", n), 0o644); err != nil {
+					b.Fatal(err)
+				}
+			}
+			after, err := s.Snapshot(ctx)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := s.Changes(ctx, before, after); err != nil {
+				b.Fatal(err)
+			}
+			before = after
+		}
+	})
+}

@@ -1,0 +1,17 @@
+// Package ledger records what a workspace looked like before and after each of Claude's turns,
+// so that every change Claude made can be reviewed and taken back, whatever the CLI's
+// permission mode and whichever tool wrote it (issue 24).
+//
+// A Store keeps snapshots in a private git repository under the editor's state directory, one
+// per workspace. In a git work tree a snapshot is the whole work tree as `git add -A` sees it
+// (untracked new files included, ignored ones not); elsewhere it is the files named to it.
+// The user's repository is never written: the private repository has its own index, config
+// and object store; it reads the user's objects through objects/info/alternates (so a
+// snapshot of a large repository stores only what differs from it) and copies its
+// info/exclude. No hook, filter or other program named by the workspace runs: git runs no
+// hook for add or write-tree, and the private info/attributes turns off every filter and line
+// ending conversion, which also keeps each snapshot byte-for-byte what was on disk.
+//
+// A Tree is a snapshot's git tree id. Changes lists what differs between two snapshots, and
+// Read gives a file's bytes in one.
+package ledger
