@@ -12,6 +12,12 @@ import (
 // files too, ignored files not) and returns its tree. Only files whose size or time changed
 // since the last snapshot are read again.
 func (s *Store) Snapshot(ctx context.Context) (Tree, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.snapshot(ctx)
+}
+
+func (s *Store) snapshot(ctx context.Context) (Tree, error) {
 	if !s.repo {
 		return "", ErrNotRepository
 	}
@@ -31,6 +37,12 @@ func (s *Store) Snapshot(ctx context.Context) (Tree, error) {
 // on disk now; a path that no longer exists is removed. For workspaces outside git, where
 // the files the tools named are what can be followed.
 func (s *Store) SnapshotFiles(ctx context.Context, base Tree, paths []string) (Tree, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.snapshotFiles(ctx, base, paths)
+}
+
+func (s *Store) snapshotFiles(ctx context.Context, base Tree, paths []string) (Tree, error) {
 	rels := make([]string, 0, len(paths))
 	for _, p := range paths {
 		rel, err := s.relative(p)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // Tree is a snapshot: a git tree id in the Store's repository.
@@ -25,6 +26,9 @@ var ErrNotExist = errors.New("ledger: no such file in the snapshot")
 
 // Store holds the snapshots of one workspace.
 type Store struct {
+	// mu makes the journal's read-change-write and the snapshots one at a time (git's index
+	// lock would refuse a second writer anyway).
+	mu  sync.Mutex
 	git gitRunner // Snapshot's: the index keeps the work tree's file times
 	// files is SnapshotFiles': its own index, rebuilt from the base tree each time, so that it
 	// never spoils the work tree index's record of what is unchanged.
