@@ -22,7 +22,7 @@ func TestNoImportRunsUpALayer(t *testing.T) {
 		{[]string{"./chat"}, slices.Concat(neovim, []string{mod + "mcp", mod + "chatctl", mod + "host"})},
 		{[]string{"./chatctl"}, slices.Concat(neovim, []string{mod + "host"})},
 		// lockfile and logfile stand on the standard library alone (uuid aside).
-		{[]string{"./lockfile", "./logfile", "./memtrim", "./ledger"}, slices.Concat(neovim, []string{mod + "mcp", mod + "chat", mod + "chatctl", mod + "host"})},
+		{[]string{"./lockfile", "./logfile", "./memtrim", "./ledger", "./hooks"}, slices.Concat(neovim, []string{mod + "mcp", mod + "chat", mod + "chatctl", mod + "host"})},
 	} {
 		t.Run(strings.Join(layer.pkgs, " "), func(t *testing.T) {
 			out, err := exec.Command("go", append([]string{"list", "-deps"}, layer.pkgs...)...).CombinedOutput()

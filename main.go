@@ -1,7 +1,8 @@
 // Command claude-nvim is the Neovim remote plugin behind claude.nvim: it
 // serves the Claude Code IDE protocol (MCP over WebSocket) for the Neovim
 // that started it. Neovim starts it (lua/claude/host.lua); run it by hand
-// only for -version or to regenerate the manifest:
+// only for -version or to regenerate the manifest; CLIs it starts run it as a hook
+// (-hook SOCKET, see package hooks):
 //
 //	claude-nvim -manifest claude-nvim > rplugin/claude-nvim.vim
 package main
@@ -13,6 +14,7 @@ import (
 	"runtime"
 	"syscall"
 
+	"github.com/claude-nvim/claude.nvim/hooks"
 	"github.com/claude-nvim/claude.nvim/host"
 	"github.com/claude-nvim/claude.nvim/logfile"
 	"github.com/neovim/go-client/nvim/plugin"
@@ -23,6 +25,12 @@ func main() {
 	// answered before it parses.
 	if len(os.Args) == 2 && (os.Args[1] == "-version" || os.Args[1] == "--version") {
 		fmt.Println(host.Version)
+		return
+	}
+	// A hook of a CLI the plugin started (hooks.Settings): hand the event to the plugin's
+	// process and exit 0 whatever happens, so Claude never stops for us.
+	if len(os.Args) == 3 && os.Args[1] == "-hook" {
+		_ = hooks.Forward(os.Args[2], os.Stdin, os.Stdout)
 		return
 	}
 

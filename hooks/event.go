@@ -1,0 +1,64 @@
+package hooks
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Event is what a hook receives, the fields the plugin reads.
+type Event struct {
+	Name           string          `json:"hook_event_name"`
+	SessionID      string          `json:"session_id"`
+	TranscriptPath string          `json:"transcript_path"`
+	Cwd            string          `json:"cwd"`
+	PromptID       string          `json:"prompt_id"`
+	PermissionMode string          `json:"permission_mode"`
+	Prompt         string          `json:"prompt"`     // UserPromptSubmit
+	ToolName       string          `json:"tool_name"`  // PreToolUse, PermissionRequest, PostToolUse
+	ToolInput      json.RawMessage `json:"tool_input"` // the same
+	ToolUseID      string          `json:"tool_use_id"`
+	Notification   string          `json:"notification_type"` // Notification
+	Message        string          `json:"message"`           // Notification
+	Source         string          `json:"source"`            // SessionStart
+	Reason         string          `json:"reason"`            // SessionEnd
+}
+
+// The events the plugin asks for.
+const (
+	SessionStart      = "SessionStart"
+	UserPromptSubmit  = "UserPromptSubmit"
+	PreToolUse        = "PreToolUse"
+	PermissionRequest = "PermissionRequest"
+	PostToolUse       = "PostToolUse"
+	Notification      = "Notification"
+	Stop              = "Stop"
+	SessionEnd        = "SessionEnd"
+)
+
+// parseEvent decodes a hook's stdin; an event without a name is refused.
+func parseEvent(data []byte) (Event, error) {
+	var e Event
+	if err := json.Unmarshal(data, &e); err != nil {
+		return Event{}, fmt.Errorf("hooks: event: %w", err)
+	}
+	if e.Name == "" {
+		return Event{}, fmt.Errorf("hooks: event without hook_event_name")
+	}
+	return e, nil
+}
+
+// FilePath is the file a file tool names in its input (Edit, Write, MultiEdit: file_path;
+// NotebookEdit: notebook_path); empty for other tools.
+func (e Event) FilePath() string {
+	var in struct {
+		FilePath     string `json:"file_path"`
+		NotebookPath string `json:"notebook_path"`
+	}
+	if len(e.ToolInput) == 0 || json.Unmarshal(e.ToolInput, &in) != nil {
+		return ""
+	}
+	if in.FilePath != "" {
+		return in.FilePath
+	}
+	return in.NotebookPath
+}

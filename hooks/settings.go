@@ -1,0 +1,50 @@
+package hooks
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// snapshotTimeout: the CLI waits this long (seconds) for the hooks that may snapshot a large
+// work tree before Claude goes on; quickTimeout for the others, which only report.
+const (
+	snapshotTimeout = 60
+	quickTimeout    = 10
+)
+
+// events are the hooks Settings installs, with their timeouts.
+var events = []struct {
+	name    string
+	timeout int
+}{
+	{SessionStart, quickTimeout},
+	{UserPromptSubmit, snapshotTimeout},
+	{PreToolUse, snapshotTimeout},
+	{PermissionRequest, quickTimeout},
+	{PostToolUse, quickTimeout},
+	{Notification, quickTimeout},
+	{Stop, snapshotTimeout},
+	{SessionEnd, quickTimeout},
+}
+
+// Settings is the JSON for the CLI's --settings flag that sends every event the plugin
+// follows to socket, through binary's -hook mode. The CLI merges it with the user's own
+// settings, whose hooks keep running.
+func Settings(binary, socket string) ([]byte, error) {
+	command := shellQuote(binary) + " -hook " + shellQuote(socket)
+	hooks := map[string]any{}
+	for _, ev := range events {
+		group := map[string]any{"hooks": []any{map[string]any{"type": "command", "command": command, "timeout": ev.timeout}}}
+		switch ev.name {
+		case PreToolUse, PostToolUse, PermissionRequest:
+			group["matcher"] = "*"
+		}
+		hooks[ev.name] = []any{group}
+	}
+	return json.Marshal(map[string]any{"hooks": hooks})
+}
+
+// shellQuote quotes s for a POSIX shell (the CLI runs hook commands with sh -c).
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
