@@ -33,6 +33,9 @@ type Question struct {
 type Option struct {
 	Label       string `json:"label" msgpack:"label"`
 	Description string `json:"description" msgpack:"description"`
+	// Preview is optional content to compare options by (a mockup, a code snippet), which
+	// the CLI's dialog shows for the option under the cursor.
+	Preview string `json:"preview,omitempty" msgpack:"preview,omitempty"`
 }
 
 // Questions reads AskUserQuestion's input.

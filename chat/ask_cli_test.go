@@ -12,7 +12,7 @@ import (
 // AskUserQuestion and ExitPlanMode with the real CLI: what reaches the model for each answer.
 
 var colourAndFruit = []fakeapi.Question{
-	{Question: "Which colour?", Header: "Colour", Options: []fakeapi.Option{{Label: "Red", Description: "warm"}, {Label: "Blue", Description: "cold"}}},
+	{Question: "Which colour?", Header: "Colour", Options: []fakeapi.Option{{Label: "Red", Description: "warm"}, {Label: "Blue", Description: "cold", Preview: "#0000ff"}}},
 	{Question: "Which fruits?", Header: "Fruit", MultiSelect: true, Options: []fakeapi.Option{{Label: "Apple"}, {Label: "Pear"}, {Label: "Fig"}}},
 	{Question: "Anything else?", Header: "Else", Options: []fakeapi.Option{{Label: "No"}, {Label: "Yes"}}},
 }
@@ -23,7 +23,7 @@ func TestCLIAskUserQuestionAnswersReachTheModel(t *testing.T) {
 	r.send("ask me")
 	req := r.permission()
 	qs, err := Questions(req.Input)
-	if req.ToolName != ToolAskUserQuestion || err != nil || len(qs) != 3 || !qs[1].MultiSelect || qs[0].Options[1].Description != "cold" {
+	if req.ToolName != ToolAskUserQuestion || err != nil || len(qs) != 3 || !qs[1].MultiSelect || qs[0].Options[1].Description != "cold" || qs[0].Options[1].Preview != "#0000ff" {
 		t.Fatalf("request %s with input %s (%v): want the three questions as asked", req.ToolName, req.Input, err)
 	}
 	if err := r.s.AnswerQuestions(r.ctx, req.Ticket, map[string]string{"Which colour?": "Red"}); err == nil {

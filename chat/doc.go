@@ -76,8 +76,9 @@
 //     lets them run without a can_use_tool request (host/chat_mcp.go serves getDiagnostics so).
 //   - AskUserQuestion comes as can_use_tool with tool_name AskUserQuestion, the model's input
 //     as it is ({"questions": [{question, header, multiSelect, options: [{label,
-//     description}]}]}; 1 to 4 questions of 2 to 4 options each: the CLI refuses a question
-//     with one option before asking) and no permission_suggestions. The answer the CLI
+//     description, preview}]}]}; 1 to 4 questions of 2 to 4 options each: the CLI refuses a
+//     question with one option before asking; preview, optional, is content its dialog
+//     shows for the focused option) and no permission_suggestions. The answer the CLI
 //     expects: allow with updatedInput = that input plus "answers", a map from each
 //     question's text to the label chosen (several joined with ", ") or the user's own
 //     text. The model gets the tool_result `Your questions have been answered:

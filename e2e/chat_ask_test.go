@@ -68,7 +68,7 @@ func (s *session) toolResult(tool string) fakeapi.Block {
 }
 
 var chatQuestions = []fakeapi.Question{
-	{Question: "Which colour?", Header: "Colour", Options: []fakeapi.Option{{Label: "Red", Description: "warm"}, {Label: "Blue", Description: "cold"}}},
+	{Question: "Which colour?", Header: "Colour", Options: []fakeapi.Option{{Label: "Red", Description: "warm"}, {Label: "Blue", Description: "cold", Preview: "#0000ff"}}},
 	{Question: "Which fruits?", Header: "Fruit", MultiSelect: true, Options: []fakeapi.Option{{Label: "Apple", Description: "crisp"}, {Label: "Pear"}, {Label: "Fig"}}},
 	{Question: "Anything else?", Header: "Else", Options: []fakeapi.Option{{Label: "No"}, {Label: "Yes"}}},
 }
@@ -80,7 +80,7 @@ func TestAChatQuestionIsAnsweredInTheEditorAndTheModelGetsTheAnswers(t *testing.
 	s.pickInOrder()
 	s.openChat()
 	s.chatSend("Ask me what I like")
-	for _, want := range []string{"? Claude asks you 3 questions", "  [Colour] Which colour?", "    - Red: warm", "    - Blue: cold",
+	for _, want := range []string{"? Claude asks you 3 questions", "  [Colour] Which colour?", "    - Red: warm", "    - Blue: cold", "      │ #0000ff",
 		"  [Fruit] Which fruits? (choose any)", "    - Apple: crisp", "    - Pear", "  [Else] Anything else?"} {
 		s.waitChat(want)
 	}

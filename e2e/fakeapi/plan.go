@@ -22,6 +22,7 @@ type Question struct {
 type Option struct {
 	Label       string `json:"label"`
 	Description string `json:"description"`
+	Preview     string `json:"preview,omitempty"`
 }
 
 // Ask is a turn that asks the user questions with AskUserQuestion.

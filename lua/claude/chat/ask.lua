@@ -27,6 +27,10 @@ function M.lines(item)
       for _, o in ipairs(q.options or {}) do
         local d = o.description or ""
         table.insert(lines, "    - " .. (o.label or "") .. (d ~= "" and (": " .. d) or ""))
+        -- A preview (a mockup, a snippet) is read here, before answering.
+        for _, l in ipairs(o.preview and o.preview ~= "" and vim.split(o.preview, "\n", { plain = true }) or {}) do
+          table.insert(lines, "      │ " .. l)
+        end
       end
     end
     return lines
