@@ -14,7 +14,8 @@
 //		for _, e := range events {
 //			switch e := e.(type) {
 //			case chat.TextDelta: …
-//			case chat.PermissionRequest: // later: s.Allow(ctx, e.Ticket, edited) or s.Deny(…)
+//			case chat.PermissionRequest: // later: s.Allow(ctx, e.Ticket, edited) or s.Deny(…);
+//				// AskUserQuestion: s.AnswerQuestions(…); ExitPlanMode: s.ApprovePlan(…)
 //			}
 //		}
 //	}
