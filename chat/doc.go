@@ -14,7 +14,8 @@
 //		for _, e := range events {
 //			switch e := e.(type) {
 //			case chat.TextDelta: …
-//			case chat.PermissionRequest: // later: s.Allow(ctx, e.Ticket, edited) or s.Deny(…)
+//			case chat.PermissionRequest: // later: s.Allow(ctx, e.Ticket, edited) or s.Deny(…);
+//				// AskUserQuestion: s.AnswerQuestions(…); ExitPlanMode: s.ApprovePlan(…)
 //			}
 //		}
 //	}
@@ -74,6 +75,29 @@
 //     notifications, 405 for the GET stream are enough) is connected before the first turn;
 //     its tools reach the model as mcp__<server>__<tool>, and --allowedTools=<those names>
 //     lets them run without a can_use_tool request (host/chat_mcp.go serves getDiagnostics so).
+//   - AskUserQuestion comes as can_use_tool with tool_name AskUserQuestion, the model's input
+//     as it is ({"questions": [{question, header, multiSelect, options: [{label,
+//     description, preview}]}]}; 1 to 4 questions of 2 to 4 options each: the CLI refuses a
+//     question with one option before asking; preview, optional, is content its dialog
+//     shows for the focused option) and no permission_suggestions. The answer the CLI
+//     expects: allow with updatedInput = that input plus "answers", a map from each
+//     question's text to the label chosen (several joined with ", ") or the user's own
+//     text. The model gets the tool_result `Your questions have been answered:
+//     "Q1"="A1", "Q2"="A2". You can now continue with these answers in mind.` (AnswerQuestions).
+//     Allow without answers tells it "The user did not answer the questions".
+//   - ExitPlanMode: in plan mode the CLI tells the model (system prompt) "You should create
+//     your plan at <config dir>/plans/<slug>.md using the Write tool"; that Write runs
+//     unasked. The model calls ExitPlanMode with {} (its schema takes no plan); the
+//     can_use_tool request carries {"plan": <the file's text>, "planFilePath": <path>} and no
+//     permission_suggestions (the terminal's "auto-accept edits" choice is ours to offer).
+//     Allow leaves plan mode for "default" (system/status says so); allow with
+//     updatedPermissions [{"type":"setMode","mode":"acceptEdits","destination":"session"}]
+//     goes on in acceptEdits instead, and the next edit is not asked about (ApprovePlan).
+//     The model gets "User has approved your plan. You can now start coding. …"; an
+//     updatedInput whose plan differs from the file's is used, the model getting "## Approved
+//     Plan (edited by user):" and that text. Deny with a message: the model gets the message
+//     as an error tool_result, the result lists ExitPlanMode in permission_denials, and the
+//     mode stays plan (the next turn's system/init says plan).
 //   - Closing stdin of an idle CLI makes it exit 0 at once (mid-turn is not checked: Close
 //     kills after the grace period if need be).
 //
@@ -86,6 +110,12 @@
 //     both. An unknown --permission-mode is refused with the list of choices.
 //   - MCP tools (mcp__nvim__getDiagnostics) are no longer in the request's tools: the model
 //     loads them with ToolSearch first. --allowedTools still lets them run unasked.
+//   - ExitPlanMode (with EnterPlanMode, the Cron and Worktree tools, NotebookEdit, …) is
+//     deferred: not in the request's tools but named in a "deferred tools are now available
+//     via ToolSearch" list; the model loads it with ToolSearch (the CLI runs a direct call
+//     anyway). AskUserQuestion is not deferred. With an answer that is the user's own text
+//     the AskUserQuestion result reads "The user answered: "Q"="A". Read the answers
+//     carefully — …" (2.1.197 says "Your questions have been answered" for any answer).
 //   - system/api_retry (attempt, max_retries, retry_delay_ms, error_status, error) comes
 //     before each retry of a failed API request, as in 2.1.197 (where retry_delay_ms was
 //     fractional); up to ten retries with growing pauses, during which nothing else comes.

@@ -22,6 +22,15 @@ type AnswerArgs struct {
 	// Input replaces the tool's input on allow (the user's edit of a proposal); nil keeps the
 	// input of the request as it was shown.
 	Input map[string]any `msgpack:"input"`
+	// Answers answer an AskUserQuestion request (with Allow): each question's text to the
+	// label chosen, labels joined with ", " for a multi-select one, or the user's own text.
+	Answers map[string]string `msgpack:"answers"`
+	// Approve approves an ExitPlanMode request (with Allow): Plan, when not "", is the plan
+	// as the user edited it; Mode the permission mode to go on in ("" leaves the CLI's,
+	// default). Keeping on planning is a deny whose Message is the user's feedback.
+	Approve bool   `msgpack:"approve"`
+	Plan    string `msgpack:"plan"`
+	Mode    string `msgpack:"mode"`
 }
 
 // Answer serves ClaudeHostChatAnswer (async). The request is looked up once, by the running
@@ -51,8 +60,13 @@ func (c *Controller) Answer(all []AnswerArgs) {
 }
 
 func answer(ctx context.Context, proc *chat.Process, a AnswerArgs) error {
-	if !a.Allow {
+	switch {
+	case !a.Allow:
 		return proc.Deny(ctx, a.RequestID, a.Message)
+	case a.Answers != nil:
+		return proc.AnswerQuestions(ctx, a.RequestID, a.Answers)
+	case a.Approve:
+		return proc.ApprovePlan(ctx, a.RequestID, a.Plan, a.Mode)
 	}
 	var input json.RawMessage
 	if a.Input != nil {

@@ -155,6 +155,12 @@ func permissionItem(e chat.PermissionRequest) Item {
 	if json.Unmarshal(e.Input, &input) == nil {
 		it.Input = shownInput(input)
 	}
+	switch e.ToolName {
+	case chat.ToolAskUserQuestion:
+		it.Questions, _ = chat.Questions(e.Input)
+	case chat.ToolExitPlanMode:
+		it.Plan, it.PlanFile = chat.Plan(e.Input)
+	}
 	for _, s := range e.Suggestions {
 		var v any
 		if json.Unmarshal(s, &v) == nil {

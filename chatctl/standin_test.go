@@ -14,7 +14,8 @@ import (
 // prompt asks for: "stream" (an answer in three deltas), "bash" (a Bash call that needs
 // permission), "edit" (an Edit of greet.txt that needs permission), "think" (thinking and
 // two tool uses), "collide" (two permission requests under one request_id: echo hi, then
-// rm -rf ~/work), "slow" (a turn that runs until interrupted), "crash" (exit 3 mid-turn).
+// rm -rf ~/work), "slow" (a turn that runs until interrupted), "crash" (exit 3 mid-turn),
+// "questions" (an AskUserQuestion request), "plan" (an ExitPlanMode request).
 const chatCLI = `#!/bin/sh
 rec=RECORD
 say() { printf '%s\n' "$1"; }
@@ -83,6 +84,10 @@ while IFS= read -r line; do
     *collide*)
       ask() { say '{"type":"control_request","request_id":"r1","request":{"subtype":"can_use_tool","tool_name":"Bash","display_name":"Bash","input":{"command":"'"$1"'"},"permission_suggestions":[],"tool_use_id":"'"$2"'"}}'; }
       ask 'echo hi' t1; ask 'rm -rf ~/work' t2 ;;
+    *questions*)
+      say '{"type":"control_request","request_id":"r3","request":{"subtype":"can_use_tool","tool_name":"AskUserQuestion","display_name":"AskUserQuestion","input":{"questions":[{"question":"Which colour?","header":"Colour","multiSelect":false,"options":[{"label":"Red","description":"warm"},{"label":"Blue","description":"cold"}]}]},"permission_suggestions":[],"tool_use_id":"t1"}}' ;;
+    *plan*)
+      say '{"type":"control_request","request_id":"r4","request":{"subtype":"can_use_tool","tool_name":"ExitPlanMode","display_name":"ExitPlanMode","input":{"plan":"# Plan\n\n1. Shout\n","planFilePath":"/tmp/plans/p.md"},"permission_suggestions":[],"tool_use_id":"t1"}}' ;;
     *crash*)
       se '{"type":"content_block_start","index":0,"content_block":{"type":"text"}}'
       se '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"half an answer"}}'

@@ -3,6 +3,7 @@ package chatctl
 import (
 	"context"
 
+	"github.com/claude-nvim/claude.nvim/chat"
 	"github.com/claude-nvim/claude.nvim/mcp"
 )
 
@@ -42,6 +43,11 @@ type Item struct {
 	Input       any    `msgpack:"input,omitempty"`
 	Suggestions []any  `msgpack:"suggestions,omitempty"`
 	Review      bool   `msgpack:"review,omitempty"` // an edit shown as a diff: the host answers it
+	// Questions are AskUserQuestion's (answered with AnswerArgs.Answers); Plan is the plan
+	// ExitPlanMode asks to approve (AnswerArgs.Approve) and PlanFile where the CLI keeps it.
+	Questions []chat.Question `msgpack:"questions,omitempty"`
+	Plan      string          `msgpack:"plan,omitempty"`
+	PlanFile  string          `msgpack:"plan_file,omitempty"`
 
 	// commands: the CLI's slash commands, for completion in the input
 	Commands []Command `msgpack:"commands,omitempty"`

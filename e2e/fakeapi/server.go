@@ -219,6 +219,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			turn = Say("fakeapi: no scripted turn left")
 		}
+		turn = withPlanFile(turn, rec)
 		if turn.Fail != 0 {
 			writeError(w, turn.Fail, "overloaded_error", "Overloaded")
 			return
@@ -285,7 +286,8 @@ func (s *Server) recordMain(rec Request) (Turn, bool) {
 const ToolSearchName = "ToolSearch"
 
 // deferredIn lists the tools turn t calls that rec offers only behind ToolSearch (not
-// callable, ToolSearch offered): the real model has to search for them first. Without
+// callable, ToolSearch offered; MCP tools, and tools rec names as deferred such as
+// ExitPlanMode): the real model has to search for them first. Without
 // ToolSearch (older CLIs) the call goes out as scripted.
 func deferredIn(rec Request, t Turn) []string {
 	if !rec.Callable(ToolSearchName) {
@@ -293,7 +295,7 @@ func deferredIn(rec Request, t Turn) []string {
 	}
 	var out []string
 	for _, tu := range t.Tools {
-		if !rec.Callable(tu.Name) && strings.HasPrefix(tu.Name, "mcp__") {
+		if !rec.Callable(tu.Name) && (strings.HasPrefix(tu.Name, "mcp__") || deferredByName(rec, tu.Name)) {
 			out = append(out, tu.Name)
 		}
 	}

@@ -189,6 +189,25 @@ local function pick(c, item)
   end)
 end
 
+-- Claude's questions and plans (AskUserQuestion, ExitPlanMode) are answered
+-- in chat/ask.lua: "allow" alone cannot answer a question, so it opens them
+-- too; on a plan it approves it as shown, in the CLI's mode after a plan.
+local function ask_or_plan(c, item, how)
+  local ask = require("claude.chat.ask")
+  local function send(reply, line)
+    answer(c, item, reply, line)
+  end
+  if how == "deny" then
+    answer(c, item, { allow = false, message = "" }, "denied")
+  elseif item.questions then
+    ask.questions(c, item, send)
+  elseif how == "allow" then
+    answer(c, item, { allow = true, approve = true }, "approved")
+  else
+    ask.open_plan(c, item, send)
+  end
+end
+
 --- Answers the oldest request waiting in chat c: how "allow" (once),
 --- "deny", or nil to open the picker. Returns whether one waited.
 function M.answer(c, how)
@@ -196,7 +215,9 @@ function M.answer(c, how)
   if not item then
     return false
   end
-  if how == "allow" then
+  if item.questions or item.name == "ExitPlanMode" then
+    ask_or_plan(c, item, how)
+  elseif how == "allow" then
     answer(c, item, { allow = true, suggestion = 0 }, "allowed: Allow once")
   elseif how == "deny" then
     answer(c, item, { allow = false, message = "" }, "denied")
@@ -339,10 +360,12 @@ function render.permission(c, buf, it)
   -- first: even if its lines cannot be drawn, it can still be answered.
   table.insert(c.queue, it)
   state.update_status(c)
-  add(c, buf, {
-    string.format("? %s(%s) asks for permission", it.name, about(c, it)),
-    "  ⎿  waiting for you: <CR> here or :ClaudeChatAnswer",
-  }, c.last ~= "tool")
+  local lines = { string.format("? %s(%s) asks for permission", it.name, about(c, it)) }
+  if it.questions or it.name == "ExitPlanMode" then
+    lines = require("claude.chat.ask").lines(it)
+  end
+  table.insert(lines, "  ⎿  waiting for you: <CR> here or :ClaudeChatAnswer")
+  add(c, buf, lines, c.last ~= "tool")
   c.last = "tool"
 end
 
