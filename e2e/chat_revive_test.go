@@ -86,7 +86,7 @@ func (s *session) waitGone(what string, pid int) {
 func TestAChatWhoseGoHostDiesMidTurnSaysSoAndResumesTheConversation(t *testing.T) {
 	t.Parallel()
 	const (
-		first = "Remember the code word PEAR"
+		first   = "Remember the code word PEAR"
 		opening = "Once upon a time there was a very long story. "
 	)
 	// Streamed for far longer than exitTimeout: a CLI left running mid-turn is seen.
@@ -123,8 +123,8 @@ func TestAChatWhoseGoHostDiesMidTurnSaysSoAndResumesTheConversation(t *testing.T
 		t.Errorf("the input holds %q after the restart, want what the user typed: %q", draft, "unsent draft")
 	}
 	s.nv.Lua(nil, `vim.api.nvim_buf_set_lines(require('claude.chat').buffers().input, 0, -1, false, {})`)
-	if got := s.chatTranscript(); !strings.Contains(got, "Noted: PEAR.") || !strings.Contains(got, "> "+first) {
-		t.Errorf("the transcript lost its earlier turns after the restart:\n%s", got)
+	if got := s.chatTranscript(); strings.Count(got, "Noted: PEAR.") != 1 || strings.Count(got, "> "+first) != 1 {
+		t.Errorf("after the restart the transcript does not show its earlier turn once, as it was:\n%s", got)
 	}
 
 	const question = "Which code word did I give you?"
@@ -142,10 +142,111 @@ func TestAChatWhoseGoHostDiesMidTurnSaysSoAndResumesTheConversation(t *testing.T
 		t.Fatal(err)
 	}
 	if got := req.UserText(); !strings.Contains(got, first) {
-		t.Errorf("after the restart the model got %q, want the earlier conversation with %q", got, first)
+		t.Errorf("after the restart the model's request (%d bytes of user text) lacks the earlier prompt %q", len(got), first)
 	}
 	s.turnDone(2)
 	if got := s.chatState().Conversation; got != conversation {
 		t.Errorf("after the restart the chat runs conversation %q, want the same %q", got, conversation)
 	}
+}
+
+func TestAPermissionWaitingWhenTheGoHostDiesIsCancelledAndAnsweringItDoesNothing(t *testing.T) {
+	t.Parallel()
+	s := newSession(t, bashTurns("touch made-by-bash.txt", "The file is there.")...)
+	t.Cleanup(s.logTranscript)
+	s.answerPermissions("Allow once", "")
+	s.openChat()
+	s.chatSend("Create made-by-bash.txt")
+	s.waitChat("? Bash(touch made-by-bash.txt) asks for permission")
+	oldHost, oldCLI := s.killHost()
+
+	s.waitChat("  ⎿  Bash permission request cancelled: the Go process stopped")
+	s.waitChat("**The Go process stopped (SIGKILL): the turn in flight was cut.** It is restarted and the conversation resumed.")
+	if st := s.chatState(); strings.Contains(st.Status, "waits for you") || strings.Contains(st.Status, "working") {
+		t.Errorf("after the host died the winbar says %q, want it waiting for nothing", st.Status)
+	}
+	s.waitGone("the dead host's chat CLI", oldCLI)
+	s.waitRevived(oldHost)
+	// Answered late, by the command and by <CR> in the transcript: nothing is allowed.
+	s.nv.Cmd("ClaudeChatAnswer allow")
+	if msgs := s.nv.Messages(); !strings.Contains(msgs, "Claude waits for no answer in this chat") {
+		t.Errorf(":ClaudeChatAnswer allow after the host died said nothing true; messages:\n%s", msgs)
+	}
+	s.goToTranscript()
+	s.nv.Keys("<CR>")
+	if asked := s.asked(); len(asked) != 0 {
+		t.Errorf("<CR> in the transcript after the host died asked %q, want nothing asked", asked)
+	}
+	if strings.Contains(s.chatTranscript(), "allowed") {
+		t.Errorf("a cancelled request was answered:\n%s", s.chatTranscript())
+	}
+	if _, err := os.Stat(filepath.Join(s.env.Project, "made-by-bash.txt")); err == nil {
+		t.Errorf("the command of a cancelled request ran")
+	}
+}
+
+func TestAChatEditUnderReviewWhenTheGoHostDiesIsCancelledAndNotWritten(t *testing.T) {
+	t.Parallel()
+	s, path := startChatEdit(t, "The second line is louder now.")
+	_, oldCLI := s.killHost()
+
+	s.nextDiffClosed("closed")
+	s.waitChat("  ⎿  Edit review cancelled: the Go process stopped, nothing was written")
+	s.waitGone("the dead host's chat CLI", oldCLI)
+	// The proposal is gone: nothing is left to accept.
+	s.nv.Lua(nil, `pcall(vim.cmd, 'ClaudeDiffAccept')`)
+	if got := s.fileContent(path); got != original {
+		t.Errorf("after the host died under a review, %s holds %q, want it untouched: %q", path, got, original)
+	}
+	if st := s.chatState(); strings.Contains(st.Status, "working") {
+		t.Errorf("after the host died the winbar says %q, want no working", st.Status)
+	}
+	nvimtest.Wait(t, "a new host running the chat's CLI again", startTimeout, func() bool {
+		return chatCLIOf(s.hostPIDNow()) != 0
+	})
+	s.hostPID = s.hostPIDNow()
+	s.cliPID = chatCLIOf(s.hostPID)
+}
+
+// pidsRunning returns the pids of the processes whose command line contains marker.
+func pidsRunning(marker string) []int {
+	var pids []int
+	cmdlines, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, f := range cmdlines {
+		b, err := os.ReadFile(f)
+		if err != nil || !strings.Contains(string(b), marker) {
+			continue
+		}
+		pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(f)))
+		if pid != os.Getpid() && tmuxterm.Alive(pid) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// The CLI runs each Bash command in a session of its own, which a kill of the CLI's process
+// group misses: the command must end all the same.
+func TestABashCommandRunningWhenTheGoHostDiesEndsWithItsCLI(t *testing.T) {
+	t.Parallel()
+	marker := "revive-marker-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	command := "bash -c 'while :; do read -t 1 x; done' " + marker
+	s := newSession(t, bashTurns(command, "It ended.")...)
+	t.Cleanup(s.logTranscript)
+	t.Cleanup(func() { // what this test started, by pid, should it outlive the test
+		for _, pid := range pidsRunning(marker) {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	})
+	s.openChat()
+	s.chatSend("Run the endless command")
+	s.waitChat("? Bash(" + command + ") asks for permission")
+	s.nv.Cmd("ClaudeChatAnswer allow")
+	nvimtest.Wait(t, "the command to run", turnTimeout, func() bool { return len(pidsRunning(marker)) > 0 })
+	oldHost, oldCLI := s.killHost()
+
+	s.waitChat("**The Go process stopped (SIGKILL): the turn in flight was cut.** It is restarted and the conversation resumed.")
+	s.waitGone("the dead host's chat CLI", oldCLI)
+	nvimtest.Wait(t, "the CLI's Bash command to end", exitTimeout, func() bool { return len(pidsRunning(marker)) == 0 })
+	s.waitRevived(oldHost)
 }

@@ -171,17 +171,67 @@ function M.describe_exit(code)
   return "exit code " .. code
 end
 
--- Kills the process groups of the chat CLIs a dead host ran. Its death
--- closes their stdin, but a CLI mid-turn goes on with the turn (the model's
--- answer, its tools) for as long as that lasts, unseen, before it exits
--- (chat/doc.go); and it must be gone before a new CLI resumes the same
--- conversation. Each CLI leads a group of its own (chat/proc_unix.go), so
--- its Bash tools go with it.
-local function kill_chats(chats)
-  for _, pid in pairs(chats) do
-    if type(pid) == "number" and pid > 0 then
-      pcall(vim.uv.kill, -pid, "sigkill")
-    end
+-- How long the chat CLIs of a dead host get, after a SIGTERM, to end on
+-- their own before their process groups are killed. Their own end matters:
+-- a CLI runs each Bash command in a session of its own, out of reach of a
+-- kill of its group, and kills those itself on SIGTERM (2.1.332: 2.2 s
+-- mid-command; chat/doc.go).
+local CHAT_TERM_GRACE_MS = 5000
+
+-- How often, meanwhile, we look whether they are gone: they are not our
+-- children, so nothing tells us.
+local CHAT_GONE_POLL_MS = 50
+
+local ending = nil -- while a dead host's chat CLIs end: the functions to call after
+
+local function alive(pid)
+  return vim.uv.kill(pid, 0) == 0
+end
+
+-- Ends the chat CLIs a dead host ran (pids). Its death closes their stdin,
+-- but a CLI mid-turn goes on with the turn (the model's answer, its tools)
+-- for as long as that lasts, unseen, before it exits (chat/doc.go); and it
+-- must be gone before a new CLI resumes the same conversation.
+local function end_chats(pids)
+  for _, pid in ipairs(pids) do
+    pcall(vim.uv.kill, -pid, "sigterm")
+  end
+  ending = ending or {}
+  local timer, since = vim.uv.new_timer(), vim.uv.now()
+  timer:start(
+    CHAT_GONE_POLL_MS,
+    CHAT_GONE_POLL_MS,
+    vim.schedule_wrap(function()
+      if timer:is_closing() then
+        return
+      end
+      local left = vim.tbl_filter(alive, pids)
+      local late = vim.uv.now() - since >= CHAT_TERM_GRACE_MS
+      if #left > 0 and not late then
+        return
+      end
+      for _, pid in ipairs(left) do
+        pcall(vim.uv.kill, -pid, "sigkill")
+      end
+      timer:close()
+      local after = ending or {}
+      ending = nil
+      for _, fn in ipairs(after) do
+        pcall(fn)
+      end
+    end)
+  )
+end
+
+--- Calls fn once the chat CLIs of the Go host that died last are gone (at
+--- once if none is ending): chat/revive.lua resumes their conversations
+--- then, so that two CLIs never write one conversation.
+---@param fn function
+function M.after_chats_end(fn)
+  if ending then
+    table.insert(ending, fn)
+  else
+    fn()
   end
 end
 
@@ -195,8 +245,14 @@ local function on_exit(chan, code)
   local server_ran = shared.server_running and true or false
   local chats = state.chats
   state.chats = {}
-  if code ~= 0 then
-    kill_chats(chats)
+  local pids = {}
+  for _, pid in pairs(chats) do
+    if type(pid) == "number" and pid > 0 then
+      table.insert(pids, pid)
+    end
+  end
+  if code ~= 0 and #pids > 0 then
+    end_chats(pids)
   end
   -- In use: a server, or a chat whose CLI died with it (chat/revive.lua
   -- resumes it on this event).

@@ -1,6 +1,6 @@
 -- The native chat when the Go host dies under it (a crash, SIGKILL, the
--- OOM killer): its CLI goes with it (its stdin and stdout close; chat/doc.go),
--- and the host's events stop. host.lua says so with `User ClaudeHostExit`;
+-- OOM killer): host.lua ends its CLI (left alone, one mid-turn finishes
+-- the turn unseen; chat/doc.go) and says so with `User ClaudeHostExit`;
 -- this file tells each chat what happened, cancels what waited for the
 -- user, and continues the conversation with a new host: the CLI started
 -- again with --resume and the session id the chat knows, the transcript
@@ -83,14 +83,21 @@ local function host_exited(data)
   end
   -- At once rather than at the next message, as the terminal's server is:
   -- the chat is ready (its CLI started, the editor's tools served) by the
-  -- time the user sends, and the transcript says it is back.
-  for _, c in ipairs(again) do
-    if not M.start(c) then
-      render.write(c, function(buf)
-        render.add(c, buf, { "**Could not start Claude again** (see :messages); your next message tries again." }, true)
-      end)
-    end
+  -- time the user sends, and the transcript says it is back. Once the dead
+  -- host's CLIs are gone, so that one conversation never has two.
+  if #again == 0 then
+    return
   end
+  require("claude.host").after_chats_end(function()
+    for _, c in ipairs(again) do
+      -- Unless the user got there first (a message, :ClaudeChat new).
+      if c.revive and not c.running and not M.start(c) then
+        render.write(c, function(buf)
+          render.add(c, buf, { "**Could not start Claude again** (see :messages); your next message tries again." }, true)
+        end)
+      end
+    end
+  end)
 end
 
 vim.api.nvim_create_autocmd("User", {
