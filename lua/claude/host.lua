@@ -174,8 +174,8 @@ end
 -- How long the chat CLIs of a dead host get, after a SIGTERM, to end on
 -- their own before their process groups are killed. Their own end matters:
 -- a CLI runs each Bash command in a session of its own, out of reach of a
--- kill of its group, and kills those itself on SIGTERM (2.1.332: 2.2 s
--- mid-command; chat/doc.go).
+-- kill of its group, and 2.1.332 kills those itself on SIGTERM (2.2 s
+-- mid-command; chat/doc.go); what is left of them then is killed by pid.
 local CHAT_TERM_GRACE_MS = 5000
 
 -- How often, meanwhile, we look whether they are gone: they are not our
@@ -188,11 +188,67 @@ local function alive(pid)
   return vim.uv.kill(pid, 0) == 0
 end
 
+-- A process's parent and start time (clock ticks since boot: with the pid,
+-- it names one process, as a pid alone may be reused), from Linux's /proc.
+local function proc_stat(pid)
+  local f = io.open("/proc/" .. pid .. "/stat", "r")
+  if not f then
+    return nil
+  end
+  local stat = f:read("*l") or ""
+  f:close()
+  -- After the command name, which may hold ") ": fields 3 (state), 4
+  -- (ppid), and 22 (start time).
+  local rest = stat:match(".*%) (.*)$")
+  if not rest then
+    return nil
+  end
+  local fields = vim.split(rest, " ", { plain = true })
+  return tonumber(fields[2]), fields[20]
+end
+
+-- The processes below pids (their children, theirs, …), each { pid,
+-- start }; none where there is no /proc.
+local function descendants(pids)
+  local dir = vim.uv.fs_scandir("/proc")
+  if not dir then
+    return {}
+  end
+  local children = {}
+  local starts = {}
+  while true do
+    local name = vim.uv.fs_scandir_next(dir)
+    if not name then
+      break
+    end
+    local pid = tonumber(name)
+    if pid then
+      local ppid, start = proc_stat(pid)
+      if ppid then
+        children[ppid] = children[ppid] or {}
+        table.insert(children[ppid], pid)
+        starts[pid] = start
+      end
+    end
+  end
+  local out, todo = {}, vim.list_extend({}, pids)
+  while #todo > 0 do
+    for _, child in ipairs(children[table.remove(todo)] or {}) do
+      table.insert(out, { pid = child, start = starts[child] })
+      table.insert(todo, child)
+    end
+  end
+  return out
+end
+
 -- Ends the chat CLIs a dead host ran (pids). Its death closes their stdin,
 -- but a CLI mid-turn goes on with the turn (the model's answer, its tools)
 -- for as long as that lasts, unseen, before it exits (chat/doc.go); and it
 -- must be gone before a new CLI resumes the same conversation.
 local function end_chats(pids)
+  -- Taken now, while the CLIs are their parents: 2.1.197 leaves its Bash
+  -- commands running when it ends (chat/doc.go).
+  local below = descendants(pids)
   for _, pid in ipairs(pids) do
     pcall(vim.uv.kill, -pid, "sigterm")
   end
@@ -212,6 +268,11 @@ local function end_chats(pids)
       end
       for _, pid in ipairs(left) do
         pcall(vim.uv.kill, -pid, "sigkill")
+      end
+      for _, p in ipairs(below) do
+        if select(2, proc_stat(p.pid)) == p.start then
+          pcall(vim.uv.kill, p.pid, "sigkill")
+        end
       end
       timer:close()
       local after = ending or {}
