@@ -145,6 +145,9 @@ func TestAChatWhoseGoHostDiesMidTurnSaysSoAndResumesTheConversation(t *testing.T
 		t.Errorf("after the restart the model's request (%d bytes of user text) lacks the earlier prompt %q", len(got), first)
 	}
 	s.turnDone(2)
+	if status(t, s).Running {
+		t.Errorf("the host's restart for the chat started the terminal's server, which was not running")
+	}
 	if got := s.chatState().Conversation; got != conversation {
 		t.Errorf("after the restart the chat runs conversation %q, want the same %q", got, conversation)
 	}
@@ -249,4 +252,50 @@ func TestABashCommandRunningWhenTheGoHostDiesEndsWithItsCLI(t *testing.T) {
 	s.waitGone("the dead host's chat CLI", oldCLI)
 	nvimtest.Wait(t, "the CLI's Bash command to end", exitTimeout, func() bool { return len(pidsRunning(marker)) == 0 })
 	s.waitRevived(oldHost)
+}
+
+// A host that dies again right after its restart is not restarted again (it could be dying at
+// every start): the chat says so, and the user's next message starts it and resumes.
+func TestAGoHostDyingAgainRightAfterItsRestartWaitsForTheNextMessage(t *testing.T) {
+	t.Parallel()
+	const first = "Remember the code word PLUM"
+	s := newSession(t, fakeapi.Say("Noted: PLUM."), fakeapi.Say("You said PLUM."))
+	t.Cleanup(s.logTranscript)
+	s.openChat()
+	s.chatSend(first)
+	s.waitChat("Noted: PLUM.")
+	s.turnDone(1)
+	oldHost, _ := s.killHost()
+	s.waitChat("**The Go process stopped (SIGKILL).** It is restarted and the conversation resumed.")
+	s.waitRevived(oldHost)
+
+	_, cli := s.killHost()
+	s.waitChat("**The Go process stopped (SIGKILL).** It stopped again right after a restart, so it is not restarted now (see :ClaudeLog); your next message starts it and resumes the conversation.")
+	s.waitGone("the dead host's chat CLI", cli)
+	// A restart would come once the dead host's CLIs have ended: after that, none came.
+	s.nv.Lua(nil, `require('claude.host').after_chats_end(function() vim.g.revive_test_ended = true end)`)
+	nvimtest.Wait(t, "the dead host's CLIs to be ended", exitTimeout, func() bool {
+		var ended bool
+		s.nv.Lua(&ended, `return vim.g.revive_test_ended == true`)
+		return ended
+	})
+	if pid := s.hostPIDNow(); pid != 0 {
+		t.Errorf("a host (pid %d) runs after the second death; want none until the next message", pid)
+	}
+	if got := strings.Count(s.chatTranscript(), "_Resumed the conversation after the restart._"); got != 1 {
+		t.Errorf("the transcript says %d times that the conversation was resumed, want once (before the second death)", got)
+	}
+
+	const question = "Which code word did I give you?"
+	s.chatSend(question)
+	s.waitChat("You said PLUM.")
+	s.hostPID = s.hostPIDNow()
+	s.cliPID = chatCLIOf(s.hostPID)
+	if got := strings.Count(s.chatTranscript(), "_Resumed the conversation after the restart._"); got != 2 {
+		t.Errorf("after the next message the transcript says %d times that the conversation was resumed, want twice", got)
+	}
+	req := s.chatRequest(2)
+	if got := req.UserText(); !strings.Contains(got, first) {
+		t.Errorf("after the second restart the model's request (%d bytes of user text) lacks the earlier prompt %q", len(got), first)
+	}
 }
