@@ -20,7 +20,8 @@ local function stopped_line(how, mid_turn, restart, resumable)
     return what .. " It is restarted and the conversation resumed."
   end
   return what
-    .. " It stopped again right after a restart, so it is not restarted now (see :ClaudeLog); your next message starts it and resumes the conversation."
+    .. " It stopped again right after a restart, so it is not restarted now (see :ClaudeLog);"
+    .. " your next message starts it and resumes the conversation."
 end
 
 -- Ends what c's dead CLI had in flight: the permission requests and diff

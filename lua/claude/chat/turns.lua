@@ -4,7 +4,8 @@ local M = {}
 
 local state = require("claude.chat.state")
 local revive = require("claude.chat.revive")
-local chats, valid, current_dir, update_status, follow = state.chats, state.valid, state.current_dir, state.update_status, state.follow
+local chats, valid, current_dir, update_status, follow =
+  state.chats, state.valid, state.current_dir, state.update_status, state.follow
 
 --- Sends the input buffer's text as the next turn and clears it.
 ---@param dir string|nil
