@@ -78,7 +78,7 @@
 //     kills after the grace period if need be).
 //   - Its host SIGKILLed mid-turn (stdin and stdout closed at once), 2.1.332 goes on with the
 //     turn unseen: still running 20 s later, 75 s into a slowly streamed answer. So
-//     lua/claude/host.lua ends the chat CLIs of a dead host: SIGTERM, the group's SIGKILL after
+//     lua/claude/reap.lua ends the chat CLIs of a dead host: SIGTERM, the group's SIGKILL after
 //     5 s. A Bash command runs in a session of its own (its pgid and sid its own pid), which
 //     a kill of the CLI's group misses; on SIGTERM 2.1.332 ends it and exits (2.2 s, 3.6 s on
 //     a loaded machine), while 2.1.197 leaves it running (it outlived the SIGTERM and the

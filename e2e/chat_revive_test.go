@@ -273,7 +273,7 @@ func TestAGoHostDyingAgainRightAfterItsRestartWaitsForTheNextMessage(t *testing.
 	s.waitChat("**The Go process stopped (SIGKILL).** It stopped again right after a restart, so it is not restarted now (see :ClaudeLog); your next message starts it and resumes the conversation.")
 	s.waitGone("the dead host's chat CLI", cli)
 	// A restart would come once the dead host's CLIs have ended: after that, none came.
-	s.nv.Lua(nil, `require('claude.host').after_chats_end(function() vim.g.revive_test_ended = true end)`)
+	s.nv.Lua(nil, `require('claude.reap').after(function() vim.g.revive_test_ended = true end)`)
 	nvimtest.Wait(t, "the dead host's CLIs to be ended", exitTimeout, func() bool {
 		var ended bool
 		s.nv.Lua(&ended, `return vim.g.revive_test_ended == true`)

@@ -89,7 +89,7 @@ local function host_exited(data)
   if #again == 0 then
     return
   end
-  require("claude.host").after_chats_end(function()
+  require("claude.reap").after(function()
     for _, c in ipairs(again) do
       -- Unless the user got there first (a message, :ClaudeChat new).
       if c.revive and not c.running and not M.start(c) then
