@@ -100,6 +100,16 @@
 //     mode stays plan (the next turn's system/init says plan).
 //   - Closing stdin of an idle CLI makes it exit 0 at once (mid-turn is not checked: Close
 //     kills after the grace period if need be).
+//   - Its host SIGKILLed mid-turn (stdin and stdout closed at once), 2.1.332 goes on with the
+//     turn unseen: still running 20 s later, 75 s into a slowly streamed answer. So
+//     lua/claude/reap.lua ends the chat CLIs of a dead host: SIGTERM, the group's SIGKILL after
+//     5 s. A Bash command runs in a session of its own (its pgid and sid its own pid), which
+//     a kill of the CLI's group misses; on SIGTERM 2.1.332 ends it and exits (2.2 s, 3.6 s on
+//     a loaded machine), while 2.1.197 leaves it running (it outlived the SIGTERM and the
+//     group's SIGKILL 14 s later), so what ran below the CLI is killed by pid too.
+//   - --resume ID after the CLI was killed mid-turn: the same session id; the next request
+//     carries the earlier turns and the cut turn's prompt, not the text streamed before the
+//     kill (both CLIs).
 //
 // What changed in 2.1.332 (the same checks, and a capture of both CLIs' lines for one turn
 // with a 529 answer first):

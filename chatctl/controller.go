@@ -73,15 +73,20 @@ type StartArgs struct {
 	Resume string `msgpack:"resume"`
 	// New ends a running CLI and starts a new conversation.
 	New bool `msgpack:"new"`
+	// Revive, with Resume, continues a conversation the transcript still shows: the host
+	// that ran it died (lua/claude/chat/revive.lua), so its earlier turns are not shown again.
+	Revive bool `msgpack:"revive"`
 }
 
 // Start serves ClaudeHostChatStart: it starts the workspace's CLI unless it runs, and
 // resumes the conversation when an earlier CLI of this chat exited. With Resume or New it
 // replaces a running CLI (closed in the background; its last events are not shown). Sync, as
-// Lua must know whether there is a CLI before it sends; the work is one fork and exec.
-func (c *Controller) Start(args []StartArgs) (bool, error) {
+// Lua must know whether there is a CLI before it sends; the work is one fork and exec. It
+// returns the pid of the chat's CLI (started now or running already): if this host dies, Lua
+// kills that process group (lua/claude/host.lua), as nothing else would.
+func (c *Controller) Start(args []StartArgs) (int, error) {
 	if len(args) == 0 || args[0].Dir == "" {
-		return false, errors.New("chat start: no directory")
+		return 0, errors.New("chat start: no directory")
 	}
 	a := args[0]
 	mcpConfigs, mcpArgs := c.editorTools()
@@ -94,7 +99,7 @@ func (c *Controller) Start(args []StartArgs) (bool, error) {
 	}
 	replace := a.New || (a.Resume != "" && a.Resume != dc.conversation)
 	if dc.proc != nil && !replace {
-		return false, nil
+		return dc.proc.PID(), nil
 	}
 	if dc.proc != nil {
 		c.retireLocked(dc)
@@ -109,15 +114,15 @@ func (c *Controller) Start(args []StartArgs) (bool, error) {
 		MCPConfig: mcpConfigs, Resume: dc.conversation, Logger: c.log.With("chat", a.Dir),
 	})
 	if err != nil {
-		return false, err
+		return 0, err
 	}
 	dc.proc, dc.reviews = proc, map[string]context.CancelFunc{}
 	dc.init = c.initialize(a.Dir, proc)
-	if a.Resume != "" {
+	if a.Resume != "" && !a.Revive {
 		go c.showHistory(a.Dir, envList(a.Env), a.Resume)
 	}
 	go c.run(dc, proc)
-	return true, nil
+	return proc.PID(), nil
 }
 
 // retireLocked ends dc's running CLI in the background; run stops rendering it once dc.proc

@@ -22,6 +22,7 @@ local state = {
   generation = 0, -- bumped on every (re)start, names the remote host
   channel = nil,
   functions = {}, -- Vimscript functions the manifest defines
+  chats = {}, -- by directory, the pid of the chat CLI this host runs (asked for, not stopped)
 }
 
 --- Root of the plugin checkout (this file is <root>/lua/claude/host.lua).
@@ -156,6 +157,20 @@ local function report_exit(code, was_running)
   return true
 end
 
+-- Signals by number, for the exit codes a job killed by one gets (128 +
+-- its number): the ones that end a process from outside or on a crash.
+local SIGNALS = { [1] = "SIGHUP", [2] = "SIGINT", [6] = "SIGABRT", [9] = "SIGKILL", [11] = "SIGSEGV", [15] = "SIGTERM" }
+
+--- How a process ended, from its job's exit code: "SIGKILL" (or "signal
+--- N") for one killed by a signal, else "exit code N".
+---@param code integer
+function M.describe_exit(code)
+  if code > 128 and code < 160 then
+    return SIGNALS[code - 128] or ("signal " .. (code - 128))
+  end
+  return "exit code " .. code
+end
+
 local function on_exit(chan, code)
   if state.channel ~= chan then
     return
@@ -163,7 +178,21 @@ local function on_exit(chan, code)
   state.ready, state.channel, state.registered = false, nil, false
   forget(state.host_name, chan)
   local shared = require("claude.state")
-  local was_running = shared.server_running
+  local server_ran = shared.server_running and true or false
+  local chats = state.chats
+  state.chats = {}
+  local pids = {}
+  for _, pid in pairs(chats) do
+    if type(pid) == "number" and pid > 0 then
+      table.insert(pids, pid)
+    end
+  end
+  if code ~= 0 and #pids > 0 then
+    require("claude.reap").chats(pids)
+  end
+  -- In use: a server, or a chat whose CLI died with it (chat/revive.lua
+  -- resumes it on this event).
+  local was_running = server_ran or next(chats) ~= nil
   -- A host that died without cleaning up leaves a lock naming our (live)
   -- pid and a dead port; the CLI would keep trying it.
   remove_own_lock(shared.lockfile, shared.token)
@@ -171,7 +200,12 @@ local function on_exit(chan, code)
   -- Nobody can answer Claude for the diffs it showed any more (diff.lua
   -- closes them), and server.lua starts the server again when told to:
   -- both on this event, as neither is this module's business.
-  require("claude.events").fire("ClaudeHostExit", { code = code, restart = report_exit(code, was_running) })
+  -- server: whether server.lua has a server to start again; chats: the
+  -- directories whose chat CLI went with the host.
+  require("claude.events").fire(
+    "ClaudeHostExit",
+    { code = code, restart = report_exit(code, was_running), server = server_ran, chats = vim.tbl_keys(chats) }
+  )
 end
 
 local function start_job(host_name)
@@ -422,7 +456,11 @@ end
 -- The chat: one CLI per workspace directory, run by the host.
 
 function M.start_chat(args)
-  return M.call("ClaudeHostChatStart", args)
+  local pid = M.call("ClaudeHostChatStart", args)
+  if pid ~= nil then
+    state.chats[args.dir] = pid
+  end
+  return pid
 end
 
 function M.send_to_chat(dir, text, images)
@@ -438,6 +476,7 @@ function M.set_chat_mode(dir, mode)
 end
 
 function M.stop_chat(dir)
+  state.chats[dir] = nil
   return M.call("ClaudeHostChatStop", dir)
 end
 

@@ -106,7 +106,7 @@ vim.api.nvim_create_autocmd("User", {
   pattern = "ClaudeHostExit",
   desc = "claude.nvim: start the server again after the Go host died",
   callback = function(ev)
-    if ev.data and ev.data.restart then
+    if ev.data and ev.data.restart and ev.data.server ~= false then
       M.start_async()
     end
   end,

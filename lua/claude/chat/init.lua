@@ -5,7 +5,8 @@
 -- commands and other modules call); the files of chat/ stand in steps, each
 -- requiring only those before it: state.lua keeps the chats and starts
 -- their CLIs, render.lua renders the batches (and asks about permissions),
--- input.lua serves the input buffer, turns.lua sends what the user types,
+-- revive.lua carries a chat over the Go host's death (and starts CLIs, saying
+-- when one resumed), input.lua serves the input buffer, turns.lua sends what the user types,
 -- windows.lua makes the buffers and windows, conversations.lua the stored
 -- conversations, models.lua :ClaudeModel.
 --

@@ -350,6 +350,8 @@ end
 function render.permission(c, buf, it)
   if it.review then
     -- An edit: the host shows it in the diff review and answers it.
+    c.reviews = c.reviews or {}
+    c.reviews[it.id] = it
     add(c, buf, { string.format("? %s(%s): review the proposed change in the diff", it.name, about(c, it)) }, c.last ~= "tool")
     c.last = "tool"
     return
@@ -370,15 +372,23 @@ function render.permission(c, buf, it)
 end
 
 function render.answered(c, buf, it)
+  if c.reviews then
+    c.reviews[it.id] = nil
+  end
   add(c, buf, { "  ⎿  " .. it.text })
 end
 
 -- What the host adds about a request: the file a link points to, an edit
 -- that does not apply.
-render.note = render.answered
+function render.note(c, buf, it)
+  add(c, buf, { "  ⎿  " .. it.text })
+end
 
 function render.cancelled(c, buf, it)
   c.withdrawn[it.id] = true
+  if c.reviews then
+    c.reviews[it.id] = nil
+  end
   add(c, buf, { "  ⎿  permission request withdrawn (the turn was interrupted)" })
   state.update_status(c)
 end
@@ -411,6 +421,7 @@ function render.exited(c, buf, it)
     add(c, buf, { string.format("_Claude exited (%s)._", how) }, true)
   end
   c.busy, c.last, c.queue = false, "end", {}
+  c.running, c.reviews = false, nil
   state.update_status(c)
 end
 

@@ -4,7 +4,9 @@
 local M = {}
 
 -- By workspace directory: { dir, tbuf, ibuf, busy, model, mode, conversation
--- (the CLI's session id of the one it runs), streaming,
+-- (the CLI's session id of the one it runs), running (a CLI was started
+-- and has not exited), revive (the conversation to resume: its CLI died
+-- with the Go host), reviews (edits in a diff review, by request id), streaming,
 -- last, queue (permission requests waiting, oldest first), withdrawn, history (prompts sent, oldest first),
 -- recalled (the history index in the input; nil: the draft), draft }.
 local chats = {}
@@ -160,6 +162,15 @@ end
 -- a new conversation, how.resume continues that stored session; either
 -- replaces a running CLI.
 local function start(c, how)
+  -- A conversation whose CLI died with the Go host (chat/revive.lua): the
+  -- new host does not know it, so it is named. Asking for another one
+  -- (new, resume) forgets it.
+  local revive = not how and c.revive
+  if how then
+    c.revive = nil
+  elseif revive then
+    how = { resume = revive, revive = true }
+  end
   local new = how and how.new or false
   -- A CLI started again for this conversation (the last one exited or
   -- crashed) keeps the mode the user had switched to.
@@ -169,8 +180,15 @@ local function start(c, how)
     return false
   end
   require("claude.permission").warn_no_review(chosen)
-  args.new, args.resume = new, how and how.resume or ""
-  return require("claude.host").start_chat(args) ~= nil
+  args.new, args.resume, args.revive = new, how and how.resume or "", how and how.revive or false
+  if require("claude.host").start_chat(args) == nil then
+    return false
+  end
+  c.running = true
+  if revive then
+    c.revive = nil
+  end
+  return true, revive and true or false
 end
 M.start_args, M.start = start_args, start
 

@@ -3,8 +3,9 @@
 local M = {}
 
 local state = require("claude.chat.state")
-local chats, valid, current_dir, start, update_status, follow =
-  state.chats, state.valid, state.current_dir, state.start, state.update_status, state.follow
+local revive = require("claude.chat.revive")
+local chats, valid, current_dir, update_status, follow =
+  state.chats, state.valid, state.current_dir, state.update_status, state.follow
 
 --- Sends the input buffer's text as the next turn and clears it.
 ---@param dir string|nil
@@ -17,7 +18,7 @@ function M.submit(dir)
   local lines = vim.api.nvim_buf_get_lines(c.ibuf, 0, -1, false)
   local text = vim.trim(table.concat(lines, "\n"))
   local images = c.attached or {}
-  if (text == "" and #images == 0) or not start(c) then
+  if (text == "" and #images == 0) or not revive.start(c) then
     return
   end
   c.attached = nil
@@ -89,6 +90,9 @@ function M.stop(dir)
     require("claude.notify").info("no chat runs for " .. dir)
     return
   end
+  -- Stopped on purpose: no later start resumes it, not even after the
+  -- Go host died (chat/revive.lua).
+  chats[dir].conversation, chats[dir].revive = nil, nil
   require("claude.host").stop_chat(dir)
 end
 

@@ -205,7 +205,7 @@ M.open_windows = open_windows
 ---@param dir string|nil
 function M.open(dir)
   dir = dir or state.current_dir()
-  if not state.start(chats[dir] or { dir = dir }) then
+  if not require("claude.chat.revive").start(chats[dir] or { dir = dir }) then
     return false
   end
   open_windows(chat(dir))
