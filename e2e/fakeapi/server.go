@@ -220,7 +220,11 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 			turn = Say("fakeapi: no scripted turn left")
 		}
 		if turn.Fail != 0 {
-			writeError(w, turn.Fail, "overloaded_error", "Overloaded")
+			typ, msg := apiError(turn)
+			if turn.RetryAfter != "" {
+				w.Header().Set("Retry-After", turn.RetryAfter)
+			}
+			writeError(w, turn.Fail, typ, msg)
 			return
 		}
 		writeMessage(r.Context(), w, rec.Messages, s.assistantContent(turn), pacing{turn.Chunk, turn.Delay})
