@@ -4,14 +4,18 @@ import (
 	"context"
 
 	"github.com/claude-nvim/claude.nvim/chat"
+	"github.com/google/uuid"
 )
 
-// SendArgs are ClaudeHostChatSend's: the chat's directory, the user's text and the image
-// files attached to it (:ClaudeChatAttach).
+// SendArgs are ClaudeHostChatSend's: the chat's directory, the user's text, the image
+// files attached to it (:ClaudeChatAttach) and Lua's id for the message, which names it in
+// the "message" items that say when the CLI takes it in (a message sent while Claude works
+// waits in the CLI's queue).
 type SendArgs struct {
 	Dir    string `msgpack:",array"`
 	Text   string
 	Images []string
+	ID     string
 }
 
 // withRunning runs write on dir's running CLI, off the handler's goroutine and bounded by
@@ -43,8 +47,23 @@ func (c *Controller) Send(args SendArgs) {
 			}
 			images = append(images, img)
 		}
-		return proc.Send(ctx, args.Text, images...)
+		return proc.SendAs(ctx, c.messageID(args.Dir, args.ID), args.Text, images...)
 	})
+}
+
+// messageID gives the message Lua calls id a UUID for the CLI, and remembers which is
+// which until the CLI is done with it ("" when Lua gave no id).
+func (c *Controller) messageID(dir, id string) string {
+	if id == "" {
+		return ""
+	}
+	u := uuid.NewString()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if dc := c.chats[dir]; dc != nil {
+		dc.messages[u] = id
+	}
+	return u
 }
 
 // Interrupt serves ClaudeHostChatInterrupt (async): stop the running turn.

@@ -70,6 +70,16 @@ func (s *Server) Push(turns ...Turn) {
 	s.script = append(s.script, turns...)
 }
 
+// Replace drops the turns not yet consumed and scripts turns instead: after a failure the
+// CLI repeated an unknown number of times (a 400 is sent again with other options before
+// the CLI gives up), the next turn starts from a known script.
+func (s *Server) Replace(turns ...Turn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.script = append([]Turn(nil), turns...)
+	s.searched = false
+}
+
 // Remaining is the number of scripted turns not yet consumed.
 func (s *Server) Remaining() int {
 	s.mu.Lock()

@@ -425,8 +425,8 @@ function M.start_chat(args)
   return M.call("ClaudeHostChatStart", args)
 end
 
-function M.send_to_chat(dir, text, images)
-  return M.call("ClaudeHostChatSend", dir, text, images)
+function M.send_to_chat(dir, text, images, id)
+  return M.call("ClaudeHostChatSend", dir, text, images, id or "")
 end
 
 function M.interrupt_chat(dir)

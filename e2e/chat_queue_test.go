@@ -1,0 +1,88 @@
+package e2e
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/claude-nvim/claude.nvim/e2e/fakeapi"
+	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
+)
+
+// chatQueued returns the messages the chat shows as queued (virtual lines under the
+// transcript, chat/queue.lua).
+func (s *session) chatQueued() []string {
+	var lines []string
+	s.nv.Lua(&lines, `
+		local b = require('claude.chat').buffers()
+		local out = {}
+		if not b then return out end
+		local ns = vim.api.nvim_create_namespace('claude_chat_queued')
+		for _, m in ipairs(vim.api.nvim_buf_get_extmarks(b.transcript, ns, 0, -1, { details = true })) do
+			for _, vl in ipairs(m[4].virt_lines or {}) do
+				local text = ''
+				for _, chunk in ipairs(vl) do text = text .. chunk[1] end
+				table.insert(out, text)
+			end
+		end
+		return out`)
+	return lines
+}
+
+// chatType types text into the chat's input and sends it with <CR>, as the user does, and
+// does not wait for it to show.
+func (s *session) chatType(text string) {
+	s.t.Helper()
+	s.nv.Lua(nil, `
+		local b = require('claude.chat').buffers()
+		vim.api.nvim_set_current_win(vim.fn.bufwinid(b.input))`)
+	s.nv.Keys("i" + text + "<Esc><CR>")
+}
+
+// A message sent while Claude answers waits, shown as queued under the streaming answer,
+// never inside it; the CLI runs it as a turn of its own after the answer, and its prompt
+// line goes there (issue 22.5).
+func TestAChatMessageSentWhileClaudeAnswersIsQueuedAndThenItsOwnTurn(t *testing.T) {
+	t.Parallel()
+	words := strings.Repeat("slowly ", 80)
+	answer := "BEGIN " + words + "END"
+	const followUp = "And one more thing"
+	s := newSession(t, fakeapi.Stream(answer, 7, 50*time.Millisecond), fakeapi.Say("Here is the one more thing."))
+	t.Cleanup(s.logTranscript)
+	s.openChat()
+	s.chatSend("Tell me slowly")
+	nvimtest.Wait(t, "the answer to start streaming", turnTimeout, func() bool {
+		return strings.Contains(s.chatTranscript(), "BEGIN slowly")
+	})
+	s.chatType(followUp)
+	if got, want := s.chatQueued(), []string{"⧗ queued: " + followUp}; strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("right after sending, the queued lines are %q, want %q", got, want)
+	}
+	if got := s.chatTranscript(); strings.Contains(got, followUp) || strings.Contains(got, "END") {
+		t.Fatalf("the follow-up was not queued while the answer streamed:\n%s", got)
+	}
+	s.waitChat("Here is the one more thing.")
+	got := s.chatTranscript()
+	if !strings.Contains("\n"+got+"\n", "\n"+answer+"\n") {
+		t.Errorf("the first answer is not one unbroken line %q:\n%s", answer, got)
+	}
+	end, prompt, second := strings.Index(got, answer), strings.Index(got, "> "+followUp), strings.Index(got, "Here is the one more thing.")
+	if !(end >= 0 && end < prompt && prompt < second) {
+		t.Errorf("want the first answer, then %q, then its answer:\n%s", "> "+followUp, got)
+	}
+	if strings.Count(got, followUp) != 1 {
+		t.Errorf("the follow-up shows %d times, want once:\n%s", strings.Count(got, followUp), got)
+	}
+	if q := s.chatQueued(); len(q) != 0 {
+		t.Errorf("after its turn, the follow-up still shows as queued: %q", q)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), turnTimeout)
+	defer cancel()
+	if _, err := s.api.WaitMain(ctx, 2); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.chatRequest(2).LastUserText(); got != followUp {
+		t.Errorf("the model got %q as the follow-up's turn, want %q", got, followUp)
+	}
+}
