@@ -30,6 +30,20 @@ func TestAFailedTurnSaysWhatFailed(t *testing.T) {
 			want: "API error 400: messages.0.content: bad",
 		},
 		{
+			name: "a 401 keeps the CLI's own words after the status",
+			lines: []string{
+				`{"type":"result","subtype":"success","is_error":true,"api_error_status":401,"api_error_type":"authentication_error","terminal_reason":"api_error","result":"Invalid API key · Fix external API key"}`,
+			},
+			want: "API error 401 (authentication_error): Invalid API key · Fix external API key",
+		},
+		{
+			name: "a 429 after its retry-after",
+			lines: []string{
+				`{"type":"result","subtype":"success","is_error":true,"api_error_status":429,"api_error_type":"rate_limit_error","terminal_reason":"api_error","result":"API Error: Request rejected (429) · Number of request tokens has exceeded your per-minute rate limit"}`,
+			},
+			want: "API error 429 (rate_limit_error): Request rejected (429) · Number of request tokens has exceeded your per-minute rate limit",
+		},
+		{
 			name: "an interrupt's diagnostics line is no error for the user",
 			lines: []string{
 				`{"type":"user","message":{"role":"user","content":[{"type":"text","text":"[Request interrupted by user]"}]},"parent_tool_use_id":null}`,
