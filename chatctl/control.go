@@ -66,6 +66,47 @@ func (c *Controller) messageID(dir, id string) string {
 	return u
 }
 
+// Withdraw serves ClaudeHostChatWithdraw (async; dir and Lua's id of a queued message): the
+// CLI is asked to drop the message (cancel_async_message). The transcript gets a "message"
+// item: "cancelled" (sent here too, as a CLI without command_lifecycle lines says nothing
+// more; Lua ignores a second one), or "taken" when a turn took the message in first.
+func (c *Controller) Withdraw(args []string) {
+	if len(args) < 2 {
+		return
+	}
+	dir, id := args[0], args[1]
+	c.mu.Lock()
+	var proc *chat.Process
+	var u string
+	if dc := c.chats[dir]; dc != nil {
+		proc = dc.proc
+		for k, v := range dc.messages {
+			if v == id {
+				u = k
+			}
+		}
+	}
+	c.mu.Unlock()
+	if proc == nil || u == "" {
+		c.show(context.Background(), dir, Item{Kind: "message", ID: id, Text: "taken"})
+		return
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
+		defer cancel()
+		withdrawn, err := proc.Withdraw(ctx, u)
+		if err != nil {
+			c.fail(dir, "withdraw", err)
+			return
+		}
+		state := "taken"
+		if withdrawn {
+			state = "cancelled"
+		}
+		c.show(ctx, dir, Item{Kind: "message", ID: id, Text: state})
+	}()
+}
+
 // Interrupt serves ClaudeHostChatInterrupt (async): stop the running turn.
 func (c *Controller) Interrupt(args []string) {
 	if len(args) == 0 {

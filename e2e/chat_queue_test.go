@@ -86,3 +86,44 @@ func TestAChatMessageSentWhileClaudeAnswersIsQueuedAndThenItsOwnTurn(t *testing.
 		t.Errorf("the model got %q as the follow-up's turn, want %q", got, followUp)
 	}
 }
+
+// A queued message can be taken back (the CLI drops it: cancel_async_message) to be edited:
+// its text returns to the input, and only what is sent again reaches the model.
+func TestAQueuedChatMessageTakenBackReturnsToTheInputAndNeverReachesTheModel(t *testing.T) {
+	t.Parallel()
+	answer := "BEGIN " + strings.Repeat("slowly ", 80) + "END"
+	const (
+		draft  = "Make it blue"
+		edited = "Make it green"
+	)
+	s := newSession(t, fakeapi.Stream(answer, 7, 50*time.Millisecond), fakeapi.Say("Green it is."))
+	t.Cleanup(s.logTranscript)
+	s.openChat()
+	s.chatSend("Tell me slowly")
+	nvimtest.Wait(t, "the answer to start streaming", turnTimeout, func() bool {
+		return strings.Contains(s.chatTranscript(), "BEGIN slowly")
+	})
+	s.chatType(draft)
+	if q := s.chatQueued(); len(q) != 1 {
+		t.Fatalf("right after sending, the queued lines are %q, want the draft", q)
+	}
+	s.nv.Cmd("ClaudeChatUnqueue")
+	nvimtest.Wait(t, "the draft to come back to the input", turnTimeout, func() bool {
+		return s.chatInput() == draft && len(s.chatQueued()) == 0
+	})
+	s.waitChat(answer)
+	nvimtest.Wait(t, "the first turn to end", turnTimeout, func() bool {
+		return strings.Contains(s.chatTranscript(), " tokens in, ")
+	})
+	s.nv.Lua(nil, `
+		local b = require('claude.chat').buffers()
+		vim.api.nvim_buf_set_lines(b.input, 0, -1, false, {})`)
+	s.chatSend(edited)
+	s.waitChat("Green it is.")
+	if got := s.chatRequest(2).LastUserText(); got != edited {
+		t.Errorf("the model's second request has %q, want only the edited %q", got, edited)
+	}
+	if got := s.chatTranscript(); strings.Contains(got, draft) {
+		t.Errorf("the withdrawn draft shows in the transcript:\n%s", got)
+	}
+}

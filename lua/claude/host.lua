@@ -429,6 +429,10 @@ function M.send_to_chat(dir, text, images, id)
   return M.call("ClaudeHostChatSend", dir, text, images, id or "")
 end
 
+function M.withdraw_chat(dir, id)
+  return M.call("ClaudeHostChatWithdraw", dir, id)
+end
+
 function M.interrupt_chat(dir)
   return M.call("ClaudeHostChatInterrupt", dir)
 end

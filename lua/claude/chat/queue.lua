@@ -59,8 +59,9 @@ function M.draw(c)
   vim.api.nvim_buf_set_extmark(buf, ns, last - 1, 0, { id = 1, virt_lines = lines })
 end
 
---- Puts queued messages the CLI will never take (it exited) back into the
---- input, above what is there, so no typed text is lost.
+--- Puts queued messages the CLI will not take (it exited, or they were
+--- taken back) into the input, above what is there, so no typed text is
+--- lost.
 function M.restore(c, msgs)
   if #msgs == 0 or not state.valid(c.ibuf) then
     return

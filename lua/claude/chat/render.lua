@@ -376,9 +376,10 @@ function render.message(c, buf, it)
   elseif it.text == "cancelled" then
     local q = queue.take(c, it.id)
     if q then
-      add(c, buf, { "_queued message withdrawn: " .. first_line(q.text) .. "_" }, true)
       queue.restore(c, { q })
     end
+  elseif it.text == "taken" then
+    require("claude.notify").info("too late to take that message back: Claude has it")
   end
 end
 

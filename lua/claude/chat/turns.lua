@@ -53,6 +53,21 @@ function M.submit(dir)
   require("claude.host").send_to_chat(dir, text, images, id)
 end
 
+--- Takes back the newest message still queued in the chat (the CLI drops
+--- it), so that it can be edited and sent again: its text goes back to the
+--- input once the CLI confirms (render.message).
+---@param dir string|nil
+function M.unqueue(dir)
+  dir = dir or current_dir()
+  local c = chats[dir]
+  local q = c and c.queued and c.queued[#c.queued]
+  if not q then
+    require("claude.notify").info("no message waits in the chat's queue")
+    return
+  end
+  require("claude.host").withdraw_chat(dir, q.id)
+end
+
 --- Interrupts the chat's running turn.
 ---@param dir string|nil
 function M.interrupt(dir)
