@@ -36,9 +36,14 @@ func (c *Controller) withRunning(dir, what string, write func(context.Context, *
 	}()
 }
 
-// Send serves ClaudeHostChatSend (async): a user turn.
+// Send serves ClaudeHostChatSend (async): a user turn. The message's UUID is made here, on
+// the handler goroutine, so that a Withdraw handled after it finds it.
 func (c *Controller) Send(args SendArgs) {
+	u, m := c.messageID(args.Dir, args.ID)
 	c.withRunning(args.Dir, "send", func(ctx context.Context, proc *chat.Process) error {
+		if m != nil {
+			defer close(m.written)
+		}
 		images := make([]chat.Image, 0, len(args.Images))
 		for _, path := range args.Images {
 			img, err := readImage(path)
@@ -47,23 +52,31 @@ func (c *Controller) Send(args SendArgs) {
 			}
 			images = append(images, img)
 		}
-		return proc.SendAs(ctx, c.messageID(args.Dir, args.ID), args.Text, images...)
+		return proc.SendAs(ctx, u, args.Text, images...)
 	})
 }
 
+// sentMessage is a message Lua sent, by the UUID the CLI knows it by.
+type sentMessage struct {
+	id      string        // Lua's
+	written chan struct{} // closed once the write to the CLI is over
+}
+
 // messageID gives the message Lua calls id a UUID for the CLI, and remembers which is
-// which until the CLI is done with it ("" when Lua gave no id).
-func (c *Controller) messageID(dir, id string) string {
+// which until the CLI is done with it ("" and nil when Lua gave no id or no CLI runs).
+func (c *Controller) messageID(dir, id string) (string, *sentMessage) {
 	if id == "" {
-		return ""
+		return "", nil
 	}
-	u := uuid.NewString()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if dc := c.chats[dir]; dc != nil {
-		dc.messages[u] = id
+	dc := c.chats[dir]
+	if dc == nil || dc.proc == nil {
+		return "", nil
 	}
-	return u
+	u, m := uuid.NewString(), &sentMessage{id: id, written: make(chan struct{})}
+	dc.messages[u] = m
+	return u, m
 }
 
 // Withdraw serves ClaudeHostChatWithdraw (async; dir and Lua's id of a queued message): the
@@ -78,22 +91,30 @@ func (c *Controller) Withdraw(args []string) {
 	c.mu.Lock()
 	var proc *chat.Process
 	var u string
+	var m *sentMessage
 	if dc := c.chats[dir]; dc != nil {
 		proc = dc.proc
 		for k, v := range dc.messages {
-			if v == id {
-				u = k
+			if v.id == id {
+				u, m = k, v
 			}
 		}
 	}
 	c.mu.Unlock()
-	if proc == nil || u == "" {
+	if proc == nil || m == nil {
 		c.show(context.Background(), dir, Item{Kind: "message", ID: id, Text: "taken"})
 		return
 	}
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
 		defer cancel()
+		// The CLI must have read the message before it can drop it.
+		select {
+		case <-m.written:
+		case <-ctx.Done():
+			c.fail(dir, "withdraw", ctx.Err())
+			return
+		}
 		withdrawn, err := proc.Withdraw(ctx, u)
 		if err != nil {
 			c.fail(dir, "withdraw", err)

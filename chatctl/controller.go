@@ -61,7 +61,7 @@ type dirChat struct {
 	conversation string                        // the stored conversation's id (the CLI's session_id)
 	reviews      map[string]context.CancelFunc // edits shown as diffs, by ticket: closes the view
 	init         *initAnswer                   // the running CLI's initialize answer
-	messages     map[string]string             // messages sent and not done: CLI's uuid → Lua's id
+	messages     map[string]*sentMessage       // messages sent and not done, by the CLI's uuid
 }
 
 // StartArgs are ClaudeHostChatStart's argument (lua/claude/chat.lua).
@@ -112,7 +112,7 @@ func (c *Controller) Start(args []StartArgs) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	dc.proc, dc.reviews, dc.messages = proc, map[string]context.CancelFunc{}, map[string]string{}
+	dc.proc, dc.reviews, dc.messages = proc, map[string]context.CancelFunc{}, map[string]*sentMessage{}
 	dc.init = c.initialize(a.Dir, proc)
 	if a.Resume != "" {
 		go c.showHistory(a.Dir, envList(a.Env), a.Resume)

@@ -153,11 +153,14 @@ func contentItem(ev chat.Event) Item {
 func (c *Controller) messageItem(dc *dirChat, e chat.MessageState) (Item, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	id, ok := dc.messages[e.ID]
-	if ok && (e.State == "completed" || e.State == "cancelled") {
+	m, ok := dc.messages[e.ID]
+	if !ok {
+		return Item{}, false
+	}
+	if e.State == "completed" || e.State == "cancelled" {
 		delete(dc.messages, e.ID)
 	}
-	return Item{Kind: "message", ID: id, Text: e.State}, ok
+	return Item{Kind: "message", ID: m.id, Text: e.State}, true
 }
 
 // endItem ends a turn in the transcript. Text is what failed ("" for a turn that did not
