@@ -127,3 +127,44 @@ func TestAQueuedChatMessageTakenBackReturnsToTheInputAndNeverReachesTheModel(t *
 		t.Errorf("the withdrawn draft shows in the transcript:\n%s", got)
 	}
 }
+
+// A message sent while the running turn still has a tool to run is taken into that turn at
+// the tool's result, as the CLI does in the terminal: its prompt line goes right there,
+// before the answer that follows, and the model gets it with the tool result.
+func TestAChatMessageQueuedBeforeAToolResultJoinsTheRunningTurnThere(t *testing.T) {
+	if cliVersion == "2.1.197" {
+		t.Skip("2.1.197 does not say when it takes a queued message in (no command_lifecycle lines): the chat shows it after the turn")
+	}
+	t.Parallel()
+	const followUp = "Also print the date"
+	slow := fakeapi.Turn{
+		Text: "Let me run it. " + strings.Repeat("slowly ", 40), Chunk: 7, Delay: 50 * time.Millisecond,
+		Tools: []fakeapi.ToolUse{{Name: "Bash", Input: map[string]any{"command": "echo hi"}}},
+	}
+	s := newSession(t, slow, fakeapi.Say("Ran it, and noted the date."))
+	t.Cleanup(s.logTranscript)
+	s.openChat()
+	s.chatSend("Run echo hi")
+	nvimtest.Wait(t, "the answer to start streaming", turnTimeout, func() bool {
+		return strings.Contains(s.chatTranscript(), "Let me run it.")
+	})
+	s.chatType(followUp)
+	if q := s.chatQueued(); len(q) != 1 {
+		t.Fatalf("right after sending, the queued lines are %q, want the follow-up", q)
+	}
+	s.waitChat("Ran it, and noted the date.")
+	nvimtest.Wait(t, "the turn to end", turnTimeout, func() bool {
+		return strings.Contains(s.chatTranscript(), " tokens in, ")
+	})
+	got := s.chatTranscript()
+	tool, prompt, answer := strings.Index(got, "● Bash(echo hi)"), strings.Index(got, "> "+followUp), strings.Index(got, "Ran it, and noted the date.")
+	if !(tool >= 0 && tool < prompt && prompt < answer) {
+		t.Errorf("want the Bash call, then %q, then the answer:\n%s", "> "+followUp, got)
+	}
+	if n := strings.Count(got, " tokens in, "); n != 1 {
+		t.Errorf("the follow-up made %d turn ends, want it inside the one turn:\n%s", n, got)
+	}
+	if got := s.chatRequest(2).UserText(); !strings.Contains(got, followUp) {
+		t.Errorf("the model's request after the tool has %q, want the follow-up in it", got)
+	}
+}
