@@ -135,6 +135,49 @@
 //     (additional_directories, view_mode; result_index, safety_stops, …). None of these
 //     changes what the parser reads.
 //
+// API errors, diagnostics lines and queued messages (2.1.332, and 2.1.197 where said; the
+// stand-in answering with an API error body and a status):
+//
+//   - A turn that ends on an API error ends with result subtype "success" (sic) and is_error
+//     true, api_error_status (the HTTP status; null otherwise), api_error_type (2.1.332
+//     only), terminal_reason "api_error" (2.1.197: "completed") and result the CLI's message
+//     "API Error: 400 <the API's error.message>" (for a 500: "API Error: 500 Internal server
+//     error. This is a server-side issue, …" whatever the API's message). Before it comes a
+//     made-up assistant line (model "<synthetic>") with that text as its content and error
+//     (a string: "server_error", "unknown"; 2.1.332 also is_api_error_message true): the
+//     parser drops it, so the message is shown once, as the error, not as the model's text.
+//   - Retried (with api_retry lines): 5xx, 529, 429 (its retry-after is honoured:
+//     "Retry-After: 3" gave retry_delay_ms 3228) and, oddly, 401 (error
+//     "authentication_failed"). CLAUDE_CODE_MAX_RETRIES=N (the CLI's environment) sets
+//     max_retries; the turn ends as above once they are spent. Not retried: 413 (result
+//     "Request too large (max 32MB). …", terminal_reason "image_error") and 400, which gets
+//     no api_retry: 2.1.332 sends the same request again at once twice, then three times
+//     more with more tools offered, and gives up within ~100 ms (six requests per message).
+//     The texts differ by status: 401 "Invalid API key · Fix external API key", 429 "API
+//     Error: Request rejected (429) · <message>". The CLI stays usable: the next message is
+//     a normal turn.
+//   - Every interrupted turn's result has errors ["[ede_diagnostic] result_type=user
+//     last_content_type=n/a stop_reason=null"] (both CLIs) and terminal_reason
+//     "aborted_streaming" (or "aborted_tools"). Such lines (and "[session_crash] …") are the
+//     CLI's internal diagnostics; its own SDK adapter filters them out of errors, and so does
+//     the parser (TurnEnd.Diagnostics, logged at debug).
+//   - A user line written while a turn runs is queued, not mixed in. If the running turn
+//     reaches a tool result, the CLI takes it in there: the next request's tool_result
+//     message also carries the text "The user sent a new message while you were working:\n
+//     <text>\n\n…"; no result of its own. Otherwise it runs after the turn's result as a
+//     turn of its own, and several waiting messages are merged into one turn (one request,
+//     their texts as separate blocks, one result).
+//   - 2.1.332: a user line with a "uuid" gets command_lifecycle lines {command_uuid, state}:
+//     "queued" on reading it, "started" when a turn takes it in (before that turn's
+//     system/init, or after the tool result it joins), then "completed" (after the result)
+//     or "cancelled". system/status "requesting" lists user_message_uuids. The
+//     cancel_async_message control request {message_uuid} withdraws a queued one ({"cancelled":
+//     true, "message_uuid": …}, and a "cancelled" lifecycle line); the interrupt's answer
+//     lists still_queued (uuids that survive the interrupt). With --replay-user-messages each
+//     message is echoed (isReplay) when a turn takes it, not when it is read. 2.1.197 prints
+//     no command_lifecycle lines (a uuid is accepted), answers cancel_async_message with
+//     {"cancelled": true} and answers an interrupt with no payload.
+//
 // Not checked against the real CLI: subagent (Task) output, whose stream_event lines carry
 // parent_tool_use_id (partial text of a subagent is dropped, its tool calls are kept), and
 // control requests other than can_use_tool (hook_callback, mcp_message: we register neither,

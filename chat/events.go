@@ -2,6 +2,8 @@ package chat
 
 import (
 	"encoding/json"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -129,14 +131,36 @@ type Usage struct {
 	CacheCreation int `json:"cache_creation_input_tokens"`
 }
 
+// MessageState is the fate of a message sent with Process.SendAs, by its id (2.1.332's
+// command_lifecycle lines; older CLIs send none): "queued" when the CLI read it while busy,
+// "started" when a turn took it in (a new turn, or the running one at its next tool
+// result), then "completed" or "cancelled" (Process.Withdraw, or an interrupt that swept it).
+type MessageState struct {
+	ID    string
+	State string
+}
+
 // TurnEnd ends a turn (the CLI's result line).
 type TurnEnd struct {
 	// Subtype is "success" or an error: "error_during_execution" (also what an interrupt
-	// gives), "error_max_turns", ….
-	Subtype     string
-	IsError     bool
-	Result      string // the final text on success
+	// gives), "error_max_turns", …. A turn that ended on an API error is "success" with
+	// IsError set: ErrorText says what went wrong.
+	Subtype string
+	IsError bool
+	Result  string // the final text on success; the CLI's message on an API error
+	// Errors are the result's errors for the user; the CLI's internal diagnostics lines
+	// ("[ede_diagnostic] …", "[session_crash] …", which the CLI's own SDK drops too) are
+	// moved to Diagnostics, for the log.
 	Errors      []string
+	Diagnostics []string
+	// APIErrorStatus is the HTTP status of the API error the turn ended on (0: none), after
+	// the CLI's retries (api_retry) or at once for a status it does not retry (400, 401, …);
+	// APIErrorType is the API's error type (2.1.332; "" on 2.1.197).
+	APIErrorStatus int
+	APIErrorType   string
+	// Interrupted says the turn ended because it was interrupted (terminal_reason
+	// "aborted_streaming", "aborted_tools"): the transcript already says so.
+	Interrupted bool
 	Duration    time.Duration
 	APIDuration time.Duration
 	NumTurns    int
@@ -146,6 +170,36 @@ type TurnEnd struct {
 	SessionID string
 	// Denied lists the tools the user denied during the turn.
 	Denied []string
+}
+
+// ErrorText is what the user is told about a failed turn: "" for a turn that did not fail or
+// was interrupted; the API's status and message for an API error ("API error 400
+// (invalid_request_error): messages.0: …"); else the errors, or the subtype.
+func (t TurnEnd) ErrorText() string {
+	if !t.IsError || t.Interrupted {
+		return ""
+	}
+	if t.APIErrorStatus != 0 {
+		// The CLI's text starts "API Error: 400 …"; the status is said once, ours.
+		msg := strings.TrimPrefix(t.Result, "API Error: ")
+		msg = strings.TrimPrefix(msg, strconv.Itoa(t.APIErrorStatus))
+		msg = strings.TrimSpace(msg)
+		head := "API error " + strconv.Itoa(t.APIErrorStatus)
+		if t.APIErrorType != "" {
+			head += " (" + t.APIErrorType + ")"
+		}
+		if msg == "" {
+			return head
+		}
+		return head + ": " + msg
+	}
+	if len(t.Errors) > 0 {
+		return strings.Join(t.Errors, "; ")
+	}
+	if t.Result != "" && t.Subtype == "success" {
+		return t.Result
+	}
+	return "the turn failed (" + t.Subtype + ")"
 }
 
 // Exited is the last event: the CLI is gone. MidTurn says it went while a turn was running
@@ -169,5 +223,6 @@ func (PermissionRequest) event()   {}
 func (PermissionCancelled) event() {}
 func (PermissionRefused) event()   {}
 func (TurnEnd) event()             {}
+func (MessageState) event()        {}
 func (Exited) event()              {}
 func (LineSkipped) event()         {}

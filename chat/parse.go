@@ -70,6 +70,8 @@ func (p *parser) parseLine(line []byte) error {
 		}
 	case "control_cancel_request":
 		p.emit(PermissionCancelled{RequestID: l.RequestID})
+	case "command_lifecycle":
+		p.emit(MessageState{ID: l.CommandUUID, State: l.State})
 	default:
 		return fmt.Errorf("%w %q", errUnknownLine, l.Type)
 	}
@@ -118,6 +120,12 @@ func (p *parser) assistant(l *inLine) error {
 	blocks, err := p.message(l, &m)
 	if err != nil {
 		return err
+	}
+	if l.IsAPIErrorMessage || (l.Error != "" && m.Model == "<synthetic>") {
+		// The CLI's stand-in for an answer that failed ("API Error: 500 …"): the result
+		// that follows says the same, with its status, and is shown as an error, not as
+		// the model's text.
+		return nil
 	}
 	for _, b := range blocks {
 		idx := -1
@@ -262,10 +270,19 @@ func retryText(l *inLine) string {
 
 func (p *parser) result(l *inLine) {
 	t := TurnEnd{
-		Subtype: l.Subtype, IsError: l.IsError, Result: l.Result, Errors: l.Errors,
+		Subtype: l.Subtype, IsError: l.IsError, Result: l.Result,
+		APIErrorStatus: l.APIErrorStatus, APIErrorType: l.APIErrorType,
+		Interrupted: strings.HasPrefix(l.TerminalReason, "aborted"),
 		Duration:    time.Duration(l.DurationMS * float64(time.Millisecond)),
 		APIDuration: time.Duration(l.DurationAPIMS * float64(time.Millisecond)),
 		NumTurns:    l.NumTurns, Tokens: l.Usage, CostUSD: l.TotalCostUSD, SessionID: l.SessionID,
+	}
+	for _, e := range l.Errors {
+		if isDiagnostic(e) {
+			t.Diagnostics = append(t.Diagnostics, e)
+		} else {
+			t.Errors = append(t.Errors, e)
+		}
 	}
 	for _, d := range l.PermissionDenials {
 		t.Denied = append(t.Denied, d.ToolName)
@@ -289,4 +306,11 @@ func (p *parser) controlRequest(l *inLine) error {
 		Description: r.Description, ToolUseID: r.ToolUseID, Input: r.Input, Suggestions: r.Suggestions,
 	})
 	return nil
+}
+
+// isDiagnostic tells the CLI's internal diagnostics lines among a result's errors: every
+// interrupted turn ends with "[ede_diagnostic] result_type=user last_content_type=n/a
+// stop_reason=null" (2.1.197 and 2.1.332). They mean nothing to the user.
+func isDiagnostic(e string) bool {
+	return strings.HasPrefix(e, "[ede_diagnostic]") || strings.HasPrefix(e, "[session_crash]")
 }

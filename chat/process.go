@@ -29,9 +29,12 @@ type Process struct {
 	ctl   *controls
 	perms *permissions
 
-	turns atomic.Int32  // user turns sent whose result has not come
-	done  chan struct{} // closed when the CLI has exited and everything is read
-	exit  Exited
+	turns atomic.Int32 // user turns sent whose result has not come
+	// lifecycle is set once the CLI reported a MessageState: a message is then counted
+	// done by its own completed or cancelled, as queued ones may share a turn's result.
+	lifecycle atomic.Bool
+	done      chan struct{} // closed when the CLI has exited and everything is read
+	exit      Exited
 
 	closeOnce sync.Once
 }
@@ -148,7 +151,14 @@ func (s *Process) read(out *os.File, stderr *logWriter) {
 func (s *Process) emit(ev Event) {
 	switch ev := ev.(type) {
 	case TurnEnd:
-		s.endTurn()
+		if !s.lifecycle.Load() {
+			s.endTurn()
+		}
+	case MessageState:
+		s.lifecycle.Store(true)
+		if ev.State == "completed" || ev.State == "cancelled" {
+			s.endTurn()
+		}
 	case PermissionRequest:
 		r, why, message := s.perms.add(ev)
 		if why != "" {

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 )
@@ -19,6 +20,14 @@ var ErrEmptyTurn = errors.New("empty turn")
 // come after the text, as the API's base64 image blocks. A slash command ("/compact") is
 // sent as text.
 func (s *Process) Send(ctx context.Context, text string, images ...Image) error {
+	return s.SendAs(ctx, "", text, images...)
+}
+
+// SendAs is Send with the message's id (a UUID; "" for none). A CLI that knows queued
+// messages (2.1.332) then reports the message's fate by that id as MessageState events:
+// queued while a turn runs, started when a turn takes it in, completed or cancelled; and
+// Withdraw can take it back while it waits.
+func (s *Process) SendAs(ctx context.Context, id, text string, images ...Image) error {
 	var blocks []outBlock
 	if text != "" {
 		blocks = append(blocks, outBlock{Type: "text", Text: text})
@@ -30,12 +39,29 @@ func (s *Process) Send(ctx context.Context, text string, images ...Image) error 
 		return fmt.Errorf("send: %w", ErrEmptyTurn)
 	}
 	s.turns.Add(1)
-	err := s.in.writeJSON(ctx, userLine{Type: "user", Message: userMessage{Role: "user", Content: blocks}})
+	err := s.in.writeJSON(ctx, userLine{Type: "user", UUID: id, Message: userMessage{Role: "user", Content: blocks}})
 	if err != nil {
 		s.endTurn()
 		return fmt.Errorf("send: %w", err)
 	}
 	return nil
+}
+
+// Withdraw takes back a message sent with SendAs that waits in the CLI's queue
+// (cancel_async_message). It reports whether the CLI withdrew it: false once a turn took it
+// in. A CLI that knows no such request answers with an error.
+func (s *Process) Withdraw(ctx context.Context, id string) (bool, error) {
+	raw, err := s.ctl.request(ctx, "cancel_async_message", map[string]any{"message_uuid": id})
+	if err != nil {
+		return false, fmt.Errorf("withdraw %s: %w", id, err)
+	}
+	var r struct {
+		Cancelled bool `json:"cancelled"`
+	}
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return false, fmt.Errorf("withdraw %s: decode answer: %w", id, err)
+	}
+	return r.Cancelled, nil
 }
 
 // Tell gives the model text within the turn that runs, without starting one: the CLI hands a

@@ -19,6 +19,13 @@ type inLine struct {
 	// assistant, user
 	Message  json.RawMessage `json:"message"`
 	IsReplay bool            `json:"isReplay"`
+	// An assistant line the CLI made up for an API error (model "<synthetic>"): 2.1.332 sets
+	// is_api_error_message, and both set error (a string, as api_retry's).
+	IsAPIErrorMessage bool `json:"is_api_error_message"`
+
+	// command_lifecycle: the fate of a user message sent with a uuid
+	CommandUUID string `json:"command_uuid"`
+	State       string `json:"state"`
 
 	// system/init
 	SessionID      string      `json:"session_id"`
@@ -49,6 +56,9 @@ type inLine struct {
 	Usage             Usage    `json:"usage"`
 	TotalCostUSD      float64  `json:"total_cost_usd"`
 	Errors            []string `json:"errors"`
+	APIErrorStatus    int      `json:"api_error_status"` // null unless the turn ended on an API error
+	APIErrorType      string   `json:"api_error_type"`   // 2.1.332 only
+	TerminalReason    string   `json:"terminal_reason"`  // "completed", "api_error", "aborted_streaming", …
 	PermissionDenials []struct {
 		ToolName string `json:"tool_name"`
 	} `json:"permission_denials"`
@@ -83,6 +93,7 @@ type streamEvent struct {
 // blocks.
 type message struct {
 	ID      string          `json:"id"`
+	Model   string          `json:"model"`
 	Content json.RawMessage `json:"content"`
 }
 
@@ -122,6 +133,7 @@ type controlResponse struct {
 
 type userLine struct {
 	Type            string      `json:"type"` // "user"
+	UUID            string      `json:"uuid,omitempty"`
 	SessionID       string      `json:"session_id"`
 	Message         userMessage `json:"message"`
 	ParentToolUseID *string     `json:"parent_tool_use_id"` // always null

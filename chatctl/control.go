@@ -4,14 +4,18 @@ import (
 	"context"
 
 	"github.com/claude-nvim/claude.nvim/chat"
+	"github.com/google/uuid"
 )
 
-// SendArgs are ClaudeHostChatSend's: the chat's directory, the user's text and the image
-// files attached to it (:ClaudeChatAttach).
+// SendArgs are ClaudeHostChatSend's: the chat's directory, the user's text, the image
+// files attached to it (:ClaudeChatAttach) and Lua's id for the message, which names it in
+// the "message" items that say when the CLI takes it in (a message sent while Claude works
+// waits in the CLI's queue).
 type SendArgs struct {
 	Dir    string `msgpack:",array"`
 	Text   string
 	Images []string
+	ID     string
 }
 
 // withRunning runs write on dir's running CLI, off the handler's goroutine and bounded by
@@ -32,9 +36,14 @@ func (c *Controller) withRunning(dir, what string, write func(context.Context, *
 	}()
 }
 
-// Send serves ClaudeHostChatSend (async): a user turn.
+// Send serves ClaudeHostChatSend (async): a user turn. The message's UUID is made here, on
+// the handler goroutine, so that a Withdraw handled after it finds it.
 func (c *Controller) Send(args SendArgs) {
+	u, m := c.messageID(args.Dir, args.ID)
 	c.withRunning(args.Dir, "send", func(ctx context.Context, proc *chat.Process) error {
+		if m != nil {
+			defer close(m.written)
+		}
 		images := make([]chat.Image, 0, len(args.Images))
 		for _, path := range args.Images {
 			img, err := readImage(path)
@@ -43,8 +52,80 @@ func (c *Controller) Send(args SendArgs) {
 			}
 			images = append(images, img)
 		}
-		return proc.Send(ctx, args.Text, images...)
+		return proc.SendAs(ctx, u, args.Text, images...)
 	})
+}
+
+// sentMessage is a message Lua sent, by the UUID the CLI knows it by.
+type sentMessage struct {
+	id      string        // Lua's
+	written chan struct{} // closed once the write to the CLI is over
+}
+
+// messageID gives the message Lua calls id a UUID for the CLI, and remembers which is
+// which until the CLI is done with it ("" and nil when Lua gave no id or no CLI runs).
+func (c *Controller) messageID(dir, id string) (string, *sentMessage) {
+	if id == "" {
+		return "", nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	dc := c.chats[dir]
+	if dc == nil || dc.proc == nil {
+		return "", nil
+	}
+	u, m := uuid.NewString(), &sentMessage{id: id, written: make(chan struct{})}
+	dc.messages[u] = m
+	return u, m
+}
+
+// Withdraw serves ClaudeHostChatWithdraw (async; dir and Lua's id of a queued message): the
+// CLI is asked to drop the message (cancel_async_message). The transcript gets a "message"
+// item: "cancelled" (sent here too, as a CLI without command_lifecycle lines says nothing
+// more; Lua ignores a second one), or "taken" when a turn took the message in first.
+func (c *Controller) Withdraw(args []string) {
+	if len(args) < 2 {
+		return
+	}
+	dir, id := args[0], args[1]
+	c.mu.Lock()
+	var proc *chat.Process
+	var u string
+	var m *sentMessage
+	if dc := c.chats[dir]; dc != nil {
+		proc = dc.proc
+		for k, v := range dc.messages {
+			if v.id == id {
+				u, m = k, v
+			}
+		}
+	}
+	c.mu.Unlock()
+	if proc == nil || m == nil {
+		c.show(context.Background(), dir, Item{Kind: "message", ID: id, Text: "taken"})
+		return
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
+		defer cancel()
+		// The CLI must have read the message before it can drop it.
+		select {
+		case <-m.written:
+		case <-ctx.Done():
+			c.fail(dir, "withdraw", ctx.Err())
+			return
+		}
+		withdrawn, err := proc.Withdraw(ctx, u)
+		if err != nil {
+			c.fail(dir, "withdraw", err)
+			return
+		}
+		state := "taken"
+		if withdrawn {
+			state = "cancelled"
+		}
+		c.show(ctx, dir, Item{Kind: "message", ID: id, Text: state})
+	}()
 }
 
 // Interrupt serves ClaudeHostChatInterrupt (async): stop the running turn.

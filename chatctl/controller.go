@@ -61,6 +61,7 @@ type dirChat struct {
 	conversation string                        // the stored conversation's id (the CLI's session_id)
 	reviews      map[string]context.CancelFunc // edits shown as diffs, by ticket: closes the view
 	init         *initAnswer                   // the running CLI's initialize answer
+	messages     map[string]*sentMessage       // messages sent and not done, by the CLI's uuid
 }
 
 // StartArgs are ClaudeHostChatStart's argument (lua/claude/chat.lua).
@@ -116,7 +117,7 @@ func (c *Controller) Start(args []StartArgs) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	dc.proc, dc.reviews = proc, map[string]context.CancelFunc{}
+	dc.proc, dc.reviews, dc.messages = proc, map[string]context.CancelFunc{}, map[string]*sentMessage{}
 	dc.init = c.initialize(a.Dir, proc)
 	if a.Resume != "" && !a.Revive {
 		go c.showHistory(a.Dir, envList(a.Env), a.Resume)

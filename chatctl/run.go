@@ -40,7 +40,7 @@ func (c *Controller) items(dc *dirChat, proc *chat.Process, text *blockCut, evs 
 	items := make([]Item, 0, len(evs))
 	for _, ev := range evs {
 		switch ev.(type) {
-		case chat.TextDelta, chat.ThinkingDelta, chat.Status, chat.Init: // within a block
+		case chat.TextDelta, chat.ThinkingDelta, chat.Status, chat.Init, chat.MessageState: // within a block
 		default:
 			items = append(items, text.end()...)
 		}
@@ -86,7 +86,14 @@ func (c *Controller) items(dc *dirChat, proc *chat.Process, text *blockCut, evs 
 			c.mu.Unlock()
 			items = append(items, Item{Kind: "cancelled", ID: e.Ticket})
 		case chat.TurnEnd:
+			if len(e.Diagnostics) > 0 {
+				c.log.Debug("chat: the CLI's diagnostics", "dir", dc.dir, "lines", e.Diagnostics)
+			}
 			items = append(items, endItem(e))
+		case chat.MessageState:
+			if it, ok := c.messageItem(dc, e); ok {
+				items = append(items, it)
+			}
 		case chat.Exited:
 			c.mu.Lock()
 			if dc.proc == proc {
@@ -141,9 +148,27 @@ func contentItem(ev chat.Event) Item {
 	return Item{Kind: "block_end"}
 }
 
+// messageItem is the transcript's "message" item for the fate of a message Lua sent (Text
+// is the state: queued, started, completed, cancelled); false for one Lua gave no id.
+func (c *Controller) messageItem(dc *dirChat, e chat.MessageState) (Item, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	m, ok := dc.messages[e.ID]
+	if !ok {
+		return Item{}, false
+	}
+	if e.State == "completed" || e.State == "cancelled" {
+		delete(dc.messages, e.ID)
+	}
+	return Item{Kind: "message", ID: m.id, Text: e.State}, true
+}
+
+// endItem ends a turn in the transcript. Text is what failed ("" for a turn that did not
+// fail, or was interrupted: the transcript already says so), never the subtype alone.
 func endItem(e chat.TurnEnd) Item {
+	why := e.ErrorText()
 	return Item{
-		Kind: "end", Subtype: e.Subtype, IsError: e.IsError, Text: e.Result, Errors: e.Errors,
+		Kind: "end", Subtype: e.Subtype, IsError: why != "", Text: why, Errors: e.Errors,
 		DurationMS: e.Duration.Milliseconds(), TokensIn: e.Tokens.Input + e.Tokens.CacheRead + e.Tokens.CacheCreation,
 		TokensOut: e.Tokens.Output, CostUSD: e.CostUSD,
 	}

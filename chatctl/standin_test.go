@@ -45,7 +45,7 @@ while IFS= read -r line; do
   *'"subtype":"interrupt"'*)
     say '{"type":"control_response","response":{"subtype":"success","request_id":"'"$(idof "$line")"'"}}'
     say '{"type":"user","message":{"role":"user","content":[{"type":"text","text":"[Request interrupted by user]"}]}}'
-    result error_during_execution true ;;
+    say '{"type":"result","subtype":"error_during_execution","is_error":true,"terminal_reason":"aborted_streaming","errors":["[ede_diagnostic] result_type=user last_content_type=n/a stop_reason=null"],"duration_ms":1500,"num_turns":1,"session_id":"s1","total_cost_usd":0.0123,"usage":{"input_tokens":10,"output_tokens":5}}' ;;
   *'"behavior":"allow"'*)
     say '{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t1","type":"tool_result","content":"hi"}]}}'
     text "Ran it."; result ;;

@@ -24,11 +24,12 @@ type View interface {
 // says which fields are set: "init", "status", "text", "thinking", "block_end", "tool",
 // "result", "user", "permission", "answered" (how a reviewed edit was answered), "cancelled",
 // "end", "exited", "error", "model" (the model the user switched to), "commands" (the CLI's
-// slash commands), "prompt" (an earlier prompt of a resumed conversation).
+// slash commands), "prompt" (an earlier prompt of a resumed conversation), "message" (the
+// CLI's queue: Text says what became of the message Lua sent as ID).
 type Item struct {
 	Kind string `msgpack:"kind"`
 
-	Text    string `msgpack:"text,omitempty"`    // text, thinking, user, error; end: the result
+	Text    string `msgpack:"text,omitempty"`    // text, thinking, user, error; end: what failed; message: its state
 	Name    string `msgpack:"name,omitempty"`    // tool, permission: the tool's name
 	Summary string `msgpack:"summary,omitempty"` // tool, permission: one line (path, command, …)
 	ID      string `msgpack:"id,omitempty"`      // tool, result: the tool use; permission, answered, cancelled: the request's ticket

@@ -97,6 +97,7 @@ func (h *Host) Register(p *plugin.Plugin) error {
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatSend"}, chat.Send)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatAnswer"}, chat.Answer)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatInterrupt"}, chat.Interrupt)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatWithdraw"}, chat.Withdraw)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatStop"}, chat.Stop)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatMode"}, chat.Mode)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatModel"}, chat.Model)

@@ -143,6 +143,10 @@ command("ClaudeChatInterrupt", function()
   require("claude.chat").interrupt()
 end, { desc = "Interrupt the chat's running turn" })
 
+command("ClaudeChatUnqueue", function()
+  require("claude.chat").unqueue()
+end, { desc = "Take back the newest message queued in the chat: its text returns to the input" })
+
 command("ClaudeChatStop", function()
   require("claude.chat").stop()
 end, { desc = "End the chat's Claude CLI (the transcript stays)" })

@@ -181,3 +181,35 @@ func writeError(w http.ResponseWriter, status int, typ, msg string) {
 		"type": "error", "error": map[string]string{"type": typ, "message": msg},
 	})
 }
+
+// apiError is the error type and message a failing turn answers with: its own, else what the
+// real API says for its status (docs.anthropic.com, "Errors").
+func apiError(t Turn) (typ, msg string) {
+	typ, msg = t.ErrorType, t.ErrorMessage
+	var defType, defMsg string
+	switch t.Fail {
+	case http.StatusBadRequest:
+		defType, defMsg = "invalid_request_error", "Invalid request"
+	case http.StatusUnauthorized:
+		defType, defMsg = "authentication_error", "invalid x-api-key"
+	case http.StatusForbidden:
+		defType, defMsg = "permission_error", "Your API key does not have permission to use the specified resource."
+	case http.StatusNotFound:
+		defType, defMsg = "not_found_error", "The requested resource could not be found."
+	case http.StatusRequestEntityTooLarge:
+		defType, defMsg = "request_too_large", "Request exceeds the maximum allowed number of bytes."
+	case http.StatusTooManyRequests:
+		defType, defMsg = "rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit"
+	case 529:
+		defType, defMsg = "overloaded_error", "Overloaded"
+	default:
+		defType, defMsg = "api_error", "Internal server error"
+	}
+	if typ == "" {
+		typ = defType
+	}
+	if msg == "" {
+		msg = defMsg
+	}
+	return typ, msg
+}

@@ -18,8 +18,13 @@ type Turn struct {
 	Chunk int
 	// Fail, when not 0, answers the request with this HTTP status and an API error instead
 	// of a message (529: overloaded), as the real API does when it is in trouble; the CLI
-	// retries, and the retry takes the next turn.
+	// retries some statuses (5xx, 429, 529), and the retry takes the next turn.
 	Fail int
+	// ErrorType and ErrorMessage are the failing answer's error.type and error.message;
+	// empty takes the API's for the status (see apiError).
+	ErrorType, ErrorMessage string
+	// RetryAfter, when not empty, is the failing answer's retry-after header (seconds).
+	RetryAfter string
 	// Delay is a pause before every streamed delta but the first: a slow model, to interrupt
 	// mid-stream. The pause ends early, and the answer with it, when the client goes away.
 	Delay time.Duration
@@ -37,6 +42,22 @@ func Say(text string) Turn { return Turn{Text: text} }
 
 // Overloaded is a turn that fails with 529 overloaded_error.
 func Overloaded() Turn { return Turn{Fail: 529} }
+
+// Failure is a turn that fails with status and the API's error of that type and message;
+// empty ones take the API's for the status.
+func Failure(status int, errorType, message string) Turn {
+	return Turn{Fail: status, ErrorType: errorType, ErrorMessage: message}
+}
+
+// Failures is n copies of t: enough of a retried failure (n above the CLI's retries) make
+// the CLI give up on the request.
+func Failures(n int, t Turn) []Turn {
+	out := make([]Turn, n)
+	for i := range out {
+		out[i] = t
+	}
+	return out
+}
 
 // Use is a turn that calls one tool.
 func Use(name string, input any) Turn {

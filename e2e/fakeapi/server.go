@@ -70,6 +70,16 @@ func (s *Server) Push(turns ...Turn) {
 	s.script = append(s.script, turns...)
 }
 
+// Replace drops the turns not yet consumed and scripts turns instead: after a failure the
+// CLI repeated an unknown number of times (a 400 is sent again with other options before
+// the CLI gives up), the next turn starts from a known script.
+func (s *Server) Replace(turns ...Turn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.script = append([]Turn(nil), turns...)
+	s.searched = false
+}
+
 // Remaining is the number of scripted turns not yet consumed.
 func (s *Server) Remaining() int {
 	s.mu.Lock()
@@ -221,7 +231,11 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		turn = withPlanFile(turn, rec)
 		if turn.Fail != 0 {
-			writeError(w, turn.Fail, "overloaded_error", "Overloaded")
+			typ, msg := apiError(turn)
+			if turn.RetryAfter != "" {
+				w.Header().Set("Retry-After", turn.RetryAfter)
+			}
+			writeError(w, turn.Fail, typ, msg)
 			return
 		}
 		writeMessage(r.Context(), w, rec.Messages, s.assistantContent(turn), pacing{turn.Chunk, turn.Delay})

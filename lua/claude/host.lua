@@ -463,8 +463,12 @@ function M.start_chat(args)
   return pid
 end
 
-function M.send_to_chat(dir, text, images)
-  return M.call("ClaudeHostChatSend", dir, text, images)
+function M.send_to_chat(dir, text, images, id)
+  return M.call("ClaudeHostChatSend", dir, text, images, id or "")
+end
+
+function M.withdraw_chat(dir, id)
+  return M.call("ClaudeHostChatWithdraw", dir, id)
 end
 
 function M.interrupt_chat(dir)

@@ -60,6 +60,7 @@ function M.show_events(dir, items)
 end
 
 M.submit, M.interrupt, M.set_mode, M.stop = turns.submit, turns.interrupt, turns.set_mode, turns.stop
+M.unqueue = turns.unqueue
 
 --- One line per chat of this Neovim, for :checkhealth: its directory,
 --- model, mode and whether Claude is working.

@@ -77,6 +77,7 @@ local function write(c, fn)
   if not ok then
     require("claude.notify").error("chat: " .. tostring(err))
   end
+  require("claude.chat.queue").draw(c)
 end
 
 local function first_line(s)
@@ -393,10 +394,34 @@ function render.cancelled(c, buf, it)
   state.update_status(c)
 end
 
+-- What the CLI did with a message sent while Claude worked (chat/queue.lua):
+-- taken in by a turn, its prompt lines go here, where the turn took it;
+-- withdrawn, its text goes back to the input.
+function render.message(c, buf, it)
+  local queue = require("claude.chat.queue")
+  c.lifecycle = true
+  if it.text == "started" then
+    local q = queue.take(c, it.id)
+    if q then
+      add(c, buf, q.quoted, true)
+      c.last, c.busy = "user", true
+    end
+  elseif it.text == "cancelled" then
+    local q = queue.take(c, it.id)
+    if q then
+      queue.restore(c, { q })
+    end
+  elseif it.text == "taken" then
+    require("claude.notify").info("too late to take that message back: Claude has it")
+  end
+end
+
 function render.finish(c, buf, it)
-  if it.is_error then
-    local why = it.errors and #it.errors > 0 and table.concat(it.errors, "; ") or it.subtype
-    add(c, buf, { "**Error:** " .. first_line(why) }, true)
+  -- The host says what failed (an API error with its status and message,
+  -- chat/events.go ErrorText); an interrupt is no error: the transcript
+  -- already says "[Request interrupted by user]".
+  if it.is_error and it.text and it.text ~= "" then
+    add(c, buf, { "**Error:** " .. first_line(it.text) }, true)
   end
   -- The CLI's total_cost_usd counts from its start: a resumed conversation's
   -- earlier cost is not in it (the CLI does not give it), so it is labelled
@@ -411,6 +436,15 @@ function render.finish(c, buf, it)
     ),
   }, true)
   c.busy, c.last = false, "end"
+  local queue = require("claude.chat.queue")
+  if not c.lifecycle and queue.count(c) > 0 then
+    -- A CLI that does not say when it takes a queued message (2.1.197)
+    -- runs those waiting as the next turn, all in one.
+    for _, q in ipairs(queue.take_all(c)) do
+      add(c, buf, q.quoted, true)
+    end
+    c.last, c.busy = "user", true
+  end
 end
 
 function render.exited(c, buf, it)
@@ -422,6 +456,7 @@ function render.exited(c, buf, it)
   end
   c.busy, c.last, c.queue = false, "end", {}
   c.running, c.reviews = false, nil
+  require("claude.chat.queue").restore(c, require("claude.chat.queue").take_all(c))
   state.update_status(c)
 end
 

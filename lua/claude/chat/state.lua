@@ -70,6 +70,9 @@ local function status_text(c)
   elseif c.busy then
     table.insert(parts, "working… (<C-c> interrupts)")
   end
+  if c.queued and #c.queued > 0 then
+    table.insert(parts, string.format("%d queued", #c.queued))
+  end
   if c.attached and #c.attached > 0 then
     table.insert(parts, string.format("%d image%s attached", #c.attached, #c.attached > 1 and "s" or ""))
   end

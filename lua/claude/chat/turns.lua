@@ -34,14 +34,39 @@ function M.submit(dir)
   for _, path in ipairs(images) do
     table.insert(quoted, "> [image: " .. vim.fn.fnamemodify(path, ":~:.") .. "]")
   end
-  local view = require("claude.chat.render")
-  view.write(c, function(buf)
-    view.add(c, buf, quoted, true)
-  end)
-  c.last, c.busy = "user", true
+  c.sent = (c.sent or 0) + 1
+  local id = "m" .. c.sent
+  local view, queue = require("claude.chat.render"), require("claude.chat.queue")
+  if c.busy or queue.count(c) > 0 then
+    -- Claude works: the CLI keeps the message until a turn takes it in,
+    -- and the prompt lines go where that happens (render.message). Never
+    -- into the text streaming now.
+    queue.add(c, id, text, quoted)
+    view.write(c, function() end)
+  else
+    view.write(c, function(buf)
+      view.add(c, buf, quoted, true)
+    end)
+    c.last, c.busy = "user", true
+  end
   update_status(c)
   follow(c)
-  require("claude.host").send_to_chat(dir, text, images)
+  require("claude.host").send_to_chat(dir, text, images, id)
+end
+
+--- Takes back the newest message still queued in the chat (the CLI drops
+--- it), so that it can be edited and sent again: its text goes back to the
+--- input once the CLI confirms (render.message).
+---@param dir string|nil
+function M.unqueue(dir)
+  dir = dir or current_dir()
+  local c = chats[dir]
+  local q = c and c.queued and c.queued[#c.queued]
+  if not q then
+    require("claude.notify").info("no message waits in the chat's queue")
+    return
+  end
+  require("claude.host").withdraw_chat(dir, q.id)
 end
 
 --- Interrupts the chat's running turn.
