@@ -84,6 +84,9 @@ func (c *Controller) Start(args []StartArgs) (bool, error) {
 		return false, errors.New("chat start: no directory")
 	}
 	a := args[0]
+	if err := gate(a); err != nil {
+		return false, fmt.Errorf("chat start: %w", err)
+	}
 	mcpConfigs, mcpArgs := c.editorTools()
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -1,11 +1,13 @@
 package chatctl_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/claude-nvim/claude.nvim/claudeconfig"
 	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
@@ -100,6 +102,44 @@ type chatEnv struct {
 }
 
 func newChatEnv(t *testing.T) *chatEnv {
+	t.Helper()
+	e := newUntrustedChatEnv(t)
+	trustAll(t, e.nv)
+	return e
+}
+
+// trustAll records, in the CLI config the chat's CLI would read, that the CLI trusts the
+// test's whole temporary root, where the chats' workspaces are.
+func trustAll(t *testing.T, nv *nvimtest.Nvim) {
+	t.Helper()
+	root, err := filepath.EvalSymlinks(nv.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	config := cliConfig(t, nv)
+	if err := os.MkdirAll(filepath.Dir(config), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	data := fmt.Sprintf(`{"projects": {%q: {"hasTrustDialogAccepted": true}}}`, root)
+	if err := os.WriteFile(config, []byte(data), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// cliConfig is the CLI config file of the environment the chat gives its CLI.
+func cliConfig(t *testing.T, nv *nvimtest.Nvim) string {
+	t.Helper()
+	var env map[string]string
+	nv.Lua(&env, `return require('claude.chat.state').start_args(vim.fn.getcwd()).env`)
+	var list []string
+	for k, v := range env {
+		list = append(list, k+"="+v)
+	}
+	return claudeconfig.Path(list)
+}
+
+// newUntrustedChatEnv is newChatEnv in a workspace the CLI has not trusted.
+func newUntrustedChatEnv(t *testing.T) *chatEnv {
 	t.Helper()
 	e := newEnv(t)
 	dir := t.TempDir()
