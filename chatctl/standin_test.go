@@ -1,7 +1,6 @@
 package chatctl_test
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -104,26 +103,8 @@ type chatEnv struct {
 func newChatEnv(t *testing.T) *chatEnv {
 	t.Helper()
 	e := newUntrustedChatEnv(t)
-	trustAll(t, e.nv)
+	nvimtest.TrustWorkspaces(t, e.nv)
 	return e
-}
-
-// trustAll records, in the CLI config the chat's CLI would read, that the CLI trusts the
-// test's whole temporary root, where the chats' workspaces are.
-func trustAll(t *testing.T, nv *nvimtest.Nvim) {
-	t.Helper()
-	root, err := filepath.EvalSymlinks(nv.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	config := cliConfig(t, nv)
-	if err := os.MkdirAll(filepath.Dir(config), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	data := fmt.Sprintf(`{"projects": {%q: {"hasTrustDialogAccepted": true}}}`, root)
-	if err := os.WriteFile(config, []byte(data), 0o600); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // cliConfig is the CLI config file of the environment the chat gives its CLI.

@@ -1,15 +1,19 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/claude-nvim/claude.nvim/claudeconfig"
+	"github.com/claude-nvim/claude.nvim/e2e/clienv"
 	"github.com/claude-nvim/claude.nvim/e2e/fakeapi"
+	"github.com/claude-nvim/claude.nvim/e2e/tmuxterm"
 	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
@@ -120,4 +124,49 @@ func writeJSON(t *testing.T, path string, v any) {
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestCaptureTheTrustQuestion writes the screen of :ClaudeChat in a folder the CLI has not
+// trusted to $TRUST_CAPTURE, for the README and :help (as TestCaptureAChatScreen does).
+func TestCaptureTheTrustQuestion(t *testing.T) {
+	out := os.Getenv("TRUST_CAPTURE")
+	if out == "" {
+		t.Skip("TRUST_CAPTURE is not set")
+	}
+	cli := clienv.Bin(t)
+	api := fakeapi.New(t)
+	env := clienv.New(t, api.URL())
+	dir := filepath.Join(filepath.Dir(env.Project), "cloned")
+	writeJSON(t, filepath.Join(dir, ".claude", "settings.json"), map[string]any{})
+	init := filepath.Join(t.TempDir(), "init.lua")
+	if err := os.WriteFile(init, []byte(`
+vim.opt.rtp:prepend(`+luaString(nvimtest.RepoRoot())+`)
+vim.g.claude_nvim_binary = `+luaString(pluginBinary)+`
+require('claude').setup({ terminal_cmd = { `+luaString(cli)+` } })
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	vars := append(env.Vars(), "PATH="+os.Getenv("PATH"))
+	term := tmuxterm.Start(t, tmuxterm.Options{Dir: dir, Env: vars, Width: 110, Height: 22},
+		nvimtest.Binary(t), "--clean", "-u", init)
+	ctx, cancel := context.WithTimeout(context.Background(), turnTimeout)
+	defer cancel()
+	if _, err := term.WaitForText(ctx, "~"); err != nil {
+		t.Fatal(err)
+	}
+	term.Type(":ClaudeChat")
+	term.Send("Enter")
+	if _, err := term.WaitForText(ctx, "ClaudeChatTrust yes"); err != nil {
+		t.Fatal(err)
+	}
+	term.Send("C-w", "k")
+	time.Sleep(500 * time.Millisecond) // let the last redraw land; only a capture waits on it
+	screen, err := term.Screen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(out, []byte(screen), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screen written to %s:\n%s", out, screen)
 }

@@ -29,7 +29,7 @@ local commands = {
   "ClaudeStart", "ClaudeStop", "ClaudeStatus", "ClaudeDiffAccept", "ClaudeDiffReject", "ClaudeDiffDeny",
   "ClaudeDiffFocus", "ClaudeAsk", "ClaudeSendText", "ClaudeSessions",
   "ClaudeLog", "ClaudeChat", "ClaudeChatInterrupt", "ClaudeChatStop", "ClaudeChatMode", "ClaudeModel",
-  "ClaudeChatAttach", "ClaudeChatAnswer",
+  "ClaudeChatAttach", "ClaudeChatAnswer", "ClaudeChatTrust",
 }
 _G.lazy_loads = 0
 

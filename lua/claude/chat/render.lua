@@ -357,10 +357,9 @@ function render.trust(c, buf, it)
   state.update_status(c)
   add(c, buf, {
     "? Do you trust the files in this folder? " .. state.clean(it.text),
-    "  Claude Code will be able to read, edit and execute files here, and the folder's own",
-    "  settings apply: its hooks (.claude/settings.json) and MCP servers (.mcp.json) run as",
-    "  soon as Claude starts. Trust it only if it is your code or code you trust; nothing of",
-    "  it has run yet. The answer is kept where the CLI keeps it, for the terminal too.",
+    -- One line each (the window wraps them): the CLI's own meaning.
+    "  Claude Code will be able to read, edit and execute files here, and the folder's own settings apply: its hooks (.claude/settings.json) and MCP servers (.mcp.json) run as soon as Claude starts.",
+    "  Trust it only if it is your code or code you trust. Nothing of it has run yet; the answer is kept where the CLI keeps it, for the terminal too.",
     "  ⎿  waiting for you: <CR> here or :ClaudeChatTrust yes / no",
   }, true)
   c.last = "tool"
