@@ -147,7 +147,7 @@ require('claude').setup({ terminal_cmd = { `+luaString(cli)+` } })
 		t.Fatal(err)
 	}
 	vars := append(env.Vars(), "PATH="+os.Getenv("PATH"))
-	term := tmuxterm.Start(t, tmuxterm.Options{Dir: dir, Env: vars, Width: 110, Height: 22},
+	term := tmuxterm.Start(t, tmuxterm.Options{Dir: dir, Env: vars, Width: 110, Height: 28},
 		nvimtest.Binary(t), "--clean", "-u", init)
 	ctx, cancel := context.WithTimeout(context.Background(), turnTimeout)
 	defer cancel()
