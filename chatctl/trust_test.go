@@ -50,6 +50,8 @@ func TestAnUntrustedFolderStartsNoCLIUntilTheUserTrustsIt(t *testing.T) {
 	nvimtest.Wait(t, ":ClaudeModel to say the folder is not trusted", waitTimeout, func() bool {
 		return strings.Contains(e.nv.Messages(), "could not get Claude's model list: "+dir+": the folder is not trusted yet")
 	})
+	e.nv.Cmd("ClaudeChat new") // the other ways to start a CLI wait for the same answer
+	e.nv.Cmd("ClaudeChat last")
 	e.nv.Cmd("ClaudeChatTrust no")
 	e.waitTranscript("  ⎿  not trusted: no Claude runs in this folder, nor its hooks, MCP servers or settings. :ClaudeChatTrust yes trusts it")
 	noCLI("after no")
