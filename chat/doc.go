@@ -107,11 +107,14 @@
 //     project, or work from your team). If not, take a moment to review what's in this
 //     folder first. Claude Code'll be able to read, edit, and execute files here." with
 //     "❯ No, exit" first and "Yes, I trust this folder"; 2.1.197 has the same text with
-//     "1. Yes, I trust this folder" first.
+//     "1. Yes, I trust this folder" first. In a folder with hooks, 2.1.332 adds "⚠ This folder
+//     configures hooks that can run commands without asking, declared in
+//     .claude/settings.json".
 //   - A yes is projects[<folder>].hasTrustDialogAccepted = true in the global config
 //     ($CLAUDE_CONFIG_DIR/.claude.json, else ~/.claude.json), recorded at the git root when
 //     the folder is inside a repository. A trusted folder (the home directory too) covers
-//     every folder below it. Print mode adds no projects entry of its own.
+//     every folder below it; a key spelt with a trailing "/" does not count (the dialog
+//     asked again). Print mode adds no projects entry of its own.
 //   - The CLI rewrites the whole config file (two-space JSON; 1.50 becomes 1.5, "\u00e9"
 //     becomes "é", unknown fields stay) under a mkdir lock <file>.lock, re-reading it under
 //     the lock, through a temp file renamed over it with the old file's mode.
