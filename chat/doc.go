@@ -177,6 +177,29 @@
 //     message is echoed (isReplay) when a turn takes it, not when it is read. 2.1.197 prints
 //     no command_lifecycle lines (a uuid is accepted), answers cancel_async_message with
 //     {"cancelled": true} and answers an interrupt with no payload.
+// Workspace trust (2.1.332 and 2.1.197, checked with strace, tmux and a hook writing a
+// marker; see also ../claudeconfig):
+//
+//   - Print mode never asks for trust and runs an untrusted folder's .claude/settings.json
+//     hooks at once: a SessionStart hook ran (system/hook_started, hook_response lines)
+//     before system/init, and a UserPromptSubmit hook with the first turn. The interactive
+//     CLI in the same folder shows its dialog first and runs nothing before a yes.
+//   - The dialog (2.1.332): "Accessing workspace: <folder>. Quick safety check: Is this a
+//     project you created or one you trust? (Like your own code, a well-known open source
+//     project, or work from your team). If not, take a moment to review what's in this
+//     folder first. Claude Code'll be able to read, edit, and execute files here." with
+//     "❯ No, exit" first and "Yes, I trust this folder"; 2.1.197 has the same text with
+//     "1. Yes, I trust this folder" first. In a folder with hooks, 2.1.332 adds "⚠ This folder
+//     configures hooks that can run commands without asking, declared in
+//     .claude/settings.json".
+//   - A yes is projects[<folder>].hasTrustDialogAccepted = true in the global config
+//     ($CLAUDE_CONFIG_DIR/.claude.json, else ~/.claude.json), recorded at the git root when
+//     the folder is inside a repository. A trusted folder (the home directory too) covers
+//     every folder below it; a key spelt with a trailing "/" does not count (the dialog
+//     asked again). Print mode adds no projects entry of its own.
+//   - The CLI rewrites the whole config file (two-space JSON; 1.50 becomes 1.5, "\u00e9"
+//     becomes "é", unknown fields stay) under a mkdir lock <file>.lock, re-reading it under
+//     the lock, through a temp file renamed over it with the old file's mode.
 //
 // Not checked against the real CLI: subagent (Task) output, whose stream_event lines carry
 // parent_tool_use_id (partial text of a subagent is dropped, its tool calls are kept), and

@@ -90,6 +90,9 @@ func (c *Controller) Start(args []StartArgs) (int, error) {
 		return 0, errors.New("chat start: no directory")
 	}
 	a := args[0]
+	if err := gate(a); err != nil {
+		return 0, fmt.Errorf("chat start: %w", err)
+	}
 	mcpConfigs, mcpArgs := c.editorTools()
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -80,6 +80,7 @@ func newHostileEnv(t *testing.T) *chatEnv {
 		t.Fatal(err)
 	}
 	e.nv.Lua(nil, `require('claude').setup({ terminal_cmd = { ... } })`, script)
+	nvimtest.TrustWorkspaces(t, e.nv)
 	return &chatEnv{env: e, record: record}
 }
 

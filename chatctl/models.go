@@ -97,6 +97,9 @@ func (c *Controller) Models(all []StartArgs) {
 
 // askModels starts a short-lived CLI for its initialize answer.
 func (c *Controller) askModels(ctx context.Context, a StartArgs) (*chat.InitializeResult, error) {
+	if err := gate(a); err != nil { // even a CLI asked only for its models runs the folder's hooks
+		return nil, err
+	}
 	proc, err := chat.Start(chat.Options{Bin: a.Bin, Dir: a.Dir, Env: envList(a.Env), Args: a.Args, Logger: c.log.With("models", a.Dir)})
 	if err != nil {
 		return nil, err

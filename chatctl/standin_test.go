@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/claude-nvim/claude.nvim/claudeconfig"
 	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
@@ -105,6 +106,26 @@ type chatEnv struct {
 }
 
 func newChatEnv(t *testing.T) *chatEnv {
+	t.Helper()
+	e := newUntrustedChatEnv(t)
+	nvimtest.TrustWorkspaces(t, e.nv)
+	return e
+}
+
+// cliConfig is the CLI config file of the environment the chat gives its CLI.
+func cliConfig(t *testing.T, nv *nvimtest.Nvim) string {
+	t.Helper()
+	var env map[string]string
+	nv.Lua(&env, `return require('claude.chat.state').start_args(vim.fn.getcwd()).env`)
+	var list []string
+	for k, v := range env {
+		list = append(list, k+"="+v)
+	}
+	return claudeconfig.Path(list)
+}
+
+// newUntrustedChatEnv is newChatEnv in a workspace the CLI has not trusted.
+func newUntrustedChatEnv(t *testing.T) *chatEnv {
 	t.Helper()
 	e := newEnv(t)
 	dir := t.TempDir()

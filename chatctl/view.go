@@ -16,6 +16,9 @@ type View interface {
 	// ChatModels hands the CLI's model list to the picker; running says whether dir's chat
 	// runs, errText why there is no list.
 	ChatModels(ctx context.Context, dir string, models []Model, running bool, errText string) error
+	// ChatTrusted tells dir's chat how recording the user's trust in its folder went: errText
+	// is "" when it is recorded (the chat then starts its CLI), else why not.
+	ChatTrusted(ctx context.Context, dir string, errText string) error
 	// OpenDiff shows a proposed change until the user accepts or rejects it, or ctx ends.
 	OpenDiff(ctx context.Context, req mcp.DiffRequest) (mcp.DiffResult, error)
 }
@@ -25,7 +28,8 @@ type View interface {
 // "result", "user", "permission", "answered" (how a reviewed edit was answered), "cancelled",
 // "end", "exited", "error", "model" (the model the user switched to), "commands" (the CLI's
 // slash commands), "prompt" (an earlier prompt of a resumed conversation), "message" (the
-// CLI's queue: Text says what became of the message Lua sent as ID).
+// CLI's queue: Text says what became of the message Lua sent as ID), "trust" (the question
+// whether to trust the folder Text, recorded in the config file Summary).
 type Item struct {
 	Kind string `msgpack:"kind"`
 

@@ -51,6 +51,7 @@ func TestQuittingNeovimEndsAChatCLIThatIgnoresSIGTERM(t *testing.T) {
 	nv := nvimtest.New(t)
 	nv.Lua(nil, `vim.g.claude_nvim_binary = ...`, bin)
 	nv.Lua(nil, `require('claude').setup({ terminal_cmd = { ... } })`, script)
+	nvimtest.TrustWorkspaces(t, nv)
 	nv.Cmd("ClaudeChat")
 	var pid int
 	nvimtest.Wait(t, "the chat CLI to start", waitTimeout, func() bool {

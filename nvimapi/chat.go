@@ -29,3 +29,12 @@ func (e *Editor) ChatModels(ctx context.Context, dir string, models []chatctl.Mo
 	}
 	return nil
 }
+
+// ChatTrusted tells dir's chat (lua/claude/chat/trust.lua) whether the user's trust in its
+// folder is recorded: errText is "" when it is, else why not.
+func (e *Editor) ChatTrusted(ctx context.Context, dir string, errText string) error {
+	if err := e.lua(ctx, nil, `require('claude.handlers').chat_trusted(...)`, dir, errText); err != nil {
+		return luaError(err)
+	}
+	return nil
+}

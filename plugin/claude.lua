@@ -161,6 +161,16 @@ end, {
   desc = "Answer the permission request the chat waits on: allow (once), deny, or none: pick",
 })
 
+command("ClaudeChatTrust", function(o)
+  require("claude.chat").trust(o.args ~= "" and o.args or nil)
+end, {
+  nargs = "?",
+  complete = function()
+    return { "yes", "no" }
+  end,
+  desc = "Answer whether the chat's CLI may trust this folder (its hooks, MCP servers and settings then run): yes, no, or none: pick",
+})
+
 command("ClaudeChatMode", function(o)
   require("claude.chat").set_mode(o.args ~= "" and o.args or nil)
 end, {

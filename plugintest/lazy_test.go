@@ -29,7 +29,7 @@ local commands = {
   "ClaudeStart", "ClaudeStop", "ClaudeStatus", "ClaudeDiffAccept", "ClaudeDiffReject", "ClaudeDiffDeny",
   "ClaudeDiffFocus", "ClaudeAsk", "ClaudeSendText", "ClaudeSessions",
   "ClaudeLog", "ClaudeChat", "ClaudeChatInterrupt", "ClaudeChatStop", "ClaudeChatMode", "ClaudeModel",
-  "ClaudeChatAttach", "ClaudeChatAnswer", "ClaudeChatUnqueue",
+  "ClaudeChatAttach", "ClaudeChatAnswer", "ClaudeChatUnqueue", "ClaudeChatTrust",
 }
 _G.lazy_loads = 0
 

@@ -15,6 +15,8 @@ call remote#host#RegisterPlugin('claude-nvim', '0', [
 \ {'type': 'function', 'name': 'ClaudeHostChatStart', 'sync': 1, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostChatStop', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostChatWithdraw', 'sync': 0, 'opts': {}},
+\ {'type': 'function', 'name': 'ClaudeHostChatTrust', 'sync': 0, 'opts': {}},
+\ {'type': 'function', 'name': 'ClaudeHostChatTrusted', 'sync': 1, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostDiffDone', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostMention', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostSession', 'sync': 0, 'opts': {}},

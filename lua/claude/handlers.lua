@@ -115,6 +115,11 @@ function M.show_chat_events(dir, items)
   require("claude.chat").show_events(dir, items)
 end
 
+--- How recording the user's trust in dir's folder went ("" when it is).
+function M.chat_trusted(dir, err)
+  require("claude.chat.trust").recorded(dir, err)
+end
+
 --- Opens the :ClaudeModel picker on the CLI's model list.
 function M.show_models(dir, models, running, err)
   require("claude.chat.models").show(dir, models, running, err)

@@ -490,6 +490,19 @@ function M.answer_chat(reply)
 end
 
 --- The stored conversations of a workspace ({ dir, env }).
+--- Whether the CLI trusts the chat's folder: { trusted, folder, config }
+--- (chatctl/trust.go); when not, the host shows the question in the
+--- transcript.
+function M.chat_trust_state(args)
+  return M.call("ClaudeHostChatTrusted", args)
+end
+
+--- Records the user's trust in args.dir's folder (async: the answer comes
+--- through handlers.chat_trusted).
+function M.trust_chat(args)
+  return M.call("ClaudeHostChatTrust", args)
+end
+
 function M.list_conversations(args)
   return M.call("ClaudeHostChatSessions", args)
 end

@@ -27,7 +27,11 @@ end
 function M.new(dir)
   dir = dir or state.current_dir()
   local c = windows.chat(dir)
-  if not state.start(c, { new = true }) then
+  local started, why = state.start(c, { new = true })
+  if not started then
+    if why == "untrusted" then
+      windows.open_windows(c) -- on the question (chat/trust.lua)
+    end
     return false
   end
   restart_transcript(c)
@@ -67,7 +71,11 @@ function M.resume(s, dir)
   -- Before the start: the host shows the earlier turns as soon as the CLI runs.
   restart_transcript(c, "_Resumed: " .. conversation_label(s) .. "_")
   c.conversation = s.id
-  if not state.start(c, { resume = s.id }) then
+  local started, why = state.start(c, { resume = s.id })
+  if not started then
+    if why == "untrusted" then
+      windows.open_windows(c) -- on the question (chat/trust.lua)
+    end
     return false
   end
   windows.open_windows(c)

@@ -222,6 +222,10 @@ end
 function M.answer(how, dir)
   dir = dir or current_dir()
   local c = chats[dir]
+  if c and c.trust then
+    -- The folder's trust comes first: no CLI runs before it.
+    return require("claude.chat.trust").answer(dir, how == "allow" and "yes" or how == "deny" and "no" or nil)
+  end
   if how and how ~= "allow" and how ~= "deny" then
     require("claude.notify").error(":ClaudeChatAnswer takes allow, deny or nothing (the picker), not " .. how)
     return
@@ -229,6 +233,19 @@ function M.answer(how, dir)
   if not (c and require("claude.chat.render").answer(c, how)) then
     require("claude.notify").info("Claude waits for no answer in this chat")
   end
+end
+
+--- :ClaudeChatTrust [yes|no]: answers whether the CLI may trust the chat's
+--- folder (its hooks, MCP servers and settings then run); nothing opens
+--- the picker.
+---@param how string|nil
+---@param dir string|nil
+function M.trust(how, dir)
+  if how and how ~= "yes" and how ~= "no" then
+    require("claude.notify").error(":ClaudeChatTrust takes yes, no or nothing (the picker), not " .. how)
+    return
+  end
+  return require("claude.chat.trust").answer(dir or current_dir(), how)
 end
 
 --- How many permission requests wait for the user, in all chats.

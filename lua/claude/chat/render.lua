@@ -372,6 +372,25 @@ function render.permission(c, buf, it)
   c.last = "tool"
 end
 
+-- The host found the folder untrusted (chatctl/trust.go): the question
+-- waits here, and in the winbar, until the user answers it
+-- (chat/trust.lua); asked once while it waits.
+function render.trust(c, buf, it)
+  if c.trust then
+    return
+  end
+  c.trust = { folder = it.text, config = it.summary }
+  state.update_status(c)
+  add(c, buf, {
+    "? Do you trust the files in this folder? " .. state.clean(it.text),
+    -- One line each (the window wraps them): the CLI's own meaning.
+    "  Claude Code will be able to read, edit and execute files here, and the folder's own settings apply: its hooks (.claude/settings.json) and MCP servers (.mcp.json) run as soon as Claude starts.",
+    "  Trust it only if it is your code or code you trust. Nothing of it has run yet; the answer is kept where the CLI keeps it, for the terminal too.",
+    "  ⎿  waiting for you: <CR> here or :ClaudeChatTrust yes / no",
+  }, true)
+  c.last = "tool"
+end
+
 function render.answered(c, buf, it)
   if c.reviews then
     c.reviews[it.id] = nil

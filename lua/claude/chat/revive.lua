@@ -44,15 +44,19 @@ end
 --- Starts c's CLI as state.start does, and says so in the transcript when
 --- that resumed a conversation whose CLI died with the Go host.
 ---@return boolean started
+---@return string|nil why "untrusted" when the host asks first
 function M.start(c, how)
-  local ok, revived = state.start(c, how)
-  if revived then
+  local ok, detail = state.start(c, how)
+  if not ok then
+    return false, detail -- "untrusted": the host asks in the transcript
+  end
+  if detail then
     render.write(c, function(buf)
       render.add(c, buf, { "_Resumed the conversation after the restart._" }, true)
     end)
     state.follow(c)
   end
-  return ok
+  return true
 end
 
 -- The Go host died (data: host.lua's ClaudeHostExit).

@@ -65,7 +65,9 @@ local function status_text(c)
     table.insert(parts, c.mode)
   end
   local ask = waiting(c)
-  if ask then
+  if c.trust then
+    table.insert(parts, "waits for you: trust this folder? (<CR> in the chat, :ClaudeChatTrust)")
+  elseif ask then
     table.insert(parts, string.format("waits for you: %s (<CR> in the chat, :ClaudeChatAnswer)", M.clean(ask.name)))
   elseif c.busy then
     table.insert(parts, "working… (<C-c> interrupts)")
@@ -160,10 +162,17 @@ local function start_args(dir, mode)
   return { dir = dir, bin = prog, args = args, env = environment() }, chosen
 end
 
+-- By workspace directory: how the chat was to start when the host found
+-- its folder untrusted ({ new, resume }); a yes starts it so
+-- (chat/trust.lua).
+M.untrusted = {}
+
 -- Starts the chat's CLI unless it runs (resuming the conversation when an
--- earlier one exited); false after telling the user why not. how.new starts
--- a new conversation, how.resume continues that stored session; either
--- replaces a running CLI.
+-- earlier one exited); false after telling the user why not, plus
+-- "untrusted" when the CLI has not trusted the folder: the host then asks
+-- in the transcript (chat/trust.lua), and nothing of the folder runs
+-- before a yes. how.new starts a new conversation, how.resume continues
+-- that stored session; either replaces a running CLI.
 local function start(c, how)
   -- A conversation whose CLI died with the Go host (chat/revive.lua): the
   -- new host does not know it, so it is named. Asking for another one
@@ -181,6 +190,14 @@ local function start(c, how)
   local args, chosen = start_args(c.dir, keep)
   if not args then
     return false
+  end
+  local trust = require("claude.host").chat_trust_state({ dir = args.dir, env = args.env })
+  if not trust then
+    return false
+  end
+  if not trust.trusted then
+    M.untrusted[c.dir] = { new = new, resume = how and how.resume or nil }
+    return false, "untrusted"
   end
   require("claude.permission").warn_no_review(chosen)
   args.new, args.resume, args.revive = new, how and how.resume or "", how and how.revive or false

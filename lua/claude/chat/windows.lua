@@ -34,6 +34,12 @@ local function make_buffers(c)
     -- Going to the transcript is deliberate, and Enter there has nothing
     -- else to do: it opens the answers to the permission request waiting.
     vim.keymap.set("n", "<CR>", function()
+      if c.trust then
+        vim.schedule(function()
+          require("claude.chat.trust").answer(c.dir, nil)
+        end)
+        return ""
+      end
       if not state.waiting(c) then
         return "<CR>"
       end
@@ -205,11 +211,13 @@ M.open_windows = open_windows
 ---@param dir string|nil
 function M.open(dir)
   dir = dir or state.current_dir()
-  if not require("claude.chat.revive").start(chats[dir] or { dir = dir }) then
+  local started, why = require("claude.chat.revive").start(chats[dir] or { dir = dir })
+  if not started and why ~= "untrusted" then
     return false
   end
+  -- Untrusted: the windows open on the question (chat/trust.lua).
   open_windows(chat(dir))
-  return true
+  return started
 end
 
 return M

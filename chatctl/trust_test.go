@@ -1,0 +1,86 @@
+package chatctl_test
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/claude-nvim/claude.nvim/claudeconfig"
+	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
+)
+
+// In a folder the CLI has not trusted, no chat CLI starts (not for a turn, not for
+// :ClaudeModel's list) until the user says yes in the chat; the yes is recorded in the CLI's
+// config file, and the chat starts.
+func TestAnUntrustedFolderStartsNoCLIUntilTheUserTrustsIt(t *testing.T) {
+	e := newUntrustedChatEnv(t)
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("transcript:\n%s\nmessages:\n%s", e.transcript(), e.nv.Messages())
+		}
+	})
+	var dir string
+	e.nv.Lua(&dir, `return vim.fn.getcwd()`)
+	config := cliConfig(t, e.nv)
+	const question = "? Do you trust the files in this folder? "
+	noCLI := func(when string) {
+		t.Helper()
+		if b, err := os.ReadFile(e.record); err == nil {
+			t.Fatalf("%s: a CLI started in the untrusted folder; it recorded:\n%s", when, b)
+		}
+	}
+
+	e.nv.Cmd("ClaudeChat")
+	e.waitTranscript(question+dir, "  ⎿  waiting for you: <CR> here or :ClaudeChatTrust yes / no")
+	noCLI("with the question shown")
+	var winbar string
+	e.nv.Lua(&winbar, `return vim.b[require('claude.chat').buffers().transcript].claude_chat_status`)
+	if !strings.Contains(winbar, "trust this folder?") {
+		t.Errorf("winbar = %q, want it to say the chat waits for the trust answer", winbar)
+	}
+
+	// A message typed meanwhile is kept, not sent, and the question is not asked twice.
+	e.prompt("stream")
+	var input []string
+	e.nv.Lua(&input, `return vim.api.nvim_buf_get_lines(require('claude.chat').buffers().input, 0, -1, false)`)
+	if strings.Join(input, "\n") != "stream" {
+		t.Errorf("the input holds %q after sending in an untrusted folder, want the typed text kept", input)
+	}
+	e.nv.Cmd("ClaudeModel") // its answer comes later, from the host
+	nvimtest.Wait(t, ":ClaudeModel to say the folder is not trusted", waitTimeout, func() bool {
+		return strings.Contains(e.nv.Messages(), "could not get Claude's model list: "+dir+": the folder is not trusted yet")
+	})
+	e.nv.Cmd("ClaudeChat new") // the other ways to start a CLI wait for the same answer
+	e.nv.Cmd("ClaudeChat last")
+	e.nv.Cmd("ClaudeChatTrust no")
+	e.waitTranscript("  ⎿  not trusted: no Claude runs in this folder, nor its hooks, MCP servers or settings. :ClaudeChatTrust yes trusts it")
+	noCLI("after no")
+	if n := strings.Count(e.transcript(), question); n != 1 {
+		t.Errorf("the question is in the transcript %d times, want once", n)
+	}
+	if ok, err := claudeconfig.Trusted(config, dir); ok || err != nil {
+		t.Fatalf("after no, the config trusts %s: %v, %v", dir, ok, err)
+	}
+
+	// Sending again asks again; <CR> in the transcript opens the picker, whose yes trusts.
+	e.nv.Keys("<CR>")
+	e.nv.Lua(nil, `_G.pick = 1`)
+	nvimtest.Wait(t, "the question asked again", waitTimeout, func() bool {
+		return strings.Count(e.transcript(), question) == 2
+	})
+	e.nv.Lua(nil, `vim.api.nvim_set_current_win(vim.fn.bufwinid(require('claude.chat').buffers().transcript))`)
+	e.nv.Keys("<CR>")
+	e.waitTranscript("  ⎿  trusted (recorded where the CLI keeps it): Claude starts")
+	e.recorded("ARGS ")
+	if ok, err := claudeconfig.Trusted(config, dir); !ok || err != nil {
+		t.Errorf("after yes, the config does not trust %s: %v, %v", dir, ok, err)
+	}
+	var asked []map[string]any
+	e.nv.Lua(&asked, `return _G.asked`)
+	if len(asked) != 1 || !strings.Contains(asked[0]["prompt"].(string), "hooks, MCP servers and settings will run") {
+		t.Errorf("the picker asked %v, want the trust question with what trusting means", asked)
+	}
+	e.nv.Lua(nil, `vim.api.nvim_set_current_win(vim.fn.bufwinid(require('claude.chat').buffers().input))`)
+	e.nv.Keys("<CR>")
+	e.recorded(`"content":[{"type":"text","text":"stream"}]`)
+}

@@ -1,0 +1,87 @@
+-- Workspace trust for the chat. The CLI's print mode never asks whether
+-- to trust a folder; it runs the folder's hooks, MCP servers and settings
+-- at once. So before a chat's CLI starts in a folder the CLI has not
+-- trusted, the host puts the question in the transcript (render.trust)
+-- and nothing starts; the user answers here, when they choose (<CR> in the
+-- transcript, :ClaudeChatTrust), and a yes is recorded by the host where
+-- the CLI keeps it (claudeconfig), so a terminal's CLI agrees.
+local M = {}
+
+local state = require("claude.chat.state")
+local render = require("claude.chat.render")
+
+local function say(c, line)
+  if not (c and state.valid(c.tbuf)) then
+    return
+  end
+  render.write(c, function(buf)
+    render.add(c, buf, { "  ⎿  " .. line })
+  end)
+  state.follow(c)
+end
+
+local function yes(c, dir)
+  local args = state.start_args(dir)
+  if not args then
+    return
+  end
+  say(c, "trusting " .. state.clean(c and c.trust and c.trust.folder or dir) .. "…")
+  require("claude.host").trust_chat({ dir = dir, env = args.env })
+end
+
+local function no(c, dir)
+  if c then
+    c.trust = nil
+    state.update_status(c)
+  end
+  say(c, "not trusted: no Claude runs in this folder, nor its hooks, MCP servers or settings. :ClaudeChatTrust yes trusts it")
+end
+
+--- Answers the trust question of dir's chat: how "yes", "no", or nil to
+--- open the picker (which asks again if dismissed: nothing is chosen for
+--- the user).
+---@param dir string
+---@param how string|nil
+function M.answer(dir, how)
+  local c = state.chats[dir]
+  if how == "yes" then
+    return yes(c, dir)
+  elseif how == "no" then
+    return no(c, dir)
+  end
+  local folder = c and c.trust and c.trust.folder or dir
+  local choices = { { label = "Yes, I trust this folder", run = yes }, { label = "No, not now", run = no } }
+  vim.ui.select(choices, {
+    prompt = "Trust " .. folder .. "? Its hooks, MCP servers and settings will run:",
+    format_item = function(choice)
+      return choice.label
+    end,
+  }, function(choice)
+    if choice then
+      choice.run(c, dir)
+    end
+  end)
+end
+
+--- The host's answer to a yes (chatctl/trust.go): err is "" when the trust
+--- is recorded; the chat's CLI then starts as the user had asked.
+---@param dir string
+---@param err string
+function M.recorded(dir, err)
+  local c = state.chats[dir]
+  if err ~= "" then
+    say(c, "could not record the trust: " .. state.clean(err))
+    require("claude.notify").error("claude.nvim: could not record the trust in " .. dir .. ": " .. err)
+    return
+  end
+  local how = state.untrusted[dir] or {}
+  state.untrusted[dir] = nil
+  if c then
+    c.trust = nil
+    state.update_status(c)
+    say(c, "trusted (recorded where the CLI keeps it): Claude starts")
+    state.start(c, how)
+  end
+end
+
+return M
