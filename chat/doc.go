@@ -56,6 +56,11 @@
 //     says so and later edits are not asked about.
 //   - A Read of a file in the workspace and a read-only Bash command ("echo hi") run without a
 //     permission request in default mode.
+//   - In acceptEdits mode an Edit and a Bash `sed -i` on files of the workspace both run
+//     without a permission request; the CLI writes the files itself and says nothing of them
+//     but the tool_result ("The file P has been updated successfully." — 2.1.332 adds "(file
+//     state is current in your context …)"; Bash with no output: "(Bash completed with no
+//     output)"). The editor learns of such writes only from the tool use and its result.
 //   - result.total_cost_usd is the cost of the whole process so far, not of the turn (usage is
 //     the turn's); after --resume it starts again from zero.
 //   - With a thinking block: system lines of subtype thinking_tokens between thinking deltas

@@ -61,6 +61,7 @@ type dirChat struct {
 	conversation string                        // the stored conversation's id (the CLI's session_id)
 	reviews      map[string]context.CancelFunc // edits shown as diffs, by ticket: closes the view
 	init         *initAnswer                   // the running CLI's initialize answer
+	writes       toolWrites                    // the files the running turn's tools may change
 }
 
 // StartArgs are ClaudeHostChatStart's argument (lua/claude/chat.lua).

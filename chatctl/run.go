@@ -66,8 +66,15 @@ func (c *Controller) items(dc *dirChat, proc *chat.Process, text *blockCut, evs 
 			if shown != "" {
 				items = append(items, Item{Kind: "thinking", Text: shown})
 			}
-		case chat.BlockEnd, chat.ToolUse, chat.ToolResult:
+		case chat.BlockEnd:
 			items = append(items, contentItem(e))
+		case chat.ToolUse:
+			dc.writes.use(e)
+			items = append(items, contentItem(e))
+		case chat.ToolResult:
+			it := contentItem(e)
+			dc.writes.result(e, &it)
+			items = append(items, it)
 		case chat.LineSkipped:
 			items = append(items, skippedItem(e))
 		case chat.UserText:

@@ -36,6 +36,11 @@ type Item struct {
 	// Body is what a tool's summary line unfolds to: its input (tool) or its result's lines
 	// after the first (result), capped by the host.
 	Body []string `msgpack:"body,omitempty"`
+	// result: what the tool changed on disk, for the editor to reload: the one file an
+	// Edit, MultiEdit, Write or NotebookEdit wrote, or (CheckFiles) any file, after Bash or
+	// another tool that may write.
+	Wrote      string `msgpack:"wrote,omitempty"`
+	CheckFiles bool   `msgpack:"check_files,omitempty"`
 
 	// permission
 	Description string `msgpack:"description,omitempty"`

@@ -219,6 +219,13 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			turn = Say("fakeapi: no scripted turn left")
 		}
+		if turn.Gate != nil {
+			select {
+			case <-turn.Gate:
+			case <-r.Context().Done():
+				return
+			}
+		}
 		if turn.Fail != 0 {
 			writeError(w, turn.Fail, "overloaded_error", "Overloaded")
 			return

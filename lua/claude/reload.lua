@@ -92,7 +92,7 @@ function M.check(buf)
   -- Messages given inside FileChangedShell are lost: report afterwards.
   for _, file in ipairs(kept) do
     require("claude.notify").notify(
-      string.format("claude.nvim: %s changed on disk but has unsaved edits here; not reloaded (:e! takes the disk version)", file),
+      string.format("claude.nvim: %s changed on disk but has unsaved edits here; not reloaded (in it, :w !diff %% - compares, :e! takes the disk version)", file),
       vim.log.levels.WARN
     )
   end

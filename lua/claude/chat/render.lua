@@ -296,6 +296,27 @@ function render.tool(c, buf, it)
   c.last = "tool"
 end
 
+-- The chat's CLI writes files itself (acceptEdits, auto mode, Bash): its
+-- buffers are reloaded as the terminal's are (reload.lua: never over unsaved
+-- edits, which get one warning instead), or the user's next :w overwrites
+-- Claude's edit. Go names the file a file tool wrote (it.wrote) or asks for
+-- all file buffers (it.check_files, after Bash); a turn's end checks all
+-- once more, for anything written outside a tool result.
+local function reload_after(it)
+  if not require("claude.config").get().auto_reload then
+    return
+  end
+  local reload = require("claude.reload")
+  if it.wrote and it.wrote ~= "" then
+    local b = require("claude.buffers").find_buf(it.wrote)
+    if b and vim.api.nvim_buf_is_loaded(b) then
+      reload.check(b)
+    end
+  elseif it.check_files or it.kind == "end" then
+    reload.check()
+  end
+end
+
 function render.result(c, buf, it)
   local text
   if (it.lines or 0) <= 1 then
@@ -309,6 +330,7 @@ function render.result(c, buf, it)
   local n = vim.api.nvim_buf_line_count(buf)
   fold(c, n - #(it.body or {}), n)
   c.last = "tool"
+  reload_after(it)
 end
 
 -- An earlier prompt of a resumed conversation.
@@ -378,6 +400,7 @@ function render.finish(c, buf, it)
     ),
   }, true)
   c.busy, c.last = false, "end"
+  reload_after(it)
 end
 
 function render.exited(c, buf, it)
