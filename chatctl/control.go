@@ -32,19 +32,46 @@ func (c *Controller) withRunning(dir, what string, write func(context.Context, *
 	}()
 }
 
-// Send serves ClaudeHostChatSend (async): a user turn.
+// Send serves ClaudeHostChatSend (async): a user turn. Lua has cleared the input by then, so
+// a turn that cannot be sent goes back to it whole (an "unsent" item): typed text is never
+// lost, whatever failed.
 func (c *Controller) Send(args SendArgs) {
-	c.withRunning(args.Dir, "send", func(ctx context.Context, proc *chat.Process) error {
-		images := make([]chat.Image, 0, len(args.Images))
-		for _, path := range args.Images {
-			img, err := readImage(path)
-			if err != nil {
-				return err
-			}
-			images = append(images, img)
+	go func() {
+		if err := c.send(args); err != nil {
+			c.log.Warn("chat: send", "dir", args.Dir, "err", err)
+			c.show(context.Background(), args.Dir, unsentItem(args, err))
 		}
-		return proc.Send(ctx, args.Text, images...)
-	})
+	}()
+}
+
+func (c *Controller) send(args SendArgs) error {
+	proc := c.running(args.Dir)
+	if proc == nil {
+		return chat.ErrExited
+	}
+	images := make([]chat.Image, 0, len(args.Images))
+	for _, path := range args.Images {
+		img, err := readImage(path)
+		if err != nil {
+			return err
+		}
+		images = append(images, img)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
+	defer cancel()
+	return proc.Send(ctx, args.Text, images...)
+}
+
+// unsentItem gives a turn that was not sent back to the input: its text, and the images
+// still worth attaching (all but one that cannot be read as an image).
+func unsentItem(args SendArgs, err error) Item {
+	it := Item{Kind: "unsent", Text: args.Text, Errors: []string{err.Error()}}
+	for _, path := range args.Images {
+		if _, bad := readImage(path); bad == nil {
+			it.Images = append(it.Images, path)
+		}
+	}
+	return it
 }
 
 // Interrupt serves ClaudeHostChatInterrupt (async): stop the running turn.

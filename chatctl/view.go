@@ -22,7 +22,7 @@ type View interface {
 // Item is one thing the chat transcript shows (lua/claude/chat.lua renders it). Kind
 // says which fields are set: "init", "status", "text", "thinking", "block_end", "tool",
 // "result", "user", "permission", "answered" (how a reviewed edit was answered), "cancelled",
-// "end", "exited", "error", "model" (the model the user switched to), "commands" (the CLI's
+// "end", "exited", "error", "unsent" (a turn that could not be sent), "model" (the model the user switched to), "commands" (the CLI's
 // slash commands), "prompt" (an earlier prompt of a resumed conversation).
 type Item struct {
 	Kind string `msgpack:"kind"`
@@ -41,6 +41,9 @@ type Item struct {
 	// another tool that may write.
 	Wrote      string `msgpack:"wrote,omitempty"`
 	CheckFiles bool   `msgpack:"check_files,omitempty"`
+	// unsent: a turn that could not be sent, back to the input: Text, the images to attach
+	// again, and why (Errors).
+	Images []string `msgpack:"images,omitempty"`
 
 	// permission
 	Description string `msgpack:"description,omitempty"`

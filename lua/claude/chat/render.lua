@@ -333,13 +333,20 @@ function render.result(c, buf, it)
   reload_after(it)
 end
 
+-- Adds a prompt's quoted lines, marked for [[ and ]] (chat/keys.lua).
+local function add_prompt(c, buf, quoted)
+  local n = #quoted
+  add(c, buf, quoted, true)
+  require("claude.chat.keys").mark_prompt(buf, vim.api.nvim_buf_line_count(buf) - n)
+end
+
 -- An earlier prompt of a resumed conversation.
 function render.prompt(c, buf, it)
   local quoted = {}
   for _, l in ipairs(vim.split(it.text, "\n", { plain = true })) do
     table.insert(quoted, "> " .. l)
   end
-  add(c, buf, quoted, true)
+  add_prompt(c, buf, quoted)
   c.last = "user"
 end
 
@@ -418,6 +425,27 @@ function render.error(c, buf, it)
   add(c, buf, { "**Error:** " .. first_line(it.text) }, true)
 end
 
+-- A turn the host could not send (the CLI gone, an attachment that is no
+-- image): the message goes back to the input, before anything typed since,
+-- with its still good images attached again. Typed text is never lost.
+function render.unsent(c, buf, it)
+  local why = it.errors and it.errors[1] or "unknown error"
+  add(c, buf, { "**Error:** not sent (" .. first_line(why) .. "); your message is back in the input" }, true)
+  c.busy, c.last = false, "end"
+  if not (c.ibuf and vim.api.nvim_buf_is_valid(c.ibuf)) then
+    return
+  end
+  local lines = vim.split(it.text or "", "\n", { plain = true })
+  local typed = vim.api.nvim_buf_get_lines(c.ibuf, 0, -1, false)
+  if #typed > 1 or typed[1] ~= "" then
+    vim.list_extend(lines, typed)
+  end
+  vim.api.nvim_buf_set_lines(c.ibuf, 0, -1, false, lines)
+  if it.images and #it.images > 0 then
+    c.attached = vim.list_extend(vim.list_slice(it.images), c.attached or {})
+  end
+end
+
 render["end"] = render.finish
 
 --- Makes c's folds in win, a window just opened on its transcript.
@@ -430,6 +458,6 @@ function M.refold(c, win)
   end)
 end
 
-M.write, M.add, M.render, M.waiting = write, add, render, waiting
+M.write, M.add, M.add_prompt, M.render, M.waiting = write, add, add_prompt, render, waiting
 
 return M

@@ -35,12 +35,19 @@ function M.submit(dir)
   end
   local view = require("claude.chat.render")
   view.write(c, function(buf)
-    view.add(c, buf, quoted, true)
+    view.add_prompt(c, buf, quoted)
   end)
   c.last, c.busy = "user", true
   update_status(c)
   follow(c)
-  require("claude.host").send_to_chat(dir, text, images)
+  if require("claude.host").send_to_chat(dir, text, images) == nil then
+    -- The host was not reached (the user was told why): the message goes
+    -- back to the input, as a turn the host could not send does.
+    view.write(c, function(buf)
+      view.render.unsent(c, buf, { text = text, images = images, errors = { "the Go host did not take it" } })
+    end)
+    update_status(c)
+  end
 end
 
 --- Interrupts the chat's running turn.

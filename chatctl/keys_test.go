@@ -1,0 +1,181 @@
+package chatctl_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
+)
+
+// The chat's small things a user expects (issue 22 item 8): attachments checked when
+// attached, a turn that cannot be sent given back, <C-c> leaving Insert mode, g? and the
+// jumps between prompts.
+
+// input returns the chat's input, one string.
+func (e *chatEnv) input() string {
+	var lines []string
+	e.nv.Lua(&lines, `return vim.api.nvim_buf_get_lines(require('claude.chat').buffers().input, 0, -1, false)`)
+	return strings.Join(lines, "\n")
+}
+
+// mode returns Neovim's mode ("n", "i", …).
+func (e *chatEnv) mode() string {
+	var m map[string]any
+	e.nv.Lua(&m, `return vim.api.nvim_get_mode()`)
+	s, _ := m["mode"].(string)
+	return s
+}
+
+func TestClaudeChatAttachRefusesAFileThatIsNoImageAndKeepsTheInput(t *testing.T) {
+	e := newChatEnv(t)
+	e.nv.Cmd("ClaudeChat")
+	dir := t.TempDir()
+	gif := filepath.Join(dir, "pixel.gif")
+	if err := os.WriteFile(gif, []byte("GIF89a\x01\x00\x01\x00\x00\x00\x00;"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	notes := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(notes, []byte("just text\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e.nv.Keys("ihalf a message<Esc>")
+	got := commandMessages(t, e.nv, "ClaudeChatAttach "+notes)
+	if !strings.Contains(got, ":ClaudeChatAttach takes png, jpeg, gif or webp images up to 5 MiB; "+notes+" is not a png, jpeg, gif or webp image") {
+		t.Errorf(":ClaudeChatAttach of a text file said %q, want what it takes and why this is not it", got)
+	}
+	if got := commandMessages(t, e.nv, "ClaudeChatAttach "+gif); strings.Contains(got, "takes png") {
+		t.Errorf(":ClaudeChatAttach of a gif was refused: %q", got)
+	}
+	var attached []string
+	e.nv.Lua(&attached, `return require('claude.chat.state').chats[vim.fn.getcwd()].attached or {}`)
+	if len(attached) != 1 || attached[0] != gif {
+		t.Errorf("attached %q, want only the gif %s", attached, gif)
+	}
+	if got := e.input(); got != "half a message" {
+		t.Errorf("after the attachments the input holds %q, want the typed text", got)
+	}
+}
+
+func TestATurnThatCannotBeSentGoesBackToTheInputWithItsGoodImages(t *testing.T) {
+	e := newChatEnv(t)
+	e.nv.Cmd("ClaudeChat")
+	dir := t.TempDir()
+	good, bad := filepath.Join(dir, "good.gif"), filepath.Join(dir, "gone-bad.gif")
+	for _, p := range []string{good, bad} {
+		if err := os.WriteFile(p, []byte("GIF89a\x01\x00\x01\x00\x00\x00\x00;"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.nv.Cmd("ClaudeChatAttach " + good)
+	e.nv.Cmd("ClaudeChatAttach " + bad)
+	// Changed after it was attached: only the host's check at send sees it.
+	if err := os.WriteFile(bad, []byte("no longer an image"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e.nv.Lua(nil, `vim.api.nvim_buf_set_lines(require('claude.chat').buffers().input, 0, -1, false, { ... })`, "stream this", "second line")
+	e.nv.Keys("<Esc><CR>")
+	nvimtest.Wait(t, "the turn to come back", waitTimeout, func() bool {
+		return strings.Contains(e.transcript(), "**Error:** not sent (attach "+bad+": text/plain; charset=utf-8 is no image the API takes (png, jpeg, gif, webp)); your message is back in the input")
+	})
+	if got := e.input(); got != "stream this\nsecond line" {
+		t.Errorf("after a failed send the input holds %q, want the message back", got)
+	}
+	var attached []string
+	e.nv.Lua(&attached, `return require('claude.chat.state').chats[vim.fn.getcwd()].attached or {}`)
+	if len(attached) != 1 || attached[0] != good {
+		t.Errorf("after a failed send %q are attached, want the good image %s again", attached, good)
+	}
+	if got := e.recorded("ARGS"); strings.Contains(got, "stream this") {
+		t.Errorf("the CLI read the turn that failed:\n%s", got)
+	}
+	// Sent again without the bad image, it goes.
+	e.nv.Keys("<CR>")
+	e.recorded(`stream this\nsecond line`)
+	e.waitTranscript("Hello from the stand-in.")
+}
+
+func TestCtrlCInTheChatInputLeavesInsertModeAndInterruptsOnlyAWorkingTurn(t *testing.T) {
+	e := newChatEnv(t)
+	e.nv.Cmd("ClaudeChat")
+	// Typed, then <C-c> on its own, as a user's keys come (one input with both would let
+	// Neovim 0.10 flush the typed keys as typeahead before an interrupt).
+	e.nv.Keys("inothing runs")
+	e.nv.Keys("<C-c>")
+	if m := e.mode(); m != "n" {
+		t.Errorf("<C-c> in Insert mode of an idle chat left mode %q, want Normal", m)
+	}
+	if got := e.input(); got != "nothing runs" {
+		t.Errorf("after <C-c> the input holds %q, want what was typed", got)
+	}
+	e.prompt("be slow")
+	e.waitTranscript("Working")
+	e.nv.Keys("inext question")
+	e.nv.Keys("<C-c>")
+	e.recorded(`"subtype":"interrupt"`)
+	e.waitTranscript("_[Request interrupted by user]_")
+	if m := e.mode(); m != "n" {
+		t.Errorf("<C-c> in Insert mode of a working chat left mode %q, want Normal", m)
+	}
+	if got := e.input(); got != "next question" {
+		t.Errorf("after <C-c> the input holds %q, want what was typed", got)
+	}
+	if n := strings.Count(e.recorded(), `"subtype":"interrupt"`); n != 1 {
+		t.Errorf("the CLI got %d interrupts, want one (none while idle)", n)
+	}
+}
+
+func TestGQuestionMarkShowsTheChatsKeysWithoutMovingTheCursor(t *testing.T) {
+	e := newChatEnv(t)
+	e.nv.Cmd("ClaudeChat")
+	for _, where := range []string{"input", "transcript"} {
+		e.nv.Lua(nil, `vim.api.nvim_set_current_win(vim.fn.bufwinid(require('claude.chat').buffers()[...]))`, where)
+		before := e.nv.Messages()
+		e.nv.Keys("g?")
+		got := strings.TrimPrefix(e.nv.Messages(), before)
+		for _, want := range []string{"claude.nvim chat keys", "<C-c>", "[[ ]]", "previous / next prompt", "<S-Tab>"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("g? in the %s showed %q, want it to list %q", where, got, want)
+			}
+		}
+		var current string
+		e.nv.Lua(&current, `local b = require('claude.chat').buffers(); return vim.api.nvim_get_current_buf() == b.input and 'input' or vim.api.nvim_get_current_buf() == b.transcript and 'transcript' or 'elsewhere'`)
+		if current != where || e.mode() != "n" {
+			t.Errorf("after g? in the %s the cursor is in the %s, mode %q; want it where it was, in Normal mode", where, current, e.mode())
+		}
+	}
+}
+
+func TestBracketsJumpBetweenThePromptsOfTheTranscript(t *testing.T) {
+	e := newChatEnv(t)
+	e.nv.Cmd("ClaudeChat")
+	e.prompt("stream one")
+	e.waitTranscript("> stream one", "Hello from the stand-in.")
+	e.prompt("stream two")
+	nvimtest.Wait(t, "the second answer", waitTimeout, func() bool {
+		return strings.Count(e.transcript(), "─── ") == 2
+	})
+	// Claude's own "> " lines (a quote in its answer) are no prompt.
+	e.nv.Lua(nil, `vim.api.nvim_set_current_win(vim.fn.bufwinid(require('claude.chat').buffers().transcript))`)
+	line := func() string {
+		var l string
+		e.nv.Lua(&l, `return vim.api.nvim_get_current_line()`)
+		return l
+	}
+	steps := []struct{ keys, want string }{
+		{"G[[", "> stream two"},
+		{"[[", "> stream one"},
+		{"[[", "> stream one"}, // the first stays
+		{"]]", "> stream two"},
+		{"gg2]]", "> stream two"},
+		{"G2[[", "> stream one"},
+		{"<C-o>", "─── 1.5 s · 10 tokens in, 5 out · $0.0123 (this run)"}, // a jump: back where it came from
+	}
+	for _, s := range steps {
+		e.nv.Keys(s.keys)
+		if got := line(); got != s.want {
+			t.Fatalf("after %s the cursor is on %q, want %q", s.keys, got, s.want)
+		}
+	}
+}
