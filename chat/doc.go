@@ -51,6 +51,13 @@
 //     interrupted by user for tool use]", then the same error result.
 //   - deny: the tool_result is is_error true with our message as its content, and that is what
 //     the model gets in the next API request; the result lists it in permission_denials.
+//   - deny with "interrupt": true (both CLIs) stops the turn as the terminal's "No" (Esc in its
+//     dialog: "Interrupted · What should Claude do instead?", the model asked no more) does:
+//     the tool_result is is_error true but carries the CLI's own words, not our message ("The
+//     user doesn't want to proceed with this tool use. The tool use was rejected (…). STOP
+//     what you are doing and wait for the user to tell you how to proceed."), then the text
+//     "[Request interrupted by user for tool use]" and a result with is_error true; the model
+//     is not asked again, and gets both with the user's next message.
 //   - allow with updatedPermissions [{"type":"setMode","mode":"acceptEdits","destination":
 //     "session"}] (a permission_suggestions entry) switches the mode: a system/status line
 //     says so and later edits are not asked about.

@@ -143,6 +143,14 @@ local function answer(c, item, reply, line)
   state.update_status(c)
 end
 
+-- A plain deny stops the turn, as the terminal's "No" does: Claude waits
+-- for the user's next message instead of trying something else at once.
+-- "Deny, and tell Claude why" goes on, with the reason (chat/doc.go).
+local DENIED = "denied; the turn stops"
+local function deny()
+  return { allow = false, message = "", stop = true }
+end
+
 -- The picker the user opens for one request. Allow once and deny are one
 -- choice each; allowing for good (a permission_suggestions entry) also
 -- asks for a typed "yes", so that no stray digit and Enter grants it.
@@ -181,10 +189,14 @@ local function pick(c, item)
           return -- cancelled: it still waits
         end
         reason = vim.trim(reason)
-        answer(c, item, { allow = false, message = reason }, reason == "" and "denied" or ("denied: " .. reason))
+        if reason == "" then
+          answer(c, item, deny(), DENIED)
+        else
+          answer(c, item, { allow = false, message = reason }, "denied: " .. reason)
+        end
       end)
     else
-      answer(c, item, { allow = false, message = "" }, "denied")
+      answer(c, item, deny(), DENIED)
     end
   end)
 end
@@ -199,7 +211,7 @@ function M.answer(c, how)
   if how == "allow" then
     answer(c, item, { allow = true, suggestion = 0 }, "allowed: Allow once")
   elseif how == "deny" then
-    answer(c, item, { allow = false, message = "" }, "denied")
+    answer(c, item, deny(), DENIED)
   else
     pick(c, item)
   end
