@@ -179,3 +179,36 @@ func TestBracketsJumpBetweenThePromptsOfTheTranscript(t *testing.T) {
 		}
 	}
 }
+
+func TestAfterAReviewTheCursorGoesBackToTheChatItCameFromInNormalMode(t *testing.T) {
+	for _, tt := range []struct {
+		name, from, act, shown string
+	}{
+		{"accepted after :ClaudeDiffFocus from the input", "input", "write", "  ⎿  accepted"},
+		{"rejected after :ClaudeDiffFocus from the transcript", "transcript", "ClaudeDiffReject", "  ⎿  rejected; the turn stops"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newChatEnv(t)
+			e.nv.WriteFile("greet.txt", "one\ntwo\nthree\n")
+			opened := e.nv.UserEvents("ClaudeDiffOpened")
+			e.nv.Cmd("ClaudeChat")
+			e.prompt("make an edit")
+			nvimtest.Next(t, opened, "the diff of the proposed edit", waitTimeout)
+			e.nv.Lua(nil, `vim.api.nvim_set_current_win(vim.fn.bufwinid(require('claude.chat').buffers()[...]))`, tt.from)
+			e.nv.Cmd("ClaudeDiffFocus")
+			var inProposal bool
+			e.nv.Lua(&inProposal, `return vim.bo.buftype == 'acwrite'`)
+			if !inProposal {
+				t.Fatalf("the cursor is not in the proposal before the answer")
+			}
+			e.nv.Cmd(tt.act)
+			e.waitTranscript(tt.shown)
+			var current string
+			e.nv.Lua(&current, `local b = require('claude.chat').buffers(); local cur = vim.api.nvim_get_current_buf()
+				return cur == b.input and 'input' or cur == b.transcript and 'transcript' or vim.api.nvim_buf_get_name(cur)`)
+			if current != tt.from || e.mode() != "n" {
+				t.Errorf("after the review the cursor is in %s, mode %q; want the chat's %s it came from, Normal mode", current, e.mode(), tt.from)
+			}
+		})
+	}
+}
