@@ -1,6 +1,7 @@
 package chatctl_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -210,5 +211,45 @@ func TestAfterAReviewTheCursorGoesBackToTheChatItCameFromInNormalMode(t *testing
 				t.Errorf("after the review the cursor is in %s, mode %q; want the chat's %s it came from, Normal mode", current, e.mode(), tt.from)
 			}
 		})
+	}
+}
+
+func TestAtPathCompletionDescendsIntoDirectoriesAndStaysBounded(t *testing.T) {
+	e := newChatEnv(t)
+	for _, f := range []string{"lua/claude/init.lua", "lua/claude/chat/render.lua", "lua/other.lua", ".git/config", "README.md"} {
+		e.nv.WriteFile(f, "x\n")
+	}
+	for i := range 1000 { // a directory far bigger than what completion offers
+		e.nv.WriteFile(fmt.Sprintf("huge/f%04d.txt", i), "")
+	}
+	e.nv.Cmd("ClaudeChat")
+	complete := func(typed string) []string {
+		t.Helper()
+		e.nv.Lua(nil, `vim.api.nvim_buf_set_lines(require('claude.chat').buffers().input, 0, -1, false, {})`)
+		// Typed apart, as a user does: the <Tab> expr map reads the line typed before it.
+		e.nv.Keys("i" + typed)
+		e.nv.Keys("<Tab>")
+		var words []string
+		e.nv.Lua(&words, `local out = {}
+			for _, it in ipairs(vim.fn.complete_info({ 'items' }).items) do table.insert(out, it.word) end
+			return out`)
+		e.nv.Keys("<C-e><Esc>")
+		return words
+	}
+	if got, want := complete("@lua/cl"), []string{"@lua/claude/", "@lua/claude/chat/", "@lua/claude/init.lua", "@lua/claude/chat/render.lua"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("@lua/cl<Tab> offers %q, want %q: the directory and what is under it, shallowest first", got, want)
+	}
+	if got := complete("@.g"); fmt.Sprint(got) != fmt.Sprint([]string{"@.git/"}) {
+		t.Errorf("@.g<Tab> offers %q, want .git/ itself and nothing of its inside", got)
+	}
+	if got := complete("@.git/c"); fmt.Sprint(got) != fmt.Sprint([]string{"@.git/config"}) {
+		t.Errorf("@.git/c<Tab> offers %q, want what is typed into, even in .git", got)
+	}
+	got := complete("@")
+	if len(got) != 200 {
+		t.Errorf("@<Tab> in a tree of 1000 files offers %d paths, want the cap of 200", len(got))
+	}
+	if len(got) > 0 && got[0] != "@.git/" {
+		t.Errorf("@<Tab> offers %q first, want the top level first (.git/)", got[0])
 	}
 }
