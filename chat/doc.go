@@ -86,6 +86,10 @@
 //     notifications, 405 for the GET stream are enough) is connected before the first turn;
 //     its tools reach the model as mcp__<server>__<tool>, and --allowedTools=<those names>
 //     lets them run without a can_use_tool request (host/chat_mcp.go serves getDiagnostics so).
+//   - A Bash tool use makes the CLI create $TMPDIR/claude-<uid>/<project dir name, as in
+//     ProjectDir>/<session id>/tasks (2.1.332 also .../started), all empty directories, and it
+//     leaves them when it exits; a turn without Bash makes none (chatctl/clitemp.go removes
+//     them).
 //   - Closing stdin of an idle CLI makes it exit 0 at once (mid-turn is not checked: Close
 //     kills after the grace period if need be).
 //

@@ -62,6 +62,7 @@ type dirChat struct {
 	reviews      map[string]context.CancelFunc // edits shown as diffs, by ticket: closes the view
 	init         *initAnswer                   // the running CLI's initialize answer
 	writes       toolWrites                    // the files the running turn's tools may change
+	cliTemp      string                        // the CLI's temporary directory (clitemp.go)
 }
 
 // StartArgs are ClaudeHostChatStart's argument (lua/claude/chat.lua).
@@ -113,6 +114,7 @@ func (c *Controller) Start(args []StartArgs) (bool, error) {
 		return false, err
 	}
 	dc.proc, dc.reviews = proc, map[string]context.CancelFunc{}
+	dc.cliTemp = cliTempRoot(a.Env)
 	dc.init = c.initialize(a.Dir, proc)
 	if a.Resume != "" {
 		go c.showHistory(a.Dir, envList(a.Env), a.Resume)
@@ -200,6 +202,16 @@ func (c *Controller) Close(ctx context.Context) {
 		}()
 	}
 	wg.Wait()
+	// The CLIs are gone; the host may be gone before their run loops clean up after them.
+	c.mu.Lock()
+	var leftovers [][3]string
+	for _, dc := range c.chats {
+		leftovers = append(leftovers, [3]string{dc.cliTemp, dc.dir, dc.conversation})
+	}
+	c.mu.Unlock()
+	for _, l := range leftovers {
+		removeCLITemp(l[0], l[1], []string{l[2]})
+	}
 }
 
 // WaitGone waits, at most d, until every chat's CLI is gone (reaped, its output read): an
