@@ -325,7 +325,7 @@ local function reload_after(it)
       reload.check(b)
     end
   elseif it.check_files or it.kind == "end" then
-    reload.check()
+    reload.check_all()
   end
 end
 
