@@ -1,9 +1,12 @@
 package chatctl
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/claude-nvim/claude.nvim/chat"
 )
@@ -19,6 +22,11 @@ import (
 // maxTempDepth bounds the walk under a conversation's scratch directory.
 const maxTempDepth = 4
 
+// scratchMu makes the removals one at a time: a chat's run loop and an exiting host's
+// WaitGone may both clean the same conversation, and the host must not exit while the other
+// is halfway through (it left the session's directory once, its insides gone).
+var scratchMu sync.Mutex
+
 // cliTempRoot is the temporary directory the CLI of env uses, as Node's os.tmpdir() finds it.
 func cliTempRoot(env map[string]string) string {
 	if t := env["TMPDIR"]; t != "" {
@@ -33,6 +41,8 @@ func removeCLITemp(tmp, dir string, sessions []string) {
 	if tmp == "" || len(sessions) == 0 {
 		return
 	}
+	scratchMu.Lock()
+	defer scratchMu.Unlock()
 	user := filepath.Join(tmp, fmt.Sprintf("claude-%d", os.Getuid()))
 	project := filepath.Join(user, filepath.Base(chat.ProjectDir("", dir)))
 	for _, s := range sessions {
@@ -46,12 +56,15 @@ func removeCLITemp(tmp, dir string, sessions []string) {
 }
 
 // removeEmptyTree removes path if it holds directories only, none with a file inside, down
-// to depth levels; it reports whether path is gone.
+// to depth levels; it reports whether path is gone (or was never there).
 func removeEmptyTree(path string, depth int) bool {
 	if depth < 0 {
 		return false
 	}
 	entries, err := os.ReadDir(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return true
+	}
 	if err != nil {
 		return false
 	}

@@ -31,6 +31,9 @@ type Controller struct {
 
 	mu    sync.Mutex // guards chats; never held while calling Neovim or the CLI
 	chats map[string]*dirChat
+	// runs counts the run loops still going: each cleans up after its CLI once that has
+	// exited, and an exiting host waits for them (WaitGone).
+	runs sync.WaitGroup
 }
 
 // Options configure a Controller.
@@ -119,7 +122,11 @@ func (c *Controller) Start(args []StartArgs) (bool, error) {
 	if a.Resume != "" {
 		go c.showHistory(a.Dir, envList(a.Env), a.Resume)
 	}
-	go c.run(dc, proc)
+	c.runs.Add(1)
+	go func() {
+		defer c.runs.Done()
+		c.run(dc, proc)
+	}()
 	return true, nil
 }
 
@@ -185,6 +192,10 @@ func (c *Controller) show(ctx context.Context, dir string, items ...Item) {
 // Close ends every chat's CLI, for a host that is exiting with Neovim: each gets its stdin
 // closed and is killed when ctx ends, so none goes on with a turn nobody sees.
 func (c *Controller) Close(ctx context.Context) {
+	// First, as the MCP token goes first (host/exit.go): Neovim kills an exiting host 2 s
+	// after its SIGTERM, which under load came before WaitGone's cleanup. The CLIs are about
+	// to end; an empty directory is nothing they need for that. WaitGone cleans again.
+	c.removeScratch()
 	c.mu.Lock()
 	var procs []*chat.Process
 	for _, dc := range c.chats {
@@ -202,21 +213,14 @@ func (c *Controller) Close(ctx context.Context) {
 		}()
 	}
 	wg.Wait()
-	// The CLIs are gone; the host may be gone before their run loops clean up after them.
-	c.mu.Lock()
-	var leftovers [][3]string
-	for _, dc := range c.chats {
-		leftovers = append(leftovers, [3]string{dc.cliTemp, dc.dir, dc.conversation})
-	}
-	c.mu.Unlock()
-	for _, l := range leftovers {
-		removeCLITemp(l[0], l[1], []string{l[2]})
-	}
 }
 
 // WaitGone waits, at most d, until every chat's CLI is gone (reaped, its output read): an
-// exiting host must not return while one still runs (issue 23.8).
+// exiting host must not return while one still runs (issue 23.8). Then it removes the CLIs'
+// empty scratch directories (clitemp.go): the host may be gone before the run loops get to
+// it, and a CLI still exiting could still be using them.
 func (c *Controller) WaitGone(d time.Duration) {
+	defer c.removeScratch()
 	c.mu.Lock()
 	var done []<-chan struct{}
 	for _, dc := range c.chats {
@@ -225,6 +229,12 @@ func (c *Controller) WaitGone(d time.Duration) {
 		}
 	}
 	c.mu.Unlock()
+	runs := make(chan struct{})
+	go func() {
+		c.runs.Wait()
+		close(runs)
+	}()
+	done = append(done, runs)
 	timeout := time.NewTimer(d)
 	defer timeout.Stop()
 	for _, gone := range done {
@@ -233,5 +243,18 @@ func (c *Controller) WaitGone(d time.Duration) {
 		case <-timeout.C:
 			return
 		}
+	}
+}
+
+// removeScratch removes the empty scratch directories of each chat's last conversation.
+func (c *Controller) removeScratch() {
+	c.mu.Lock()
+	var leftovers [][3]string
+	for _, dc := range c.chats {
+		leftovers = append(leftovers, [3]string{dc.cliTemp, dc.dir, dc.conversation})
+	}
+	c.mu.Unlock()
+	for _, l := range leftovers {
+		removeCLITemp(l[0], l[1], []string{l[2]})
 	}
 }

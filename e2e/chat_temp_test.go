@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/claude-nvim/claude.nvim/chat"
 	"github.com/claude-nvim/claude.nvim/e2e/fakeapi"
 	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
@@ -15,7 +16,9 @@ import (
 // (issue 22 item 8); the plugin removes those of its chats when the chat's CLI ends and when
 // the host exits.
 
-// cliTemp is the CLI's scratch directory of this test's workspace, and what is in it.
+// cliTemp is the CLI's scratch directory of this test's workspace, and what is in it. Only
+// the workspace's: the CLI also makes passing ones of its own there (fswatch-probe-*, with a
+// file inside; one was left by a CLI that exited with the host).
 func (s *session) cliTemp() (string, []string) {
 	var tmp string
 	for _, kv := range s.env.Vars() {
@@ -23,7 +26,7 @@ func (s *session) cliTemp() (string, []string) {
 			tmp = v
 		}
 	}
-	root := filepath.Join(tmp, fmt.Sprintf("claude-%d", os.Getuid()))
+	root := filepath.Join(tmp, fmt.Sprintf("claude-%d", os.Getuid()), filepath.Base(chat.ProjectDir("", s.env.Project)))
 	var found []string
 	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err == nil && p != root {
