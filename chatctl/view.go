@@ -22,8 +22,9 @@ type View interface {
 // Item is one thing the chat transcript shows (lua/claude/chat.lua renders it). Kind
 // says which fields are set: "init", "status", "text", "thinking", "block_end", "tool",
 // "result", "user", "permission", "answered" (how a reviewed edit was answered), "cancelled",
-// "end", "exited", "error", "unsent" (a turn that could not be sent), "model" (the model the user switched to), "commands" (the CLI's
-// slash commands), "prompt" (an earlier prompt of a resumed conversation).
+// "end", "exited", "error", "unsent" (a turn that could not be sent, back to the input),
+// "model" (the model the user switched to), "commands" (the CLI's slash commands), "prompt"
+// (an earlier prompt of a resumed conversation).
 type Item struct {
 	Kind string `msgpack:"kind"`
 

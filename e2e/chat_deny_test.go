@@ -57,8 +57,7 @@ func TestTheTerminalsNoToABashCommandStopsTheTurn(t *testing.T) {
 	s.waitText("Do you want to proceed?", turnTimeout)
 	s.nv.Input("<Esc>") // the dialog's No
 	screen := s.waitScreen("the CLI to be ready again", turnTimeout, isReady)
-	if n := len(s.api.Main()); n != 1 {
-		t.Errorf("after the terminal's No the model was asked %d times, want once; screen:\n%s", n, screen)
+	if n := len(s.api.Main()); n != 1 || !strings.Contains(screen, "Interrupted") {
+		t.Errorf("after the terminal's No the model was asked %d times (want once) and the screen is\n%s\nwant it interrupted", n, screen)
 	}
-	t.Logf("screen after No:\n%s", screen)
 }
