@@ -52,11 +52,23 @@
 //     interrupted by user for tool use]", then the same error result.
 //   - deny: the tool_result is is_error true with our message as its content, and that is what
 //     the model gets in the next API request; the result lists it in permission_denials.
+//   - deny with "interrupt": true (both CLIs) stops the turn as the terminal's "No" (Esc in its
+//     dialog: "Interrupted · What should Claude do instead?", the model asked no more) does:
+//     the tool_result is is_error true but carries the CLI's own words, not our message ("The
+//     user doesn't want to proceed with this tool use. The tool use was rejected (…). STOP
+//     what you are doing and wait for the user to tell you how to proceed."), then the text
+//     "[Request interrupted by user for tool use]" and a result with is_error true; the model
+//     is not asked again, and gets both with the user's next message.
 //   - allow with updatedPermissions [{"type":"setMode","mode":"acceptEdits","destination":
 //     "session"}] (a permission_suggestions entry) switches the mode: a system/status line
 //     says so and later edits are not asked about.
 //   - A Read of a file in the workspace and a read-only Bash command ("echo hi") run without a
 //     permission request in default mode.
+//   - In acceptEdits mode an Edit and a Bash `sed -i` on files of the workspace both run
+//     without a permission request; the CLI writes the files itself and says nothing of them
+//     but the tool_result ("The file P has been updated successfully." — 2.1.332 adds "(file
+//     state is current in your context …)"; Bash with no output: "(Bash completed with no
+//     output)"). The editor learns of such writes only from the tool use and its result.
 //   - result.total_cost_usd is the cost of the whole process so far, not of the turn (usage is
 //     the turn's); after --resume it starts again from zero.
 //   - With a thinking block: system lines of subtype thinking_tokens between thinking deltas
@@ -98,6 +110,10 @@
 //     Plan (edited by user):" and that text. Deny with a message: the model gets the message
 //     as an error tool_result, the result lists ExitPlanMode in permission_denials, and the
 //     mode stays plan (the next turn's system/init says plan).
+//   - A Bash tool use makes the CLI create $TMPDIR/claude-<uid>/<project dir name, as in
+//     ProjectDir>/<session id>/tasks (2.1.332 also .../started), all empty directories, and it
+//     leaves them when it exits; a turn without Bash makes none (chatctl/clitemp.go removes
+//     them).
 //   - Closing stdin of an idle CLI makes it exit 0 at once (mid-turn is not checked: Close
 //     kills after the grace period if need be).
 //   - Its host SIGKILLed mid-turn (stdin and stdout closed at once), 2.1.332 goes on with the
@@ -177,6 +193,7 @@
 //     message is echoed (isReplay) when a turn takes it, not when it is read. 2.1.197 prints
 //     no command_lifecycle lines (a uuid is accepted), answers cancel_async_message with
 //     {"cancelled": true} and answers an interrupt with no payload.
+//
 // Workspace trust (2.1.332 and 2.1.197, checked with strace, tmux and a hook writing a
 // marker; see also ../claudeconfig):
 //

@@ -146,6 +146,20 @@ func (s *Process) Deny(ctx context.Context, ticket, message string) error {
 	return s.answer(ctx, r.RequestID, permissionDeny{Behavior: "deny", Message: message})
 }
 
+// DenyAndStop refuses the tool of the request ticket names and ends the turn, as the
+// terminal's "No" does: the CLI interrupts the turn and waits for the user's next message
+// instead of asking the model again (doc.go). The model gets message with the next turn.
+func (s *Process) DenyAndStop(ctx context.Context, ticket, message string) error {
+	r, err := s.perms.take(ticket, nil)
+	if err != nil {
+		return fmt.Errorf("deny %s: %w", ticket, err)
+	}
+	if message == "" {
+		message = "The user denied this tool use."
+	}
+	return s.answer(ctx, r.RequestID, permissionDeny{Behavior: "deny", Message: message, Interrupt: true})
+}
+
 // refuse denies r without asking anyone (why, for the user; message, for the CLI) and tells
 // the editor (PermissionRefused). The write runs apart from the reader, which must go on.
 func (s *Process) refuse(r PermissionRequest, why, message string) {

@@ -178,4 +178,6 @@ type permissionAllow struct {
 type permissionDeny struct {
 	Behavior string `json:"behavior"` // "deny"
 	Message  string `json:"message"`
+	// Interrupt ends the turn with the denial, as the terminal's "No" does (doc.go).
+	Interrupt bool `json:"interrupt,omitempty"`
 }

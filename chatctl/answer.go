@@ -19,6 +19,9 @@ type AnswerArgs struct {
 	// picked with the allow; 0 for none.
 	Suggestion int    `msgpack:"suggestion"`
 	Message    string `msgpack:"message"` // deny: what the model is told
+	// Stop ends the turn with the denial (a plain deny, as the terminal's "No"); without it
+	// the model goes on, told Message (deny and tell Claude why).
+	Stop bool `msgpack:"stop"`
 	// Input replaces the tool's input on allow (the user's edit of a proposal); nil keeps the
 	// input of the request as it was shown.
 	Input map[string]any `msgpack:"input"`
@@ -61,6 +64,8 @@ func (c *Controller) Answer(all []AnswerArgs) {
 
 func answer(ctx context.Context, proc *chat.Process, a AnswerArgs) error {
 	switch {
+	case !a.Allow && a.Stop:
+		return proc.DenyAndStop(ctx, a.RequestID, a.Message)
 	case !a.Allow:
 		return proc.Deny(ctx, a.RequestID, a.Message)
 	case a.Answers != nil:

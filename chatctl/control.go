@@ -37,23 +37,50 @@ func (c *Controller) withRunning(dir, what string, write func(context.Context, *
 }
 
 // Send serves ClaudeHostChatSend (async): a user turn. The message's UUID is made here, on
-// the handler goroutine, so that a Withdraw handled after it finds it.
+// the handler goroutine, so that a Withdraw handled after it finds it. Lua has cleared the
+// input by then, so a turn that cannot be sent goes back to it whole (an "unsent" item):
+// typed text is never lost, whatever failed.
 func (c *Controller) Send(args SendArgs) {
 	u, m := c.messageID(args.Dir, args.ID)
-	c.withRunning(args.Dir, "send", func(ctx context.Context, proc *chat.Process) error {
+	go func() {
 		if m != nil {
 			defer close(m.written)
 		}
-		images := make([]chat.Image, 0, len(args.Images))
-		for _, path := range args.Images {
-			img, err := readImage(path)
-			if err != nil {
-				return err
-			}
-			images = append(images, img)
+		if err := c.send(args, u); err != nil {
+			c.log.Warn("chat: send", "dir", args.Dir, "err", err)
+			c.show(context.Background(), args.Dir, unsentItem(args, err))
 		}
-		return proc.SendAs(ctx, u, args.Text, images...)
-	})
+	}()
+}
+
+func (c *Controller) send(args SendArgs, u string) error {
+	proc := c.running(args.Dir)
+	if proc == nil {
+		return chat.ErrExited
+	}
+	images := make([]chat.Image, 0, len(args.Images))
+	for _, path := range args.Images {
+		img, err := readImage(path)
+		if err != nil {
+			return err
+		}
+		images = append(images, img)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
+	defer cancel()
+	return proc.SendAs(ctx, u, args.Text, images...)
+}
+
+// unsentItem gives a turn that was not sent back to the input: its text, and the images
+// still worth attaching (all but one that cannot be read as an image).
+func unsentItem(args SendArgs, err error) Item {
+	it := Item{Kind: "unsent", ID: args.ID, Text: args.Text, Errors: []string{err.Error()}}
+	for _, path := range args.Images {
+		if _, bad := readImage(path); bad == nil {
+			it.Images = append(it.Images, path)
+		}
+	}
+	return it
 }
 
 // sentMessage is a message Lua sent, by the UUID the CLI knows it by.

@@ -31,6 +31,9 @@ type Controller struct {
 
 	mu    sync.Mutex // guards chats; never held while calling Neovim or the CLI
 	chats map[string]*dirChat
+	// runs counts the run loops still going: each cleans up after its CLI once that has
+	// exited, and an exiting host waits for them (WaitGone).
+	runs sync.WaitGroup
 }
 
 // Options configure a Controller.
@@ -62,6 +65,8 @@ type dirChat struct {
 	reviews      map[string]context.CancelFunc // edits shown as diffs, by ticket: closes the view
 	init         *initAnswer                   // the running CLI's initialize answer
 	messages     map[string]*sentMessage       // messages sent and not done, by the CLI's uuid
+	writes       toolWrites                    // the files the running turn's tools may change
+	cliTemp      string                        // the CLI's temporary directory (clitemp.go)
 }
 
 // StartArgs are ClaudeHostChatStart's argument (lua/claude/chat.lua).
@@ -121,11 +126,16 @@ func (c *Controller) Start(args []StartArgs) (int, error) {
 		return 0, err
 	}
 	dc.proc, dc.reviews, dc.messages = proc, map[string]context.CancelFunc{}, map[string]*sentMessage{}
+	dc.cliTemp = cliTempRoot(a.Env)
 	dc.init = c.initialize(a.Dir, proc)
 	if a.Resume != "" && !a.Revive {
 		go c.showHistory(a.Dir, envList(a.Env), a.Resume)
 	}
-	go c.run(dc, proc)
+	c.runs.Add(1)
+	go func() {
+		defer c.runs.Done()
+		c.run(dc, proc)
+	}()
 	return proc.PID(), nil
 }
 
@@ -191,6 +201,10 @@ func (c *Controller) show(ctx context.Context, dir string, items ...Item) {
 // Close ends every chat's CLI, for a host that is exiting with Neovim: each gets its stdin
 // closed and is killed when ctx ends, so none goes on with a turn nobody sees.
 func (c *Controller) Close(ctx context.Context) {
+	// First, as the MCP token goes first (host/exit.go): Neovim kills an exiting host 2 s
+	// after its SIGTERM, which under load came before WaitGone's cleanup. The CLIs are about
+	// to end; an empty directory is nothing they need for that. WaitGone cleans again.
+	c.removeScratch()
 	c.mu.Lock()
 	var procs []*chat.Process
 	for _, dc := range c.chats {
@@ -211,8 +225,11 @@ func (c *Controller) Close(ctx context.Context) {
 }
 
 // WaitGone waits, at most d, until every chat's CLI is gone (reaped, its output read): an
-// exiting host must not return while one still runs (issue 23.8).
+// exiting host must not return while one still runs (issue 23.8). Then it removes the CLIs'
+// empty scratch directories (clitemp.go): the host may be gone before the run loops get to
+// it, and a CLI still exiting could still be using them.
 func (c *Controller) WaitGone(d time.Duration) {
+	defer c.removeScratch()
 	c.mu.Lock()
 	var done []<-chan struct{}
 	for _, dc := range c.chats {
@@ -221,6 +238,12 @@ func (c *Controller) WaitGone(d time.Duration) {
 		}
 	}
 	c.mu.Unlock()
+	runs := make(chan struct{})
+	go func() {
+		c.runs.Wait()
+		close(runs)
+	}()
+	done = append(done, runs)
 	timeout := time.NewTimer(d)
 	defer timeout.Stop()
 	for _, gone := range done {
@@ -229,5 +252,18 @@ func (c *Controller) WaitGone(d time.Duration) {
 		case <-timeout.C:
 			return
 		}
+	}
+}
+
+// removeScratch removes the empty scratch directories of each chat's last conversation.
+func (c *Controller) removeScratch() {
+	c.mu.Lock()
+	var leftovers [][3]string
+	for _, dc := range c.chats {
+		leftovers = append(leftovers, [3]string{dc.cliTemp, dc.dir, dc.conversation})
+	}
+	c.mu.Unlock()
+	for _, l := range leftovers {
+		removeCLITemp(l[0], l[1], []string{l[2]})
 	}
 }

@@ -24,8 +24,8 @@ func TestAChatPermissionWaitsUntilTheUserAnswersIt(t *testing.T) {
 			sent: []string{`"behavior":"allow","updatedInput":{"command":"echo hi"}}`},
 		},
 		{
-			name: "denied with the command", answer: "deny", shown: "  ⎿  denied",
-			sent: []string{`"behavior":"deny","message":"The user denied this tool use."`},
+			name: "denied with the command", answer: "deny", shown: "  ⎿  denied; the turn stops",
+			sent: []string{`"behavior":"deny","message":"The user denied this tool use.","interrupt":true`},
 		},
 		{
 			name: "allowed once in the picker", pick: "1", shown: "  ⎿  allowed: Allow once",
@@ -38,7 +38,7 @@ func TestAChatPermissionWaitsUntilTheUserAnswersIt(t *testing.T) {
 		},
 		{
 			name: "denied with a reason in the picker", pick: "3", reason: "not now", shown: "  ⎿  denied: not now",
-			sent: []string{`"behavior":"deny","message":"not now"`},
+			sent: []string{`"behavior":"deny","message":"not now"}`}, // no interrupt: Claude goes on
 		},
 	}
 	for _, tt := range tests {
@@ -93,7 +93,7 @@ func TestAChatPermissionForGoodWithoutATypedYesAllowsNothing(t *testing.T) {
 		t.Errorf("after the picker without a typed yes %d requests wait, want the one still waiting", waiting)
 	}
 	e.nv.Cmd("ClaudeChatAnswer deny")
-	e.waitTranscript("  ⎿  denied", "Did not run it.")
+	e.waitTranscript("  ⎿  denied; the turn stops", "Did not run it.")
 	if got := e.recorded(`"behavior"`); strings.Contains(got, `"allow"`) {
 		t.Errorf("the CLI got an allow:\n%s", got)
 	}
@@ -146,8 +146,8 @@ func TestAChatEditIsReviewedInTheDiffView(t *testing.T) {
 			sent: `"updatedInput":{"file_path":"PATH","new_string":"one\nTWO\nTHREE\n","old_string":"one\ntwo\nthree\n","replace_all":false}`,
 		},
 		{
-			name: "rejected", act: "ClaudeDiffReject", shown: "  ⎿  rejected",
-			sent: `"behavior":"deny","message":"The user rejected this change in the editor's diff review."`,
+			name: "rejected", act: "ClaudeDiffReject", shown: "  ⎿  rejected; the turn stops",
+			sent: `"behavior":"deny","message":"The user rejected this change in the editor's diff review.","interrupt":true`,
 		},
 	}
 	for _, tt := range tests {

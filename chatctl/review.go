@@ -172,8 +172,9 @@ func (c *Controller) review(ctx context.Context, dir string, proc *chat.Process,
 			}
 		}
 	default:
-		line = "rejected"
-		err = proc.Deny(wctx, req.Ticket, rejectMessage)
+		// As the terminal's "No": the turn stops and Claude waits for the user.
+		line = "rejected; the turn stops"
+		err = proc.DenyAndStop(wctx, req.Ticket, rejectMessage)
 	}
 	if err != nil && !errors.Is(err, chat.ErrNoSuchRequest) {
 		c.fail(dir, "answer", err)

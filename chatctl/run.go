@@ -15,14 +15,24 @@ import (
 func (c *Controller) run(dc *dirChat, proc *chat.Process) {
 	ctx := context.Background()
 	var text blockCut
+	var sessions []string // the conversations proc ran, whose scratch directories go with it
 	for {
 		evs, err := proc.Next(ctx)
-		if errors.Is(err, io.EOF) {
+		if errors.Is(err, io.EOF) { // the CLI has exited: nothing of it writes there any more
+			c.mu.Lock()
+			tmp := dc.cliTemp
+			c.mu.Unlock()
+			removeCLITemp(tmp, dc.dir, sessions)
 			return
 		}
 		if err != nil {
 			c.log.Warn("chat: next", "dir", dc.dir, "err", err)
 			return
+		}
+		for _, ev := range evs {
+			if in, ok := ev.(chat.Init); ok && in.SessionID != "" && (len(sessions) == 0 || sessions[len(sessions)-1] != in.SessionID) {
+				sessions = append(sessions, in.SessionID)
+			}
 		}
 		c.mu.Lock()
 		retired := dc.proc != proc // until its Exited is converted, a running CLI is dc.proc
@@ -66,8 +76,15 @@ func (c *Controller) items(dc *dirChat, proc *chat.Process, text *blockCut, evs 
 			if shown != "" {
 				items = append(items, Item{Kind: "thinking", Text: shown})
 			}
-		case chat.BlockEnd, chat.ToolUse, chat.ToolResult:
+		case chat.BlockEnd:
 			items = append(items, contentItem(e))
+		case chat.ToolUse:
+			dc.writes.use(e)
+			items = append(items, contentItem(e))
+		case chat.ToolResult:
+			it := contentItem(e)
+			dc.writes.result(e, &it)
+			items = append(items, it)
 		case chat.LineSkipped:
 			items = append(items, skippedItem(e))
 		case chat.UserText:

@@ -26,10 +26,11 @@ type View interface {
 // Item is one thing the chat transcript shows (lua/claude/chat.lua renders it). Kind
 // says which fields are set: "init", "status", "text", "thinking", "block_end", "tool",
 // "result", "user", "permission", "answered" (how a reviewed edit was answered), "cancelled",
-// "end", "exited", "error", "model" (the model the user switched to), "commands" (the CLI's
-// slash commands), "prompt" (an earlier prompt of a resumed conversation), "message" (the
-// CLI's queue: Text says what became of the message Lua sent as ID), "trust" (the question
-// whether to trust the folder Text, recorded in the config file Summary).
+// "end", "exited", "error", "unsent" (a turn that could not be sent, back to the input),
+// "model" (the model the user switched to), "commands" (the CLI's slash commands), "prompt"
+// (an earlier prompt of a resumed conversation), "message" (the CLI's queue: Text says what
+// became of the message Lua sent as ID), "trust" (the question whether to trust the folder
+// Text, recorded in the config file Summary).
 type Item struct {
 	Kind string `msgpack:"kind"`
 
@@ -42,6 +43,14 @@ type Item struct {
 	// Body is what a tool's summary line unfolds to: its input (tool) or its result's lines
 	// after the first (result), capped by the host.
 	Body []string `msgpack:"body,omitempty"`
+	// result: what the tool changed on disk, for the editor to reload: the one file an
+	// Edit, MultiEdit, Write or NotebookEdit wrote, or (CheckFiles) any file, after Bash or
+	// another tool that may write.
+	Wrote      string `msgpack:"wrote,omitempty"`
+	CheckFiles bool   `msgpack:"check_files,omitempty"`
+	// unsent: a turn that could not be sent, back to the input: Text, the images to attach
+	// again, and why (Errors).
+	Images []string `msgpack:"images,omitempty"`
 
 	// permission
 	Description string `msgpack:"description,omitempty"`

@@ -45,19 +45,28 @@ func TestAChatEditAcceptedUnchangedIsWrittenByTheCLI(t *testing.T) {
 	}
 }
 
-func TestAChatEditRejectedLeavesTheFileAndTellsTheModel(t *testing.T) {
+// Rejecting stops the turn, as the terminal's "No" does: the model hears of it with the
+// user's next message, in the CLI's words.
+func TestAChatEditRejectedLeavesTheFileAndStopsTheTurn(t *testing.T) {
 	t.Parallel()
 	s, path := startChatEdit(t, "Understood, I left it alone.")
 	s.nv.Cmd("ClaudeDiffReject")
 	s.nextDiffClosed("rejected")
-	s.waitChat("  ⎿  rejected")
-	s.waitChat("Understood, I left it alone.")
-	result := s.editResult(3)
-	if !strings.Contains(result, "The user rejected this change in the editor's diff review.") {
-		t.Errorf("the model got the tool result %q, want the denial from the diff review", result)
+	s.waitChat("  ⎿  rejected; the turn stops")
+	nvimtest.Wait(t, "the turn to end", turnTimeout, func() bool {
+		return strings.Contains(s.chatTranscript(), " tokens in, ")
+	})
+	if n := len(s.api.Main()); n != 2 || strings.Contains(s.chatTranscript(), "Understood, I left it alone.") {
+		t.Errorf("after rejecting, the model was asked %d times (want 2: the Read, the Edit) and the turn went on: %v",
+			n, strings.Contains(s.chatTranscript(), "Understood"))
 	}
 	if got := s.fileContent(path); got != original {
 		t.Errorf("after rejecting the proposal, %s holds %q, want it untouched: %q", path, got, original)
+	}
+	s.chatSend("Leave it")
+	s.waitChat("Understood, I left it alone.")
+	if result := s.editResult(3); !strings.Contains(result, "The tool use was rejected") {
+		t.Errorf("the model got the tool result %q, want the CLI's rejection", result)
 	}
 }
 

@@ -206,3 +206,5 @@ map({ "n" }, "<Plug>(ClaudeDiffAccept)", "<Cmd>ClaudeDiffAccept<CR>", "Accept th
 map({ "n" }, "<Plug>(ClaudeDiffReject)", "<Cmd>ClaudeDiffReject<CR>", "Reject the Claude proposal")
 map({ "n" }, "<Plug>(ClaudeDiffDeny)", "<Cmd>ClaudeDiffReject<CR>", "Reject the Claude proposal (old name)")
 map({ "n", "t" }, "<Plug>(ClaudeDiffFocus)", "<Cmd>ClaudeDiffFocus<CR>", "Go to the Claude proposal")
+map({ "n" }, "<Plug>(ClaudeChatPrevPrompt)", "<Cmd>lua require('claude.chat.keys').jump_prompt(-1)<CR>", "Go to the chat's previous prompt")
+map({ "n" }, "<Plug>(ClaudeChatNextPrompt)", "<Cmd>lua require('claude.chat.keys').jump_prompt(1)<CR>", "Go to the chat's next prompt")

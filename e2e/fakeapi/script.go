@@ -28,6 +28,9 @@ type Turn struct {
 	// Delay is a pause before every streamed delta but the first: a slow model, to interrupt
 	// mid-stream. The pause ends early, and the answer with it, when the client goes away.
 	Delay time.Duration
+	// Gate, when set, holds the answer until it is closed (or the client goes away): the
+	// test looks at the editor while the CLI waits for the model, mid-turn.
+	Gate <-chan struct{}
 }
 
 // ToolUse is one tool call the scripted model makes, e.g. Read {"file_path": "/abs/f"}.

@@ -230,6 +230,13 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 			turn = Say("fakeapi: no scripted turn left")
 		}
 		turn = withPlanFile(turn, rec)
+		if turn.Gate != nil {
+			select {
+			case <-turn.Gate:
+			case <-r.Context().Done():
+				return
+			}
+		}
 		if turn.Fail != 0 {
 			typ, msg := apiError(turn)
 			if turn.RetryAfter != "" {

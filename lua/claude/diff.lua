@@ -454,6 +454,7 @@ local function show(view, spec, keep_focus)
     vim.api.nvim_set_current_win(from_win)
     vim.cmd.startinsert()
   else
+    view.came_from = from_win
     vim.api.nvim_set_current_win(view.prop_win)
     vim.cmd.stopinsert()
   end
@@ -580,8 +581,12 @@ function M.focus()
   if newest.waiting and session and not require("claude.terminal").is_here(session) then
     require("claude.terminal").go_to(session)
   end
+  local here = vim.api.nvim_get_current_win()
   if not show_waiting(newest) or not valid_win(newest.prop_win) then
     return false
+  end
+  if here ~= newest.prop_win and here ~= newest.orig_win then
+    newest.came_from = here
   end
   vim.api.nvim_set_current_tabpage(vim.api.nvim_win_get_tabpage(newest.prop_win))
   vim.api.nvim_set_current_win(newest.prop_win)
@@ -661,7 +666,26 @@ function M.decide_current(decision)
 end
 
 -- Removes a closed view's windows, buffers, maps and autocmds.
+-- After a review the user took part in (the cursor in the diff), the
+-- cursor goes back to the chat they came from, in Normal mode: the review
+-- was one step of the conversation, and the next is theirs there. Closed
+-- while they were elsewhere (the turn interrupted), it stays where they
+-- type. The terminal's reviews keep their own rules (keep_terminal_focus).
+local function back_to_chat(view, was_in_review)
+  local win = view.came_from
+  if not (was_in_review and valid_win(win)) then
+    return
+  end
+  if vim.b[vim.api.nvim_win_get_buf(win)].claude_chat_dir == nil then
+    return
+  end
+  vim.api.nvim_set_current_win(win)
+  vim.cmd.stopinsert()
+end
+
 local function tear_down(view, result)
+  local here = vim.api.nvim_get_current_win()
+  local was_in_review = here == view.prop_win or here == view.orig_win
   if view.manual_folds then -- a large diff: its memory is worth giving back
     require("claude.memory").release_soon()
   end
@@ -728,6 +752,7 @@ local function tear_down(view, result)
   if view.hid_float then
     require("claude.terminal").show_float()
   end
+  back_to_chat(view, was_in_review)
   fire("ClaudeDiffClosed", view, { result = result or "closed" })
 end
 

@@ -132,8 +132,41 @@ function M.complete(findstart, base)
   return require("claude.chat.input").complete(findstart, base)
 end
 
---- Attaches an image file (png, jpeg, gif, webp) to the chat's next
---- message; the host reads and checks it when the message is sent.
+-- The largest image the API takes (chatctl/image.go checks again at send).
+local MAX_IMAGE_BYTES = 5 * 1024 * 1024
+
+-- Why the file at abs is no image the API takes, or nil: its first bytes
+-- must be those of a png, jpeg, gif or webp, as the host's check at send
+-- reads them (http.DetectContentType). Refused here, a wrong file costs
+-- nothing; refused at send, it cost the typed message.
+local function not_an_image(abs)
+  local stat = vim.uv.fs_stat(abs)
+  if not stat or stat.type ~= "file" then
+    return "not a file"
+  end
+  if stat.size > MAX_IMAGE_BYTES then
+    return string.format("%d bytes, more than the API takes", stat.size)
+  end
+  local f = io.open(abs, "rb")
+  local head = f and f:read(12) or ""
+  if f then
+    f:close()
+  end
+  if
+    head:sub(1, 8) == "\137PNG\r\n\26\n"
+    or head:sub(1, 3) == "\255\216\255"
+    or head:sub(1, 6) == "GIF87a"
+    or head:sub(1, 6) == "GIF89a"
+    or (head:sub(1, 4) == "RIFF" and head:sub(9, 12) == "WEBP")
+  then
+    return nil
+  end
+  return "not a png, jpeg, gif or webp image"
+end
+
+--- Attaches an image file (png, jpeg, gif, webp, up to 5 MiB) to the
+--- chat's next message. Anything else is refused now, with why; the host
+--- reads and checks it again when the message is sent.
 ---@param path string
 ---@param dir string|nil
 function M.attach(path, dir)
@@ -141,6 +174,11 @@ function M.attach(path, dir)
   local abs = vim.fn.fnamemodify(vim.fn.expand(path), ":p")
   if vim.fn.filereadable(abs) ~= 1 then
     require("claude.notify").error("no such file: " .. path)
+    return false
+  end
+  local why = not_an_image(abs)
+  if why then
+    require("claude.notify").error(string.format(":ClaudeChatAttach takes png, jpeg, gif or webp images up to 5 MiB; %s is %s", path, why))
     return false
   end
   local c = windows.chat(dir)

@@ -48,14 +48,70 @@ function M.recall(dir, step, at_edge)
   end
 end
 
+-- @path completion reads the workspace on Neovim's main loop, at a key
+-- press: it is bounded so that a huge tree costs a few milliseconds, not
+-- a freeze. At most MAX_PATHS are offered, at most MAX_SCANNED directory
+-- entries are read to find them.
+local MAX_PATHS = 200
+local MAX_SCANNED = 5000
+-- Never descended into unless typed: version control and dependencies.
+local SKIPPED = { [".git"] = true, [".hg"] = true, [".svn"] = true, ["node_modules"] = true }
+
+-- The workspace paths (relative, directories ending in "/") that start
+-- with base, shallowest first: the directories base names are entered, and
+-- those that match are descended into (@lua/cl → lua/claude/,
+-- lua/claude/init.lua, lua/claude/chat/, …), breadth first.
+local function paths(root, base)
+  local out, scanned = {}, 0
+  local queue, head = { "" }, 1
+  while head <= #queue and #out < MAX_PATHS and scanned < MAX_SCANNED do
+    local rel = queue[head]
+    head = head + 1
+    local handle = vim.uv.fs_scandir(rel == "" and root or (root .. "/" .. rel))
+    while handle and #out < MAX_PATHS and scanned < MAX_SCANNED do
+      local name, kind = vim.uv.fs_scandir_next(handle)
+      if not name then
+        break
+      end
+      scanned = scanned + 1
+      local path = rel .. name
+      local link = kind == "link" -- shown, never entered: a link may loop
+      -- A stat only for a link that may be offered (to end a directory's
+      -- name in "/"): lib/ directories hold thousands of links.
+      if link and (vim.startswith(path, base) or vim.startswith(base, path)) then
+        local stat = vim.uv.fs_stat(root .. "/" .. path)
+        kind = stat and stat.type or kind
+      end
+      local dir = kind == "directory"
+      local shown = dir and (path .. "/") or path
+      if vim.startswith(shown, base) then
+        table.insert(out, shown)
+      end
+      -- Enter a directory on the way to base, or under a match.
+      if dir and (vim.startswith(base, shown) or (vim.startswith(shown, base) and not SKIPPED[name])) and not link then
+        table.insert(queue, shown)
+      end
+    end
+  end
+  local function depth(p)
+    return select(2, p:gsub("/.", ""))
+  end
+  table.sort(out, function(a, b)
+    local da, db = depth(a), depth(b)
+    if da ~= db then
+      return da < db
+    end
+    return a < b
+  end)
+  return out
+end
+
+M._paths = paths -- for benchmarks
+
 -- The @path under completion: from the @ before the cursor.
 local function path_items(c, base)
   local items = {}
-  for _, p in ipairs(vim.fn.globpath(vim.fn.escape(c.dir, ","), base .. "*", false, true)) do
-    local rel = p:sub(#c.dir + 2)
-    if vim.fn.isdirectory(p) == 1 then
-      rel = rel .. "/"
-    end
+  for _, rel in ipairs(paths(c.dir, base)) do
     table.insert(items, { word = "@" .. rel, abbr = rel })
   end
   return items

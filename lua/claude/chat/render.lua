@@ -144,6 +144,14 @@ local function answer(c, item, reply, line)
   state.update_status(c)
 end
 
+-- A plain deny stops the turn, as the terminal's "No" does: Claude waits
+-- for the user's next message instead of trying something else at once.
+-- "Deny, and tell Claude why" goes on, with the reason (chat/doc.go).
+local DENIED = "denied; the turn stops"
+local function deny()
+  return { allow = false, message = "", stop = true }
+end
+
 -- The picker the user opens for one request. Allow once and deny are one
 -- choice each; allowing for good (a permission_suggestions entry) also
 -- asks for a typed "yes", so that no stray digit and Enter grants it.
@@ -182,10 +190,14 @@ local function pick(c, item)
           return -- cancelled: it still waits
         end
         reason = vim.trim(reason)
-        answer(c, item, { allow = false, message = reason }, reason == "" and "denied" or ("denied: " .. reason))
+        if reason == "" then
+          answer(c, item, deny(), DENIED)
+        else
+          answer(c, item, { allow = false, message = reason }, "denied: " .. reason)
+        end
       end)
     else
-      answer(c, item, { allow = false, message = "" }, "denied")
+      answer(c, item, deny(), DENIED)
     end
   end)
 end
@@ -221,7 +233,7 @@ function M.answer(c, how)
   elseif how == "allow" then
     answer(c, item, { allow = true, suggestion = 0 }, "allowed: Allow once")
   elseif how == "deny" then
-    answer(c, item, { allow = false, message = "" }, "denied")
+    answer(c, item, deny(), DENIED)
   else
     pick(c, item)
   end
@@ -318,6 +330,27 @@ function render.tool(c, buf, it)
   c.last = "tool"
 end
 
+-- The chat's CLI writes files itself (acceptEdits, auto mode, Bash): its
+-- buffers are reloaded as the terminal's are (reload.lua: never over unsaved
+-- edits, which get one warning instead), or the user's next :w overwrites
+-- Claude's edit. Go names the file a file tool wrote (it.wrote) or asks for
+-- all file buffers (it.check_files, after Bash); a turn's end checks all
+-- once more, for anything written outside a tool result.
+local function reload_after(it)
+  if not require("claude.config").get().auto_reload then
+    return
+  end
+  local reload = require("claude.reload")
+  if it.wrote and it.wrote ~= "" then
+    local b = require("claude.buffers").find_buf(it.wrote)
+    if b and vim.api.nvim_buf_is_loaded(b) then
+      reload.check(b)
+    end
+  elseif it.check_files or it.kind == "end" then
+    reload.check_all()
+  end
+end
+
 function render.result(c, buf, it)
   local text
   if (it.lines or 0) <= 1 then
@@ -331,6 +364,14 @@ function render.result(c, buf, it)
   local n = vim.api.nvim_buf_line_count(buf)
   fold(c, n - #(it.body or {}), n)
   c.last = "tool"
+  reload_after(it)
+end
+
+-- Adds a prompt's quoted lines, marked for [[ and ]] (chat/keys.lua).
+local function add_prompt(c, buf, quoted)
+  local n = #quoted
+  add(c, buf, quoted, true)
+  require("claude.chat.keys").mark_prompt(buf, vim.api.nvim_buf_line_count(buf) - n)
 end
 
 -- An earlier prompt of a resumed conversation.
@@ -339,7 +380,7 @@ function render.prompt(c, buf, it)
   for _, l in ipairs(vim.split(it.text, "\n", { plain = true })) do
     table.insert(quoted, "> " .. l)
   end
-  add(c, buf, quoted, true)
+  add_prompt(c, buf, quoted)
   c.last = "user"
 end
 
@@ -422,7 +463,7 @@ function render.message(c, buf, it)
   if it.text == "started" then
     local q = queue.take(c, it.id)
     if q then
-      add(c, buf, q.quoted, true)
+      add_prompt(c, buf, q.quoted)
       c.last, c.busy = "user", true
     end
   elseif it.text == "cancelled" then
@@ -460,10 +501,11 @@ function render.finish(c, buf, it)
     -- A CLI that does not say when it takes a queued message (2.1.197)
     -- runs those waiting as the next turn, all in one.
     for _, q in ipairs(queue.take_all(c)) do
-      add(c, buf, q.quoted, true)
+      add_prompt(c, buf, q.quoted)
     end
     c.last, c.busy = "user", true
   end
+  reload_after(it)
 end
 
 function render.exited(c, buf, it)
@@ -483,6 +525,31 @@ function render.error(c, buf, it)
   add(c, buf, { "**Error:** " .. first_line(it.text) }, true)
 end
 
+-- A turn the host could not send (the CLI gone, an attachment that is no
+-- image): the message goes back to the input, before anything typed since,
+-- with its still good images attached again. Typed text is never lost.
+function render.unsent(c, buf, it)
+  local why = it.errors and it.errors[1] or "unknown error"
+  add(c, buf, { "**Error:** not sent (" .. first_line(why) .. "); your message is back in the input" }, true)
+  -- A message queued behind a running turn leaves the queue, and Claude
+  -- still works; one sent as a turn of its own ends that turn.
+  if not (it.id and require("claude.chat.queue").take(c, it.id)) then
+    c.busy, c.last = false, "end"
+  end
+  if not (c.ibuf and vim.api.nvim_buf_is_valid(c.ibuf)) then
+    return
+  end
+  local lines = vim.split(it.text or "", "\n", { plain = true })
+  local typed = vim.api.nvim_buf_get_lines(c.ibuf, 0, -1, false)
+  if #typed > 1 or typed[1] ~= "" then
+    vim.list_extend(lines, typed)
+  end
+  vim.api.nvim_buf_set_lines(c.ibuf, 0, -1, false, lines)
+  if it.images and #it.images > 0 then
+    c.attached = vim.list_extend(vim.list_slice(it.images), c.attached or {})
+  end
+end
+
 render["end"] = render.finish
 
 --- Makes c's folds in win, a window just opened on its transcript.
@@ -495,6 +562,6 @@ function M.refold(c, win)
   end)
 end
 
-M.write, M.add, M.render, M.waiting = write, add, render, waiting
+M.write, M.add, M.add_prompt, M.render, M.waiting = write, add, add_prompt, render, waiting
 
 return M

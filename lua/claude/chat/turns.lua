@@ -45,13 +45,20 @@ function M.submit(dir)
     view.write(c, function() end)
   else
     view.write(c, function(buf)
-      view.add(c, buf, quoted, true)
+      view.add_prompt(c, buf, quoted)
     end)
     c.last, c.busy = "user", true
   end
   update_status(c)
   follow(c)
-  require("claude.host").send_to_chat(dir, text, images, id)
+  if require("claude.host").send_to_chat(dir, text, images, id) == nil then
+    -- The host was not reached (the user was told why): the message goes
+    -- back to the input, as a turn the host could not send does.
+    view.write(c, function(buf)
+      view.render.unsent(c, buf, { id = id, text = text, images = images, errors = { "the Go host did not take it" } })
+    end)
+    update_status(c)
+  end
 end
 
 --- Takes back the newest message still queued in the chat (the CLI drops

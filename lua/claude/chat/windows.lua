@@ -52,6 +52,12 @@ local function make_buffers(c)
       M.open(c.dir)
       vim.cmd.startinsert()
     end, "type in the chat's input")
+    -- [[ and ]] go from prompt to prompt, as they do between the shell's
+    -- prompts in Neovim's terminal (markdown's ftplugin had them jump
+    -- between headers, which the transcript has none of).
+    vim.keymap.set("n", "[[", "<Plug>(ClaudeChatPrevPrompt)", { buffer = buf, desc = "claude.nvim: previous prompt" })
+    vim.keymap.set("n", "]]", "<Plug>(ClaudeChatNextPrompt)", { buffer = buf, desc = "claude.nvim: next prompt" })
+    map(buf, { "n" }, "g?", require("claude.chat.keys").help, "show the chat's keys")
     c.tbuf, c.streaming, c.last = buf, nil, nil
   end
   if not valid(c.ibuf) then
@@ -64,9 +70,20 @@ local function make_buffers(c)
     end
     map(buf, { "n" }, "<CR>", submit, "send the chat input to Claude")
     map(buf, { "n", "i" }, "<C-s>", submit, "send the chat input to Claude")
-    map(buf, { "n", "i" }, "<C-c>", function()
+    map(buf, { "n" }, "<C-c>", function()
       turns.interrupt(c.dir)
     end, "interrupt Claude's turn")
+    -- In Insert mode <C-c> still leaves it, as Vim's does (the text stays),
+    -- and interrupts a turn only while there is one.
+    vim.keymap.set("i", "<C-c>", function()
+      if c.busy then
+        vim.schedule(function()
+          turns.interrupt(c.dir)
+        end)
+      end
+      return "<Esc>"
+    end, { buffer = buf, expr = true, desc = "claude.nvim: interrupt Claude's turn and leave Insert mode" })
+    map(buf, { "n" }, "g?", require("claude.chat.keys").help, "show the chat's keys")
     map(buf, { "n" }, "<S-Tab>", function()
       turns.set_mode(nil, c.dir)
     end, "switch Claude's permission mode")

@@ -1,0 +1,75 @@
+-- The native chat's keys that are not about one turn: the help (g?) and
+-- the jumps between the user's prompts ([[ and ]], through <Plug> maps).
+-- render.lua marks each prompt's first line with an extmark in NS: marks
+-- follow the text, and a transcript started over loses them with its lines.
+local M = {}
+
+local NS = vim.api.nvim_create_namespace("claude_chat_prompts")
+M.NS = NS
+
+--- Marks line row (0-based) of the transcript buf as a prompt's first line.
+---@param buf integer
+---@param row integer
+function M.mark_prompt(buf, row)
+  vim.api.nvim_buf_set_extmark(buf, NS, row, 0, {})
+end
+
+--- Moves the cursor to the count-th next (step 1) or previous (step -1)
+--- prompt of the transcript in the current window; stays put at either end,
+--- as [[ and ]] do past the last section.
+---@param step integer
+function M.jump_prompt(step)
+  local buf = vim.api.nvim_get_current_buf()
+  local row = vim.api.nvim_win_get_cursor(0)[1] - 1
+  for _ = 1, vim.v.count1 do
+    local marks
+    if step > 0 then
+      marks = vim.api.nvim_buf_get_extmarks(buf, NS, { row + 1, 0 }, -1, { limit = 1 })
+    elseif row > 0 then
+      marks = vim.api.nvim_buf_get_extmarks(buf, NS, { row - 1, 0 }, 0, { limit = 1 })
+    end
+    if not marks or #marks == 0 then
+      break
+    end
+    row = marks[1][2]
+  end
+  vim.cmd("normal! m'") -- a jump: <C-o> comes back
+  vim.api.nvim_win_set_cursor(0, { row + 1, 0 })
+end
+
+-- What g? shows: the chat's keys, by buffer. Kept beside the maps'
+-- documentation (:help claude-chat-keys).
+local HELP = {
+  { "Input", "" },
+  { "  <CR> (Normal), <C-s>", "send the message" },
+  { "  <C-c>", "interrupt Claude's turn; leaves Insert mode" },
+  { "  <C-p> <C-n>, <Up> <Down> at the edge", "recall earlier prompts" },
+  { "  <Tab> after / or @", "complete a /command or an @path" },
+  { "Transcript", "" },
+  { "  <CR>", "answer the permission request waiting" },
+  { "  [[ ]]", "previous / next prompt" },
+  { "  i", "type in the input" },
+  { "  zo zc zR", "open / close the folds under a tool line" },
+  { "Both (Normal mode)", "" },
+  { "  <S-Tab>", "switch the permission mode" },
+  { "  <C-c>", "interrupt Claude's turn" },
+  { "  g?", "this help" },
+  { "Commands", ":ClaudeChatAnswer :ClaudeChatAttach :ClaudeChatMode :ClaudeModel :ClaudeChatStop" },
+}
+
+--- Shows the chat's keys as a message: it takes no focus, and :messages
+--- shows it again.
+function M.help()
+  local chunks = { { "claude.nvim chat keys (:help claude-chat-keys)\n", "Title" } }
+  for _, row in ipairs(HELP) do
+    if row[2] == "" then
+      table.insert(chunks, { row[1] .. "\n", "Special" })
+    else
+      table.insert(chunks, { string.format("%-40s %s\n", row[1], row[2]) })
+    end
+  end
+  chunks[#chunks][1] = chunks[#chunks][1]:gsub("\n$", "")
+  vim.api.nvim_echo(chunks, true, {})
+end
+
+return M
