@@ -30,56 +30,10 @@ local function valid_buf(buf)
   return buf and vim.api.nvim_buf_is_valid(buf)
 end
 
--- A key as the user types it: <leader> spelled out as their leader.
-local function shown_key(lhs)
-  local leader = vim.g.mapleader or "\\"
-  leader = leader == " " and "<Space>" or leader
-  return (lhs:gsub("<[Ll]eader>", function()
-    return leader
-  end))
-end
-
--- The proposal's winbar hints, longest first: the winbar shows the first
--- that fits the window, so at common widths both keys stay in sight.
-local function winbar_variants()
-  local keys = cfg().keymaps
-  local parts = {}
-  if cfg().use_default_keymaps and keys.accept then
-    table.insert(parts, shown_key(keys.accept) .. " accept")
-  end
-  if cfg().use_default_keymaps and keys.reject then
-    table.insert(parts, shown_key(keys.reject) .. " reject")
-  end
-  local keyed = table.concat(parts, " · ")
-  local full = vim.list_extend(vim.deepcopy(parts), { ":w accept", ":q reject" })
-  local variants = {
-    { "Claude proposal", table.concat(full, " · ") },
-    { "Claude proposal", keyed ~= "" and keyed or ":w accept · :q reject" },
-    { "Claude", keyed ~= "" and keyed or ":w accept · :q reject" },
-  }
-  if #parts > 0 then
-    table.insert(variants, { "", table.concat(parts, " ") })
-  end
-  return variants
-end
-
 --- The proposal window's winbar ('winbar' evaluates this with %!, so it
---- follows the window's width as it changes).
+--- follows the window's width as it changes; claude.diff_winbar).
 function M.winbar()
-  local win = vim.g.statusline_winid or vim.api.nvim_get_current_win()
-  local width = vim.api.nvim_win_get_width(win)
-  local variants = winbar_variants()
-  local chosen = variants[#variants]
-  for _, v in ipairs(variants) do
-    local label = v[1] ~= "" and (" " .. v[1] .. " ") or ""
-    if vim.fn.strdisplaywidth(label .. " " .. v[2]) <= width then
-      chosen = v
-      break
-    end
-  end
-  local label = chosen[1] ~= "" and ("%#DiffAdd# " .. chosen[1] .. " %* ") or ""
-  -- "%<" at the end: a window narrower still cuts the hint's tail.
-  return label .. chosen[2]:gsub("%%", "%%%%") .. "%<"
+  return require("claude.diff_winbar").render()
 end
 
 -- Maps on the user's own file buffer are shared by every view of that
@@ -316,7 +270,7 @@ local function make_windows(view, spec)
       end)
     end
   else
-    require("claude.diff_large").join(view, spec.lines)
+    require("claude.diff_large").join(view) -- folded later: show
   end
   vim.wo[view.prop_win].winbar = "%!v:lua.require'claude.diff'.winbar()"
   vim.wo[view.orig_win].winbar = "%#DiffDelete# current %* " .. vim.fn.fnamemodify(spec.old_path, ":~:."):gsub("%%", "%%%%")
@@ -419,14 +373,26 @@ local function show(view, spec, keep_focus)
     vim.api.nvim_set_current_win(view.prop_win)
     vim.cmd.stopinsert()
   end
-  fire("ClaudeDiffOpened", view)
-  if view.filetype then
+  if not view.manual_folds then
+    fire("ClaudeDiffOpened", view)
+    return
+  end
+  -- A large diff: our folds and then its filetype come on steps of their
+  -- own (claude.diff_large), so Neovim's diff is the longest one.
+  vim.schedule(function()
+    if views[view.id] ~= view or view.decided then
+      return
+    end
+    if valid_win(view.orig_win) and valid_win(view.prop_win) then
+      require("claude.diff_large").fold(view, spec.lines)
+    end
+    fire("ClaudeDiffOpened", view)
     vim.schedule(function()
-      if valid_buf(view.prop_buf) then
+      if view.filetype and valid_buf(view.prop_buf) then
         vim.bo[view.prop_buf].filetype = view.filetype
       end
     end)
-  end
+  end)
 end
 
 -- Shows a view that waited (for the user to go to it, or to its session's
@@ -548,15 +514,6 @@ local function focus_view(view)
   return true
 end
 
--- Whether a proposal makes a large diff (claude.diff_large): the file's
--- buffer counts as it is when loaded; a file not loaded yet as long as
--- the proposal (the two are mostly alike; show checks again).
-local function looks_large(spec)
-  local buf = require("claude.buffers").find_buf(spec.old_path)
-  local old = buf and vim.api.nvim_buf_is_loaded(buf) and vim.api.nvim_buf_line_count(buf) or #spec.lines
-  return old + #spec.lines >= require("claude.diff_large").LINES
-end
-
 -- A large proposal's buffers are made now and its hunks computed in a
 -- worker thread; the view is presented when they are ready. The editor
 -- answers meanwhile, and no window changes until then.
@@ -595,7 +552,7 @@ function M.open(id, spec)
     spec.lines, view.staged_buf, view.staged_text = staged.lines, staged.buf, staged.text
   end
   views[id] = view
-  if looks_large(spec) then
+  if require("claude.diff_large").looks_large(spec) then
     prepare(view)
   else
     present(view)
@@ -761,22 +718,6 @@ local function tear_down(view, result)
   fire("ClaudeDiffClosed", view, { result = result or "closed" })
 end
 
--- Deletes the buffers of a view never shown (a large one's are made before
--- it waits: prepare), keeping a file buffer the user has in a window or
--- has edited.
-local function drop_unshown(view)
-  local prop = view.prop_buf or view.staged_buf
-  if valid_buf(prop) then
-    pcall(vim.api.nvim_buf_delete, prop, { force = true })
-  end
-  local orig = view.orig_buf
-  if valid_buf(orig) and (view.scratch_orig or view.loaded_orig) then
-    if #vim.fn.win_findbuf(orig) == 0 and not vim.bo[orig].modified then
-      pcall(vim.api.nvim_buf_delete, orig, {})
-    end
-  end
-end
-
 --- Closes a diff view without deciding (the CLI decided, or gave up).
 ---@param id integer
 ---@param result string|nil for the ClaudeDiffClosed event; "closed" by default
@@ -791,7 +732,7 @@ function M.close(id, result)
   view.decided = true
   if view.waiting or view.preparing then -- never shown
     pcall(vim.api.nvim_del_augroup_by_id, view.waiting)
-    drop_unshown(view)
+    require("claude.diff_large").drop_unshown(view)
     vim.cmd.redrawstatus({ bang = true }) -- one fewer waits for the user
     fire("ClaudeDiffClosed", view, { result = result or "closed" })
     return true

@@ -6,10 +6,10 @@
 --   keys are served between them;
 -- - the hunks our folds need are computed by vim.diff in a libuv worker
 --   thread while the editor goes on (claude.diff shows the view after);
--- - the proposal gets its filetype (syntax, treesitter) after the diff
---   shows (claude.diff).
+-- - our folds are made on the step after the diff shows, and the
+--   proposal gets its filetype (syntax, treesitter) on the next (claude.diff).
 -- One step stays whole: Neovim's own diff of the two buffers when the
--- proposal joins diff mode (what ]c, do and dp use), with our folds.
+-- proposal joins diff mode (what ]c, do and dp use).
 local M = {}
 
 -- Past this many lines (both sides), a diff is shown without
@@ -63,6 +63,33 @@ function M.drop(id)
   end
 end
 
+--- Whether a proposal makes a large diff: the file's buffer counts as it
+--- is when loaded; a file not loaded yet as long as the proposal (the two
+--- are mostly alike; claude.diff checks again when it shows the view).
+---@param spec table claude.diff.open's spec
+function M.looks_large(spec)
+  local buf = require("claude.buffers").find_buf(spec.old_path)
+  local old = buf and vim.api.nvim_buf_is_loaded(buf) and vim.api.nvim_buf_line_count(buf) or #spec.lines
+  return old + #spec.lines >= M.LINES
+end
+
+--- Deletes the buffers of a view never shown (a large one's are made
+--- before it shows or waits), keeping a file buffer the user has in a
+--- window or has edited.
+---@param view table claude.diff's view
+function M.drop_unshown(view)
+  local prop = view.prop_buf or view.staged_buf
+  if prop and vim.api.nvim_buf_is_valid(prop) then
+    pcall(vim.api.nvim_buf_delete, prop, { force = true })
+  end
+  local orig = view.orig_buf
+  if orig and vim.api.nvim_buf_is_valid(orig) and (view.scratch_orig or view.loaded_orig) then
+    if #vim.fn.win_findbuf(orig) == 0 and not vim.bo[orig].modified then
+      pcall(vim.api.nvim_buf_delete, orig, {})
+    end
+  end
+end
+
 -- vim.diff's hunks of two texts, as { old_start, old_count, new_start,
 -- new_count } lists. Runs in a worker thread: only its arguments and what
 -- is global there (vim.diff, vim.mpack) are in reach, and a string is all
@@ -101,7 +128,7 @@ local function read_text(buf, done)
     end
     vim.schedule(step)
   end
-  step()
+  vim.schedule(step) -- open_diff's call ends first
 end
 
 --- Computes the hunks of buf's lines against new_text (lines joined by
@@ -146,15 +173,14 @@ local function fold_unchanged(win, hunks, side, line_count)
   end)
 end
 
---- Native diff mode (]c, do, dp, highlights) with folds made by us, once:
---- the file's window joins by :diffthis while it is the only one in diff
---- mode (nothing to compare, so no folds to compute; it saves the user's
---- options for :diffoff), then takes manual folds; the proposal's window,
---- ours and closed with the view, joins by its options. The hunks come
---- from M.hunks when they still match the file's buffer, else from here.
----@param view table claude.diff's view: orig_win, prop_win, orig_buf, hunks, hunks_tick
----@param lines string[] the proposal
-function M.join(view, lines)
+--- Native diff mode (]c, do, dp, highlights) with manual folds, made by
+--- M.fold on the next step: the file's window joins by :diffthis while it
+--- is the only one in diff mode (nothing to compare, so no folds to
+--- compute; it saves the user's options for :diffoff), then takes manual
+--- folds; the proposal's window, ours and closed with the view, joins by
+--- its options. Neovim diffs the two buffers then, in one step.
+---@param view table claude.diff's view: orig_win, prop_win
+function M.join(view)
   vim.api.nvim_win_call(view.orig_win, function()
     vim.cmd("diffthis")
     vim.wo.foldmethod = "manual"
@@ -165,6 +191,14 @@ function M.join(view, lines)
   wo.foldcolumn = vim.wo[view.orig_win].foldcolumn
   wo.scrollbind, wo.cursorbind, wo.wrap = true, true, false
   wo.diff = true
+  view.manual_folds = true -- claude.diff removes them with the view
+end
+
+--- Folds the unchanged stretches of both sides, with the hunks of M.hunks
+--- when they still match the file's buffer, else computed here.
+---@param view table claude.diff's view: orig_win, prop_win, orig_buf, hunks, hunks_tick
+---@param lines string[] the proposal
+function M.fold(view, lines)
   local hunks = view.hunks
   if not hunks or view.hunks_tick ~= vim.api.nvim_buf_get_changedtick(view.orig_buf) then
     -- The file's buffer changed while the view waited (or the thread
@@ -175,7 +209,6 @@ function M.join(view, lines)
   view.hunks = nil -- up to 1,500 small tables: not kept for the view's life
   fold_unchanged(view.orig_win, hunks, 1, vim.api.nvim_buf_line_count(view.orig_buf))
   fold_unchanged(view.prop_win, hunks, 3, #lines)
-  view.manual_folds = true
 end
 
 return M
