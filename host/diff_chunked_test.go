@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
 // manyHunkProposal builds a file of n lines and a proposal of it with a
@@ -104,6 +106,47 @@ func TestALargeProposalArrivingInPiecesIsExactlyClaudesText(t *testing.T) {
 	d.nv.Cmd("write") // accept, in the proposal's window
 	if got := answer(t, p); got[0] != "FILE_SAVED" || got[1] != proposal {
 		t.Errorf("accepting answered %q and %d bytes, want FILE_SAVED and exactly the proposal (%d bytes)", got[0], len(got[1]), len(proposal))
+	}
+	d.assertUntouched(path, file)
+}
+
+// A large proposal is made ready by steps after its call returns; the
+// typing rule is applied when it is ready: a user typing in their file
+// (the only window) keeps it and their keys, the diff waits for
+// :ClaudeDiffFocus, and their unsaved text is still theirs after.
+func TestALargeProposalArrivingWhileTheUserTypesWaitsAndTheKeysStayTheirs(t *testing.T) {
+	d := newDiffEnv(t, `require('claude.typing').QUIET_MS = 600000`)
+	file, proposal, _ := manyHunkProposal(30000)
+	path := d.nv.WriteFile("large.txt", file)
+	d.nv.Cmd("edit " + path)
+	d.nv.Keys("ggOtyped ")
+	p := d.startDiff(path, proposal, "typing")
+	nvimtest.Wait(t, "the proposal to wait for the user", waitTimeout, func() bool {
+		return strings.Contains(d.nv.Messages(), "it waits until you go to it")
+	})
+	d.nv.Keys("on<Esc>")
+	var st struct {
+		Line  string `msgpack:"line"`
+		Wins  int    `msgpack:"wins"`
+		Mode  string `msgpack:"mode"`
+		Shown bool   `msgpack:"shown"`
+	}
+	d.nv.Lua(&st, `return { line = vim.api.nvim_buf_get_lines(0, 0, 1, false)[1], wins = #vim.api.nvim_list_wins(),
+		mode = vim.api.nvim_get_mode().mode, shown = vim.wo.diff }`)
+	if st.Line != "typed on" || st.Wins != 1 || st.Shown || st.Mode != "n" {
+		t.Errorf("after typing on: line 1 %q, %d windows, diff mode %v, mode %q; want the user's text in their only window, no diff", st.Line, st.Wins, st.Shown, st.Mode)
+	}
+
+	d.nv.Cmd("ClaudeDiffFocus")
+	nvimtest.Next(t, d.opened, "the diff to open on :ClaudeDiffFocus", waitTimeout)
+	d.nv.Cmd("ClaudeDiffReject")
+	if got := answer(t, p); got[0] != "DIFF_REJECTED" {
+		t.Errorf("answer %q, want the user's rejection", got)
+	}
+	var line string
+	d.nv.Lua(&line, `return vim.api.nvim_buf_get_lines(vim.fn.bufnr(...), 0, 1, false)[1]`, path)
+	if line != "typed on" {
+		t.Errorf("after rejecting, the file's buffer starts with %q, want the user's unsaved %q", line, "typed on")
 	}
 	d.assertUntouched(path, file)
 }
