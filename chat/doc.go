@@ -126,6 +126,11 @@
 //   - --resume ID after the CLI was killed mid-turn: the same session id; the next request
 //     carries the earlier turns and the cut turn's prompt, not the text streamed before the
 //     kill (both CLIs).
+//   - In a terminal (the IDE bridge, same versions): after a Read with offset/limit of a
+//     1.8 MiB file (a partial read is enough for the Edit), an Edit with replace_all (600
+//     replacements) reaches the editor as one openDiff whose new_file_contents is the whole new
+//     file, in one tools/call; accepted unchanged, the CLI writes exactly that text
+//     (e2e TestAManyHunkEditOfALargeFileIsWrittenExactlyAsProposed).
 //
 // What changed in 2.1.332 (the same checks, and a capture of both CLIs' lines for one turn
 // with a 529 answer first):

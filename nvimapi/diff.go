@@ -221,14 +221,22 @@ func (e *Editor) openDiff(ctx context.Context, session int, req mcp.DiffRequest)
 		"old_path": req.OldPath,
 		"new_path": target,
 		"tab_name": d.tabName,
-		"lines":    p.Lines,
 		"eol":      p.EOL,
 		"dos":      p.DOS,
 	}
 	if session > 0 {
 		spec["session"] = session // its view opens in the session's tab page
 	}
-	if err := e.lua(ctx, nil, `return require('claude.handlers').open_diff(...)`, d.id, spec); err != nil {
+	staged, err := e.stageProposal(ctx, d.id, p.Lines)
+	if staged {
+		spec["staged"] = true // the lines are in Neovim already
+	} else if err == nil {
+		spec["lines"] = p.Lines
+	}
+	if err == nil {
+		err = e.lua(ctx, nil, `return require('claude.handlers').open_diff(...)`, d.id, spec)
+	}
+	if err != nil {
 		e.diffs.remove(d)
 		e.closeView(context.Background(), d.id)
 		return mcp.DiffResult{}, luaError(err) // the tool names the path

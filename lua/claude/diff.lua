@@ -30,56 +30,10 @@ local function valid_buf(buf)
   return buf and vim.api.nvim_buf_is_valid(buf)
 end
 
--- A key as the user types it: <leader> spelled out as their leader.
-local function shown_key(lhs)
-  local leader = vim.g.mapleader or "\\"
-  leader = leader == " " and "<Space>" or leader
-  return (lhs:gsub("<[Ll]eader>", function()
-    return leader
-  end))
-end
-
--- The proposal's winbar hints, longest first: the winbar shows the first
--- that fits the window, so at common widths both keys stay in sight.
-local function winbar_variants()
-  local keys = cfg().keymaps
-  local parts = {}
-  if cfg().use_default_keymaps and keys.accept then
-    table.insert(parts, shown_key(keys.accept) .. " accept")
-  end
-  if cfg().use_default_keymaps and keys.reject then
-    table.insert(parts, shown_key(keys.reject) .. " reject")
-  end
-  local keyed = table.concat(parts, " · ")
-  local full = vim.list_extend(vim.deepcopy(parts), { ":w accept", ":q reject" })
-  local variants = {
-    { "Claude proposal", table.concat(full, " · ") },
-    { "Claude proposal", keyed ~= "" and keyed or ":w accept · :q reject" },
-    { "Claude", keyed ~= "" and keyed or ":w accept · :q reject" },
-  }
-  if #parts > 0 then
-    table.insert(variants, { "", table.concat(parts, " ") })
-  end
-  return variants
-end
-
 --- The proposal window's winbar ('winbar' evaluates this with %!, so it
---- follows the window's width as it changes).
+--- follows the window's width as it changes; claude.diff_winbar).
 function M.winbar()
-  local win = vim.g.statusline_winid or vim.api.nvim_get_current_win()
-  local width = vim.api.nvim_win_get_width(win)
-  local variants = winbar_variants()
-  local chosen = variants[#variants]
-  for _, v in ipairs(variants) do
-    local label = v[1] ~= "" and (" " .. v[1] .. " ") or ""
-    if vim.fn.strdisplaywidth(label .. " " .. v[2]) <= width then
-      chosen = v
-      break
-    end
-  end
-  local label = chosen[1] ~= "" and ("%#DiffAdd# " .. chosen[1] .. " %* ") or ""
-  -- "%<" at the end: a window narrower still cuts the hint's tail.
-  return label .. chosen[2]:gsub("%%", "%%%%") .. "%<"
+  return require("claude.diff_winbar").render()
 end
 
 -- Maps on the user's own file buffer are shared by every view of that
@@ -182,20 +136,32 @@ local function save_and_quit_accepts(view)
   end)
 end
 
+-- The proposal's buffer: the one its pieces were staged in
+-- (claude.diff_large), or a new one filled here. A large one gets its
+-- filetype after the diff shows (show): syntax or a treesitter parse of
+-- megabytes would hold up the view.
 local function proposal_buffer(view, spec, filetype)
-  local buf = vim.api.nvim_create_buf(false, false)
+  local buf = view.staged_buf or vim.api.nvim_create_buf(false, false)
   local bo = vim.bo[buf]
   bo.buftype = "acwrite" -- :w reaches our BufWriteCmd, never the disk
   bo.bufhidden = "wipe" -- closing its last window is a rejection
   bo.swapfile = false
   local name = spec.new_path .. " (Claude proposal)"
   require("claude.buffers").set_buf_name(buf, name, view.id)
-  vim.api.nvim_buf_set_lines(buf, 0, -1, false, spec.lines)
+  if not view.staged_buf then
+    bo.undolevels = -1 -- Claude's text is no change `u` may take away
+    vim.api.nvim_buf_set_lines(buf, 0, -1, false, spec.lines)
+  end
+  bo.undolevels = -123456 -- the global value again, for the user's edits
   bo.fileformat = spec.dos and "dos" or "unix"
   bo.eol = spec.eol
   bo.fixeol = spec.eol
   if filetype and filetype ~= "" then
-    bo.filetype = filetype
+    if view.large then
+      view.filetype = filetype
+    else
+      bo.filetype = filetype
+    end
   end
   bo.modified = false
   vim.b[buf].claude_diff = view.id
@@ -289,58 +255,6 @@ local function make_buffers(view, spec, from_term)
   view.orig_buf, view.prop_buf = bufs[1], bufs[2]
 end
 
--- Past this many lines (both sides), a diff is shown without
--- 'foldmethod' diff: Neovim computes those folds in time proportional to
--- lines times changes (a 5 MiB file with a change every 50 lines: 260 ms
--- of folds for 25 ms of diff, the editor frozen meanwhile; issue 15).
-local LARGE_DIFF_LINES = 20000
-
--- Folds the unchanged stretches of win, keeping 'diffopt' context lines
--- (6 by default) around each change, as diff folds would; side is 1 for
--- the file's line numbers in hunks, 3 for the proposal's.
-local function fold_unchanged(win, hunks, side, line_count)
-  local context = tonumber(vim.o.diffopt:match("context:(%d+)")) or 6
-  vim.api.nvim_win_call(win, function()
-    local from = 1
-    for _, h in ipairs(hunks) do
-      local start, count = h[side], h[side + 1]
-      local first = count == 0 and start + 1 or start -- a pure insertion sits after start
-      if first - context - 1 > from then
-        vim.cmd(string.format("%d,%dfold", from, first - context - 1))
-      end
-      from = first + math.max(count, 1) + context
-    end
-    if from < line_count then
-      vim.cmd(string.format("%d,%dfold", from, line_count))
-    end
-  end)
-end
-
--- Native diff mode (]c, do, dp, highlights) with folds made by us, once:
--- the file's window joins by :diffthis while it is the only one in diff
--- mode (nothing to compare, so no folds to compute; it saves the user's
--- options for :diffoff), then takes manual folds; the proposal's window,
--- ours and closed with the view, joins by its options.
-local function join_without_diff_folds(view, spec)
-  vim.api.nvim_win_call(view.orig_win, function()
-    vim.cmd("diffthis")
-    vim.wo.foldmethod = "manual"
-    vim.cmd("normal! zE")
-  end)
-  local wo = vim.wo[view.prop_win]
-  wo.foldmethod, wo.foldenable, wo.foldlevel = "manual", true, 0
-  wo.foldcolumn = vim.wo[view.orig_win].foldcolumn
-  wo.scrollbind, wo.cursorbind, wo.wrap = true, true, false
-  wo.diff = true
-  local old = vim.api.nvim_buf_get_lines(view.orig_buf, 0, -1, false)
-  local hunks = vim.diff(table.concat(old, "\n") .. "\n", table.concat(spec.lines, "\n") .. "\n", {
-    result_type = "indices",
-  })
-  fold_unchanged(view.orig_win, hunks, 1, #old)
-  fold_unchanged(view.prop_win, hunks, 3, #spec.lines)
-  view.manual_folds = true
-end
-
 -- The two windows side by side in diff mode, with their winbars.
 local function make_windows(view, spec)
   view.orig_win = target_window(view, view.orig_buf)
@@ -349,14 +263,14 @@ local function make_windows(view, spec)
     split = cfg().layout == "horizontal" and "below" or "right",
     win = view.orig_win,
   })
-  if vim.api.nvim_buf_line_count(view.orig_buf) + #spec.lines < LARGE_DIFF_LINES then
+  if vim.api.nvim_buf_line_count(view.orig_buf) + #spec.lines < require("claude.diff_large").LINES then
     for _, win in ipairs({ view.orig_win, view.prop_win }) do
       vim.api.nvim_win_call(win, function()
         vim.cmd("diffthis")
       end)
     end
   else
-    join_without_diff_folds(view, spec)
+    require("claude.diff_large").join(view) -- folded later: show
   end
   vim.wo[view.prop_win].winbar = "%!v:lua.require'claude.diff'.winbar()"
   vim.wo[view.orig_win].winbar = "%#DiffDelete# current %* " .. vim.fn.fnamemodify(spec.old_path, ":~:."):gsub("%%", "%%%%")
@@ -433,7 +347,9 @@ local function show(view, spec, keep_focus)
   local from_win = vim.api.nvim_get_current_win()
   local from_term = vim.bo[vim.api.nvim_win_get_buf(from_win)].buftype == "terminal"
 
-  make_buffers(view, spec, from_term)
+  if not view.prop_buf then -- a large one's are made (prepare)
+    make_buffers(view, spec, from_term)
+  end
   make_windows(view, spec)
   set_keymaps(view, view.prop_buf, true)
   set_keymaps(view, view.orig_buf, view.scratch_orig)
@@ -458,7 +374,26 @@ local function show(view, spec, keep_focus)
     vim.api.nvim_set_current_win(view.prop_win)
     vim.cmd.stopinsert()
   end
-  fire("ClaudeDiffOpened", view)
+  if not view.manual_folds then
+    fire("ClaudeDiffOpened", view)
+    return
+  end
+  -- A large diff: our folds and then its filetype come on steps of their
+  -- own (claude.diff_large), so Neovim's diff is the longest one.
+  vim.schedule(function()
+    if views[view.id] ~= view or view.decided then
+      return
+    end
+    if valid_win(view.orig_win) and valid_win(view.prop_win) then
+      require("claude.diff_large").fold(view, spec.lines)
+    end
+    fire("ClaudeDiffOpened", view)
+    vim.schedule(function()
+      if view.filetype and valid_buf(view.prop_buf) then
+        vim.bo[view.prop_buf].filetype = view.filetype
+      end
+    end)
+  end)
 end
 
 -- Shows a view that waited (for the user to go to it, or to its session's
@@ -530,12 +465,10 @@ local function offer(view, name)
   vim.cmd.redrawstatus({ bang = true })
 end
 
---- Opens a diff view. Called by the Go host (nvimapi.Editor.OpenDiff).
----@param id integer
----@param spec table { old_path, new_path, tab_name, lines, eol, dos }
-function M.open(id, spec)
-  local view = { id = id, tab_name = spec.tab_name, path = spec.new_path, maps = {}, spec = spec }
-  views[id] = view
+-- Shows a view where and when the user can take it: in its session's tab
+-- page, beside a typing user or after them, else at once.
+local function present(view)
+  local spec = view.spec
   local name = vim.fn.fnamemodify(spec.new_path, ":~:.")
   local sessions = require("claude.sessions")
   local typing = require("claude.typing")
@@ -552,15 +485,85 @@ function M.open(id, spec)
         name
       )
     )
-    return true
+    return
   end
   if typing.busy() then
     offer(view, name)
-    return true
+    return
   end
   -- The user idles in Normal mode: the diff takes the window and the
   -- focus at once, as they expect of a review they wait for.
   show(view, spec)
+end
+
+-- Goes to view (showing it first if it waited for the user).
+local function focus_view(view)
+  -- Where the user asked from: the cursor goes back there after the
+  -- review when that is a chat window (back_to_chat).
+  local here = vim.api.nvim_get_current_win()
+  if here ~= view.prop_win and here ~= view.orig_win then
+    view.came_from = here
+  end
+  if view.preparing then
+    view.focus_asked = true -- once its hunks are ready (prepare)
+    return true
+  end
+  local session = view.spec.session
+  if view.waiting and session and not require("claude.terminal").is_here(session) then
+    require("claude.terminal").go_to(session)
+  end
+  if not show_waiting(view) or not valid_win(view.prop_win) then
+    return false
+  end
+  vim.api.nvim_set_current_tabpage(vim.api.nvim_win_get_tabpage(view.prop_win))
+  vim.api.nvim_set_current_win(view.prop_win)
+  vim.cmd.stopinsert()
+  return true
+end
+
+-- A large proposal's buffers are made now and its hunks computed in a
+-- worker thread; the view is presented when they are ready. The editor
+-- answers meanwhile, and no window changes until then.
+local function prepare(view)
+  view.preparing, view.large = true, true
+  local from_term = vim.bo[vim.api.nvim_get_current_buf()].buftype == "terminal"
+  make_buffers(view, view.spec, from_term)
+  local text = view.staged_text or (table.concat(view.spec.lines, "\n") .. "\n")
+  view.staged_text = nil
+  require("claude.diff_large").hunks(view.orig_buf, text, function(hunks, tick)
+    if views[view.id] ~= view or view.decided then
+      return -- closed meanwhile (close_tab, a newer proposal, the host)
+    end
+    view.preparing = nil
+    view.hunks, view.hunks_tick = hunks, tick
+    local ok, err = pcall(present, view)
+    if not ok then
+      require("claude.notify").error("could not show Claude's proposal: " .. tostring(err))
+      M.decide(view.id, "reject")
+    elseif view.focus_asked then
+      focus_view(view)
+    end
+  end)
+end
+
+--- Opens a diff view. Called by the Go host (nvimapi.Editor.OpenDiff).
+---@param id integer
+---@param spec table { old_path, new_path, tab_name, lines, eol, dos, staged }
+function M.open(id, spec)
+  local view = { id = id, tab_name = spec.tab_name, path = spec.new_path, maps = {}, spec = spec }
+  if spec.staged then -- the lines came first, in pieces (claude.diff_large)
+    local staged = require("claude.diff_large").take(id)
+    if not staged then
+      error("the proposal's text did not arrive", 0)
+    end
+    spec.lines, view.staged_buf, view.staged_text = staged.lines, staged.buf, staged.text
+  end
+  views[id] = view
+  if require("claude.diff_large").looks_large(spec) then
+    prepare(view)
+  else
+    present(view)
+  end
   return true
 end
 
@@ -577,21 +580,7 @@ function M.focus()
     require("claude.notify").info("no Claude proposal is open")
     return false
   end
-  local session = newest.spec.session
-  if newest.waiting and session and not require("claude.terminal").is_here(session) then
-    require("claude.terminal").go_to(session)
-  end
-  local here = vim.api.nvim_get_current_win()
-  if not show_waiting(newest) or not valid_win(newest.prop_win) then
-    return false
-  end
-  if here ~= newest.prop_win and here ~= newest.orig_win then
-    newest.came_from = here
-  end
-  vim.api.nvim_set_current_tabpage(vim.api.nvim_win_get_tabpage(newest.prop_win))
-  vim.api.nvim_set_current_win(newest.prop_win)
-  vim.cmd.stopinsert()
-  return true
+  return focus_view(newest)
 end
 
 -- The text :w would write: lines joined by the buffer's line ending, with
@@ -761,14 +750,16 @@ end
 ---@param result string|nil for the ClaudeDiffClosed event; "closed" by default
 ---@return boolean closed whether there was such a view
 function M.close(id, result)
+  require("claude.diff_large").drop(id) -- its openDiff ended while staging
   local view = views[id]
   if not view then
     return false
   end
   views[id] = nil
   view.decided = true
-  if view.waiting then -- never shown
+  if view.waiting or view.preparing then -- never shown
     pcall(vim.api.nvim_del_augroup_by_id, view.waiting)
+    require("claude.diff_large").drop_unshown(view)
     vim.cmd.redrawstatus({ bang = true }) -- one fewer waits for the user
     fire("ClaudeDiffClosed", view, { result = result or "closed" })
     return true

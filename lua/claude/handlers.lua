@@ -93,6 +93,11 @@ end
 
 -- The diff view (nvimapi/diff.go).
 
+--- Takes the next piece of a large proposal id, before open_diff.
+function M.stage_diff(id, lines)
+  return require("claude.diff_large").stage(id, lines)
+end
+
 --- Shows Claude's proposal id (openDiff).
 function M.open_diff(id, spec)
   return require("claude.diff").open(id, spec)
