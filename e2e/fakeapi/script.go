@@ -23,6 +23,9 @@ type Turn struct {
 	// Delay is a pause before every streamed delta but the first: a slow model, to interrupt
 	// mid-stream. The pause ends early, and the answer with it, when the client goes away.
 	Delay time.Duration
+	// Sent, when set, is called with each text delta right after it is flushed to the
+	// client: a benchmark times the text's way from the API to the editor from here.
+	Sent func(delta string)
 }
 
 // ToolUse is one tool call the scripted model makes, e.g. Read {"file_path": "/abs/f"}.
