@@ -2,8 +2,10 @@ package chatpeer
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -196,3 +198,35 @@ func (e *editor) probe() (chan struct{}, chan []time.Duration) {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// BenchmarkChatMemory answers turns one after another (each about 1 KiB of
+// text) and reports the resident memory of Neovim and of the plugin's helper
+// process (our Go host, the peer's ACP agent) after the first turn and
+// after the last: $BENCH_CHAT_TURNS, 100 unless set.
+func BenchmarkChatMemory(b *testing.B) {
+	turns := 100
+	if n, err := strconv.Atoi(os.Getenv("BENCH_CHAT_TURNS")); err == nil && n > 1 {
+		turns = n
+	}
+	answer := strings.Repeat("A short paragraph of an answer, as a model writes one.\n", 18)
+	for _, p := range plugins(b) {
+		b.Run(p.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				e := start(b, p)
+				e.open()
+				for turn := 1; turn <= turns; turn++ {
+					mark := e.mark()
+					e.api.Push(fakeapi.Say(mark + " " + answer))
+					e.send(fmt.Sprintf("Tell me more, part %d", turn))
+					e.waitMark(mark)
+					e.waitIdle()
+					if turn == 1 || turn == turns {
+						label := strconv.Itoa(turn)
+						b.ReportMetric(float64(peerbench.RSS(e.pid))/(1<<20), "nvim-MiB-after-"+label)
+						b.ReportMetric(float64(peerbench.RSS(e.helperPID()))/(1<<20), "helper-MiB-after-"+label)
+					}
+				}
+			}
+		})
+	}
+}
