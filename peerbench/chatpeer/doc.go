@@ -18,6 +18,17 @@
 // buffer the answer is written into looks for markers (MARK<n>K) in the
 // changed lines, stamps them with vim.uv.hrtime and tells the benchmark.
 //
+// The harness's own work counts in both editors alike: the on_lines scan
+// of the changed lines and the probe's answers are part of Neovim's CPU.
+// Messages are typed with nvim_input and sent with <CR> (vim.on_key stamps
+// it); each chat is first waited on until it takes a message (ours: the CLI
+// answered initialize; the peer: its agent has a session), as a user takes
+// longer than that to type.
+//
+// Not measured yet (issue 27 item 1 asks for them): a 10 MiB tool result,
+// the same figures in a resumed conversation of 2,000 messages, and memory
+// after 2,000 turns (BenchmarkChatMemory stops at $BENCH_CHAT_TURNS).
+//
 // The peer comes from .deps/peer (scripts/install-peer-chat) or
 // $CLAUDE_CHAT_PEER (a directory holding codecompanion.nvim, plenary.nvim
 // and claude-agent-acp); without it its half is skipped with a how-to.
