@@ -19,7 +19,7 @@ CLAUDE_CLI_VERSION ?= $(CLAUDE_CLI_PINNED)
 CLI_DEPS ?= $(DEPS)/claude-cli
 CLAUDE_CLI_DIR = $(CLI_DEPS)/$(CLAUDE_CLI_VERSION)
 
-.PHONY: nvim-0.10 nvim-0.12 help build test lint bench bench-peer fuzz e2e e2e-range deps nvim claude-cli trees manifest demo clean dist release-check
+.PHONY: nvim-0.10 nvim-0.12 help build test lint bench bench-peer bench-chat-peer fuzz e2e e2e-range deps nvim claude-cli trees manifest demo clean dist release-check
 
 help: ## List the targets.
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -93,6 +93,13 @@ bench: deps build ## Benchmarks: protocol on loopback, then a real Neovim 0.12.
 # one the script says how to get it and skips. Not part of make test.
 bench-peer: deps build ## Benchmarks beside coder/claudecode.nvim (scripts/bench-peer).
 	NVIM=$(NVIM_012) scripts/bench-peer
+
+# claude.nvim's chat and codecompanion.nvim's ACP chat (claude-agent-acp), both
+# on the pinned CLI against the API stand-in, medians of 3 runs. The peer is
+# installed by scripts/install-peer-chat into .deps/peer (or $CLAUDE_CHAT_PEER);
+# without it the script says how and skips. Not part of make test or e2e.
+bench-chat-peer: deps build claude-cli ## Chat benchmarks beside codecompanion.nvim's ACP chat (scripts/bench-peer-chat).
+	NVIM=$(NVIM_012) CLAUDE_BIN=$(CLI_DEPS)/$(CLAUDE_CLI_PINNED)/bin/claude scripts/bench-peer-chat
 
 # Every fuzz target in the repository (func FuzzXxx in a _test.go file), one after
 # another, each for FUZZTIME; the first failure stops the run and leaves its input

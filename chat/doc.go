@@ -222,6 +222,19 @@
 //   - The CLI rewrites the whole config file (two-space JSON; 1.50 becomes 1.5, "\u00e9"
 //     becomes "é", unknown fields stay) under a mkdir lock <file>.lock, re-reading it under
 //     the lock, through a temp file renamed over it with the old file's mode.
+// How the peer chat's agent runs the same CLI (claude-agent-acp 0.101.0 through its SDK
+// 0.3.318, seen with 2.1.332 in peerbench/chatpeer):
+//
+//   - CLAUDE_CODE_EXECUTABLE picks the binary instead of the SDK's bundled 2.1.318. It runs
+//     `claude --output-format stream-json --verbose --input-format stream-json
+//     --permission-prompt-tool=stdio --disallowedTools=AskUserQuestion --tools=default
+//     --setting-sources=user,project,local --permission-mode=auto --include-partial-messages
+//     --session-id=<uuid> --replay-user-messages`: no -p, the id chosen by the client, auto
+//     mode.
+//   - With prompt suggestions asked for (the SDK's promptSuggestions), the CLI sends one
+//     more request after every turn: the conversation with its tools, and a last user message
+//     opening "[SUGGESTION MODE: Suggest what the user might naturally type next into Claude
+//     Code.]". fakeapi answers it as a side request. We do not ask for suggestions.
 //
 // Not checked against the real CLI: subagent (Task) output, whose stream_event lines carry
 // parent_tool_use_id (partial text of a subagent is dropped, its tool calls are kept), and

@@ -16,7 +16,7 @@ func BenchmarkFirstUseMemory(b *testing.B) {
 	const settle = 3 * time.Second
 	bare := start(b, plugin{name: "none"})
 	time.Sleep(settle)
-	base := rss(bare.pid)
+	base := RSS(bare.pid)
 	for _, p := range plugins(b) {
 		b.Run(p.name, func(b *testing.B) {
 			for range b.N {
@@ -40,11 +40,11 @@ func BenchmarkFirstUseMemory(b *testing.B) {
 				old := writeFile(b, e.cwd, "small.go", strings.Repeat("package f // x\n", 50))
 				openAndClose(b, e, p, c, old, strings.Repeat("package f // y\n", 50), "first", nil)
 				time.Sleep(settle)
-				added := float64(rss(e.pid)-base+rss(e.host)) / (1 << 20)
+				added := float64(RSS(e.pid)-base+RSS(e.host)) / (1 << 20)
 				b.ReportMetric(added, "first-use-MiB")
-				b.ReportMetric(float64(rss(e.pid)-base)/(1<<20), "first-use-nvim-MiB")
-				b.ReportMetric(float64(rss(e.host))/(1<<20), "first-use-host-MiB")
-				b.ReportMetric(float64(rssAnon(e.host))/(1<<20), "first-use-host-anon-MiB")
+				b.ReportMetric(float64(RSS(e.pid)-base)/(1<<20), "first-use-nvim-MiB")
+				b.ReportMetric(float64(RSS(e.host))/(1<<20), "first-use-host-MiB")
+				b.ReportMetric(float64(RSSAnon(e.host))/(1<<20), "first-use-host-anon-MiB")
 			}
 		})
 	}

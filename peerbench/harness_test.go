@@ -2,11 +2,9 @@ package peerbench
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -121,7 +119,7 @@ func (e *editor) serve(p plugin) *mcptest.Client {
 	c := mcptest.DialFrames(e.b, "ws://127.0.0.1:"+strconv.Itoa(e.port), info.AuthToken, 8<<20)
 	c.Timeout = 2 * time.Minute
 	c.Initialize()
-	e.host = childNamed(e.pid, "claude-nvim")
+	e.host = ChildNamed(e.pid, "claude-nvim")
 	return c
 }
 
@@ -131,82 +129,6 @@ func (e *editor) lua(result any, code string, args ...any) {
 	if err := e.nv.ExecLua(code, result, args...); err != nil {
 		e.b.Fatalf("nvim lua: %v", err)
 	}
-}
-
-// childNamed is the pid of parent's child process whose command is name, 0
-// when there is none.
-func childNamed(parent int, name string) int {
-	entries, _ := os.ReadDir("/proc")
-	for _, ent := range entries {
-		pid, err := strconv.Atoi(ent.Name())
-		if err != nil {
-			continue
-		}
-		st, err := procStat(pid)
-		if err == nil && st.ppid == parent && st.comm == name {
-			return pid
-		}
-	}
-	return 0
-}
-
-type stat struct {
-	comm string
-	ppid int
-	cpu  time.Duration // user + system, every thread
-}
-
-// clockTick is USER_HZ: /proc's CPU times count in these on every Linux.
-const clockTick = 10 * time.Millisecond
-
-func procStat(pid int) (stat, error) {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return stat{}, err
-	}
-	s := string(data)
-	open, close := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
-	if open < 0 || close < open {
-		return stat{}, fmt.Errorf("parse /proc/%d/stat", pid)
-	}
-	f := strings.Fields(s[close+2:]) // f[0] is field 3 (state)
-	ppid, _ := strconv.Atoi(f[1])
-	utime, _ := strconv.ParseInt(f[11], 10, 64)
-	stime, _ := strconv.ParseInt(f[12], 10, 64)
-	return stat{comm: s[open+1 : close], ppid: ppid, cpu: time.Duration(utime+stime) * clockTick}, nil
-}
-
-// cpu is the CPU time pid has used; 0 for no process.
-func cpu(pid int) time.Duration {
-	if pid == 0 {
-		return 0
-	}
-	st, _ := procStat(pid)
-	return st.cpu
-}
-
-// rss is pid's resident memory in bytes; 0 for no process.
-func rss(pid int) int64 { return status(pid, "VmRSS:") }
-
-// rssAnon is the part of rss that is not file pages (heap, stacks).
-func rssAnon(pid int) int64 { return status(pid, "RssAnon:") }
-
-// status reads a kB field of /proc/pid/status, in bytes.
-func status(pid int, field string) int64 {
-	if pid == 0 {
-		return 0
-	}
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, field); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-			return kb << 10
-		}
-	}
-	return 0
 }
 
 func writeFile(b *testing.B, dir, name, content string) string {

@@ -54,7 +54,7 @@ func BenchmarkCheapTools(b *testing.B) {
 						call(b, c, tool, nil)
 					}
 					samples := make([]time.Duration, 0, b.N)
-					nvim0, host0 := cpu(e.pid), cpu(e.host)
+					nvim0, host0 := CPU(e.pid), CPU(e.host)
 					b.ResetTimer()
 					for range b.N {
 						t := time.Now()
@@ -62,7 +62,7 @@ func BenchmarkCheapTools(b *testing.B) {
 						samples = append(samples, time.Since(t))
 					}
 					b.StopTimer()
-					nvimCPU, hostCPU := cpu(e.pid)-nvim0, cpu(e.host)-host0
+					nvimCPU, hostCPU := CPU(e.pid)-nvim0, CPU(e.host)-host0
 					b.ReportMetric(quantile(samples, 0.5), "p50-ms")
 					b.ReportMetric(float64((nvimCPU+hostCPU).Microseconds())/float64(b.N), "cpu-µs/call")
 					b.ReportMetric(float64(nvimCPU.Microseconds())/float64(b.N), "nvim-cpu-µs/call")
@@ -105,7 +105,7 @@ func BenchmarkDiagnostics(b *testing.B) {
 						call(b, c, "getDiagnostics", form.args)
 					}
 					samples := make([]time.Duration, 0, b.N)
-					nvim0, host0 := cpu(e.pid), cpu(e.host)
+					nvim0, host0 := CPU(e.pid), CPU(e.host)
 					b.ResetTimer()
 					for range b.N {
 						t := time.Now()
@@ -113,7 +113,7 @@ func BenchmarkDiagnostics(b *testing.B) {
 						samples = append(samples, time.Since(t))
 					}
 					b.StopTimer()
-					nvimCPU, hostCPU := cpu(e.pid)-nvim0, cpu(e.host)-host0
+					nvimCPU, hostCPU := CPU(e.pid)-nvim0, CPU(e.host)-host0
 					b.ReportMetric(quantile(samples, 0.5), "p50-ms")
 					b.ReportMetric(float64((nvimCPU+hostCPU).Microseconds())/1000/float64(b.N), "cpu-ms/call")
 					b.ReportMetric(float64(nvimCPU.Microseconds())/1000/float64(b.N), "nvim-cpu-ms/call")
@@ -131,19 +131,19 @@ func BenchmarkIdleMemory(b *testing.B) {
 	const settle = 3 * time.Second
 	bare := start(b, plugin{name: "none"})
 	time.Sleep(settle)
-	base := rss(bare.pid)
+	base := RSS(bare.pid)
 	for _, p := range plugins(b) {
 		b.Run(p.name, func(b *testing.B) {
 			for range b.N {
 				e := start(b, p)
 				c := e.serve(p)
 				time.Sleep(settle)
-				added := func() float64 { return float64(rss(e.pid)-base+rss(e.host)) / (1 << 20) }
+				added := func() float64 { return float64(RSS(e.pid)-base+RSS(e.host)) / (1 << 20) }
 				idle := added()
 				// Most of the host's RSS is its own executable's pages (file
 				// backed, shared with the page cache); anonymous is its heap.
-				b.ReportMetric(float64(rss(e.host))/(1<<20), "idle-host-MiB")
-				b.ReportMetric(float64(rssAnon(e.host))/(1<<20), "idle-host-anon-MiB")
+				b.ReportMetric(float64(RSS(e.host))/(1<<20), "idle-host-MiB")
+				b.ReportMetric(float64(RSSAnon(e.host))/(1<<20), "idle-host-anon-MiB")
 				path, proposal := manyHunks(b, e.cwd, 5<<20)
 				peak := 0.0
 				for i := range 3 {
@@ -154,8 +154,8 @@ func BenchmarkIdleMemory(b *testing.B) {
 				b.ReportMetric(idle, "idle-MiB")
 				b.ReportMetric(peak, "burst-MiB")
 				b.ReportMetric(added(), "after-30s-MiB")
-				b.ReportMetric(float64(rss(e.host))/(1<<20), "after-30s-host-MiB")
-				b.ReportMetric(float64(rssAnon(e.host))/(1<<20), "after-30s-host-anon-MiB")
+				b.ReportMetric(float64(RSS(e.host))/(1<<20), "after-30s-host-MiB")
+				b.ReportMetric(float64(RSSAnon(e.host))/(1<<20), "after-30s-host-anon-MiB")
 			}
 		})
 	}

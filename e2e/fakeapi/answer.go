@@ -31,6 +31,7 @@ const thinkingSignature = "ZmFrZWFwaS1zaWduYXR1cmU="
 type pacing struct {
 	chunk int
 	delay time.Duration
+	sent  func(delta string) // Turn.Sent
 }
 
 // split cuts s into pieces of at most p.chunk bytes, never inside a UTF-8 sequence.
@@ -113,6 +114,9 @@ func writeMessage(ctx context.Context, w http.ResponseWriter, req *MessagesBody,
 			event("content_block_start", map[string]any{"index": i, "content_block": map[string]any{"type": "text", "text": ""}})
 			for _, part := range pace.split(b.Text) {
 				event("content_block_delta", map[string]any{"index": i, "delta": map[string]any{"type": "text_delta", "text": part}})
+				if pace.sent != nil && ctx.Err() == nil {
+					pace.sent(part)
+				}
 			}
 		case "tool_use":
 			event("content_block_start", map[string]any{"index": i, "content_block": map[string]any{

@@ -31,6 +31,9 @@ type Turn struct {
 	// Gate, when set, holds the answer until it is closed (or the client goes away): the
 	// test looks at the editor while the CLI waits for the model, mid-turn.
 	Gate <-chan struct{}
+	// Sent, when set, is called with each text delta right after it is flushed to the
+	// client: a benchmark times the text's way from the API to the editor from here.
+	Sent func(delta string)
 }
 
 // ToolUse is one tool call the scripted model makes, e.g. Read {"file_path": "/abs/f"}.

@@ -194,8 +194,17 @@ func Classify(m *MessagesBody) Kind {
 	if m.OutputConfig != nil && m.OutputConfig.Format != nil {
 		return Side
 	}
+	// The prompt suggestion the CLI asks for after a turn when its SDK client wants one
+	// (claude-agent-acp does): the conversation so far, tools and all, and a last user
+	// message opening with this.
+	if strings.HasPrefix(Request{Messages: m}.LastUserText(), suggestionMode) {
+		return Side
+	}
 	return Main
 }
+
+// suggestionMode opens the CLI's prompt-suggestion request (2.1.332).
+const suggestionMode = "[SUGGESTION MODE:"
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(r.Body)
@@ -245,7 +254,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 			writeError(w, turn.Fail, typ, msg)
 			return
 		}
-		writeMessage(r.Context(), w, rec.Messages, s.assistantContent(turn), pacing{turn.Chunk, turn.Delay})
+		writeMessage(r.Context(), w, rec.Messages, s.assistantContent(turn), pacing{chunk: turn.Chunk, delay: turn.Delay, sent: turn.Sent})
 	case rec.Kind == Side:
 		s.record(rec, "")
 		writeMessage(r.Context(), w, rec.Messages, sideContent(rec.Messages), pacing{})
