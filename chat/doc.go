@@ -222,6 +222,7 @@
 //   - The CLI rewrites the whole config file (two-space JSON; 1.50 becomes 1.5, "\u00e9"
 //     becomes "é", unknown fields stay) under a mkdir lock <file>.lock, re-reading it under
 //     the lock, through a temp file renamed over it with the old file's mode.
+//
 // How the peer chat's agent runs the same CLI (claude-agent-acp 0.101.0 through its SDK
 // 0.3.318, seen with 2.1.332 in peerbench/chatpeer):
 //
