@@ -6,12 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/claude-nvim/claude.nvim/e2e/clienv"
 	"github.com/claude-nvim/claude.nvim/e2e/fakeapi"
-	"github.com/claude-nvim/claude.nvim/e2e/tmuxterm"
-	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
 // TestCaptureAChatQuestionAndPlanScreen writes two screens of a real conversation in plan
@@ -36,18 +33,7 @@ func TestCaptureAChatQuestionAndPlanScreen(t *testing.T) {
 		fakeapi.WritePlan("# Shout the greeting\n\n1. Change `hello` to `HELLO` in greet.txt\n2. Leave the other lines\n"),
 		fakeapi.ExitPlanMode(),
 	)
-	init := filepath.Join(t.TempDir(), "init.lua")
-	if err := os.WriteFile(init, []byte(`
-vim.opt.rtp:prepend(`+luaString(nvimtest.RepoRoot())+`)
-vim.g.claude_nvim_binary = `+luaString(pluginBinary)+`
-require('claude').setup({ terminal_cmd = { `+luaString(cli)+` } })
-vim.cmd.edit('greet.txt')
-`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	vars := append(env.Vars(), "PATH="+os.Getenv("PATH"))
-	term := tmuxterm.Start(t, tmuxterm.Options{Dir: env.Project, Env: vars, Width: 110, Height: 24},
-		nvimtest.Binary(t), "--clean", "-u", init)
+	term := neovimInTmux(t, env, env.Project, cli, 110, 24, "vim.cmd.edit('greet.txt')")
 	ctx, cancel := context.WithTimeout(context.Background(), turnTimeout)
 	defer cancel()
 	wait := func(text string) {
@@ -59,12 +45,7 @@ vim.cmd.edit('greet.txt')
 	var screens []string
 	capture := func() {
 		t.Helper()
-		time.Sleep(500 * time.Millisecond) // let the last redraw land; only a capture waits on it
-		screen, err := term.Screen()
-		if err != nil {
-			t.Fatal(err)
-		}
-		screens = append(screens, screen)
+		screens = append(screens, settledScreen(t, term))
 	}
 	wait("hello")
 	term.Type(":ClaudeChat")

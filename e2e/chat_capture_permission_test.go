@@ -3,14 +3,10 @@ package e2e
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/claude-nvim/claude.nvim/e2e/clienv"
 	"github.com/claude-nvim/claude.nvim/e2e/fakeapi"
-	"github.com/claude-nvim/claude.nvim/e2e/tmuxterm"
-	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
 // TestCaptureAChatPermissionScreen writes two screens to $CHAT_CAPTURE_PERMISSION, for the
@@ -25,17 +21,7 @@ func TestCaptureAChatPermissionScreen(t *testing.T) {
 	cli := clienv.Bin(t)
 	api := fakeapi.New(t, bashTurns("npm test", "The tests pass.")...)
 	env := clienv.New(t, api.URL())
-	init := filepath.Join(t.TempDir(), "init.lua")
-	if err := os.WriteFile(init, []byte(`
-vim.opt.rtp:prepend(`+luaString(nvimtest.RepoRoot())+`)
-vim.g.claude_nvim_binary = `+luaString(pluginBinary)+`
-require('claude').setup({ terminal_cmd = { `+luaString(cli)+` } })
-`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	vars := append(env.Vars(), "PATH="+os.Getenv("PATH"))
-	term := tmuxterm.Start(t, tmuxterm.Options{Dir: env.Project, Env: vars, Width: 100, Height: 20},
-		nvimtest.Binary(t), "--clean", "-u", init)
+	term := neovimInTmux(t, env, env.Project, cli, 100, 20, "")
 	ctx, cancel := context.WithTimeout(context.Background(), turnTimeout)
 	defer cancel()
 	if _, err := term.WaitForText(ctx, "~"); err != nil {
@@ -69,15 +55,4 @@ require('claude').setup({ terminal_cmd = { `+luaString(cli)+` } })
 		t.Fatal(err)
 	}
 	t.Logf("screens written to %s:\n%s\n%s", out, waiting, answers)
-}
-
-// settledScreen is the screen after the last redraw has landed; only captures wait on that.
-func settledScreen(t *testing.T, term *tmuxterm.Term) string {
-	t.Helper()
-	time.Sleep(500 * time.Millisecond)
-	screen, err := term.Screen()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return screen
 }

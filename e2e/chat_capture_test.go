@@ -32,18 +32,7 @@ func TestCaptureAChatScreen(t *testing.T) {
 		fakeapi.Turn{Thinking: "The user asks about greet.txt; I should read it first.", Tools: []fakeapi.ToolUse{{Name: "Read", Input: map[string]any{"file_path": greet}}}},
 		fakeapi.Stream("greet.txt has three lines: **hello**, **from** and **Neovim**.", 6, 20*time.Millisecond),
 	)
-	init := filepath.Join(t.TempDir(), "init.lua")
-	if err := os.WriteFile(init, []byte(`
-vim.opt.rtp:prepend(`+luaString(nvimtest.RepoRoot())+`)
-vim.g.claude_nvim_binary = `+luaString(pluginBinary)+`
-require('claude').setup({ terminal_cmd = { `+luaString(cli)+` } })
-vim.cmd.edit('greet.txt')
-`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	vars := append(env.Vars(), "PATH="+os.Getenv("PATH"))
-	term := tmuxterm.Start(t, tmuxterm.Options{Dir: env.Project, Env: vars, Width: 110, Height: 22},
-		nvimtest.Binary(t), "--clean", "-u", init)
+	term := neovimInTmux(t, env, env.Project, cli, 110, 22, "vim.cmd.edit('greet.txt')")
 	ctx, cancel := context.WithTimeout(context.Background(), turnTimeout)
 	defer cancel()
 	if _, err := term.WaitForText(ctx, "hello"); err != nil {
@@ -60,15 +49,41 @@ vim.cmd.edit('greet.txt')
 		t.Fatal(err)
 	}
 	term.Send("Escape")
-	time.Sleep(500 * time.Millisecond) // let the last redraw land; only a capture waits on it
-	screen, err := term.Screen()
-	if err != nil {
-		t.Fatal(err)
-	}
+	screen := settledScreen(t, term)
 	if err := os.WriteFile(out, []byte(screen), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("screen written to %s:\n%s", out, screen)
+}
+
+// neovimInTmux starts Neovim in a width×height tmux terminal in dir, with the plugin, its
+// chat's CLI cli and env's environment, then runs the Lua in extra (e.g. opening a file): a
+// user's screen, for the captures in the README and :help.
+func neovimInTmux(t *testing.T, env *clienv.Env, dir, cli string, width, height int, extra string) *tmuxterm.Term {
+	t.Helper()
+	init := filepath.Join(t.TempDir(), "init.lua")
+	if err := os.WriteFile(init, []byte(`
+vim.opt.rtp:prepend(`+luaString(nvimtest.RepoRoot())+`)
+vim.g.claude_nvim_binary = `+luaString(pluginBinary)+`
+require('claude').setup({ terminal_cmd = { `+luaString(cli)+` } })
+`+extra+`
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	vars := append(env.Vars(), "PATH="+os.Getenv("PATH"))
+	return tmuxterm.Start(t, tmuxterm.Options{Dir: dir, Env: vars, Width: width, Height: height},
+		nvimtest.Binary(t), "--clean", "-u", init)
+}
+
+// settledScreen is the screen after the last redraw has landed; only captures wait on that.
+func settledScreen(t *testing.T, term *tmuxterm.Term) string {
+	t.Helper()
+	time.Sleep(500 * time.Millisecond)
+	screen, err := term.Screen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return screen
 }
 
 // luaString quotes s for Lua source.

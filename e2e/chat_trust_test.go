@@ -8,12 +8,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/claude-nvim/claude.nvim/claudeconfig"
 	"github.com/claude-nvim/claude.nvim/e2e/clienv"
 	"github.com/claude-nvim/claude.nvim/e2e/fakeapi"
-	"github.com/claude-nvim/claude.nvim/e2e/tmuxterm"
 	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
@@ -138,17 +136,7 @@ func TestCaptureTheTrustQuestion(t *testing.T) {
 	env := clienv.New(t, api.URL())
 	dir := filepath.Join(filepath.Dir(env.Project), "cloned")
 	writeJSON(t, filepath.Join(dir, ".claude", "settings.json"), map[string]any{})
-	init := filepath.Join(t.TempDir(), "init.lua")
-	if err := os.WriteFile(init, []byte(`
-vim.opt.rtp:prepend(`+luaString(nvimtest.RepoRoot())+`)
-vim.g.claude_nvim_binary = `+luaString(pluginBinary)+`
-require('claude').setup({ terminal_cmd = { `+luaString(cli)+` } })
-`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	vars := append(env.Vars(), "PATH="+os.Getenv("PATH"))
-	term := tmuxterm.Start(t, tmuxterm.Options{Dir: dir, Env: vars, Width: 110, Height: 28},
-		nvimtest.Binary(t), "--clean", "-u", init)
+	term := neovimInTmux(t, env, dir, cli, 110, 28, "")
 	ctx, cancel := context.WithTimeout(context.Background(), turnTimeout)
 	defer cancel()
 	if _, err := term.WaitForText(ctx, "~"); err != nil {
@@ -160,11 +148,7 @@ require('claude').setup({ terminal_cmd = { `+luaString(cli)+` } })
 		t.Fatal(err)
 	}
 	term.Send("C-w", "k")
-	time.Sleep(500 * time.Millisecond) // let the last redraw land; only a capture waits on it
-	screen, err := term.Screen()
-	if err != nil {
-		t.Fatal(err)
-	}
+	screen := settledScreen(t, term)
 	if err := os.WriteFile(out, []byte(screen), 0o644); err != nil {
 		t.Fatal(err)
 	}
