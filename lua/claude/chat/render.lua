@@ -77,6 +77,7 @@ local function write(c, fn)
   if not ok then
     require("claude.notify").error("chat: " .. tostring(err))
   end
+  require("claude.chat.highlight").update(c.tbuf)
   require("claude.chat.queue").draw(c)
 end
 

@@ -23,6 +23,7 @@ local function make_buffers(c)
     local buf = vim.api.nvim_create_buf(false, true) -- nofile, hidden when closed
     require("claude.buffers").set_buf_name(buf, "claude-chat://" .. c.dir, buf)
     vim.bo[buf].filetype = "markdown"
+    require("claude.chat.highlight").attach(buf)
     vim.bo[buf].modifiable = false
     vim.b[buf].claude_chat_dir = c.dir
     map(buf, { "n" }, "<C-c>", function()

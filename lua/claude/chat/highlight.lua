@@ -1,0 +1,195 @@
+-- The transcript's markdown highlighting, at a cost in proportion to what
+-- changed. Neovim's tree-sitter highlighter treats the transcript as one
+-- document: markdown's inline parser is one combined tree over every
+-- paragraph, so each streamed batch re-parsed the whole conversation (on
+-- 0.12, where the markdown ftplugin starts it: about 6 ms a batch after
+-- 1 MiB, half of Neovim's CPU while streaming). Markdown blocks start
+-- afresh after a blank line outside a code fence, so the text from the
+-- last such line on is all a new batch can change: only that is parsed
+-- (a string parser, injections included: code blocks get their language's
+-- highlights) and its highlights set as extmarks. Earlier blocks keep
+-- theirs. A long history (a resumed conversation) is done a few hundred
+-- lines at a time, the newest first, with the editor free in between.
+--
+-- The buffer keeps filetype markdown, so renderers that parse it
+-- themselves (render-markdown.nvim, markview.nvim) work as before.
+local M = {}
+
+local ns = vim.api.nvim_create_namespace("claude_chat_markdown")
+M.ns = ns
+
+-- STEP_LINES: how many lines one step highlights before it lets the editor
+-- answer (a step of prose takes a few milliseconds).
+local STEP_LINES = 400
+
+-- By buffer: scanned (lines before it are scanned), fence (the fence
+-- scanning is in, or nil), starts (0-based rows where a block starts outside
+-- a fence, ascending), open (where the last block, the one still growing,
+-- starts), todo (ranges {from, to} of finished blocks not yet highlighted,
+-- newest last), pending (a step is scheduled).
+local states = {}
+
+local function available()
+  return pcall(vim.treesitter.language.add, "markdown") and pcall(vim.treesitter.language.add, "markdown_inline")
+end
+
+--- Takes over buf's highlighting: no buffer-wide tree-sitter highlighter,
+--- no regex syntax. Without the markdown parsers it leaves both alone.
+function M.attach(buf)
+  if not available() then
+    return
+  end
+  pcall(vim.treesitter.stop, buf)
+  vim.bo[buf].syntax = "OFF"
+  states[buf] = { scanned = 0, fence = nil, starts = { 0 }, open = 0, todo = {} }
+  vim.api.nvim_create_autocmd("BufWipeout", {
+    buffer = buf,
+    once = true,
+    callback = function()
+      states[buf] = nil
+    end,
+  })
+end
+
+-- A fence opens with ``` or ~~~ (up to three spaces in) and closes with the
+-- same character, at least as many times.
+local function fence_of(line)
+  local indent, marks = line:match("^( *)([`~][`~][`~]+)")
+  if not marks or #indent > 3 or marks:find(marks:sub(1, 1) == "`" and "~" or "`", 1, true) then
+    return nil
+  end
+  return marks
+end
+
+-- Scans the lines that can no longer change (all but the last) for block
+-- starts.
+local function scan(buf, st, n)
+  if st.scanned >= n - 1 then
+    return
+  end
+  local lines = vim.api.nvim_buf_get_lines(buf, st.scanned, n - 1, false)
+  for i, line in ipairs(lines) do
+    local row = st.scanned + i - 1
+    local marks = fence_of(line)
+    if st.fence then
+      if marks and marks:sub(1, 1) == st.fence:sub(1, 1) and #marks >= #st.fence and line:match("^ *[`~]+%s*$") then
+        st.fence = nil
+      end
+    elseif marks then
+      st.fence = marks
+    elseif line:match("^%s*$") then
+      table.insert(st.starts, row + 1)
+    end
+  end
+  st.scanned = n - 1
+end
+
+-- Highlights rows [from, to) of buf, replacing what they had.
+local function paint(buf, from, to)
+  local lines = vim.api.nvim_buf_get_lines(buf, from, to, false)
+  vim.api.nvim_buf_clear_namespace(buf, ns, from, to)
+  local text = table.concat(lines, "\n")
+  local ok, parser = pcall(vim.treesitter.get_string_parser, text, "markdown")
+  if not ok then
+    return
+  end
+  parser:parse(true)
+  local seen = {} -- a node several patterns capture under one name is marked once
+  parser:for_each_tree(function(tree, ltree)
+    local lang = ltree:lang()
+    local query = vim.treesitter.query.get(lang, "highlights")
+    if not query then
+      return
+    end
+    for id, node, metadata in query:iter_captures(tree:root(), text, 0, -1) do
+      local name = query.captures[id]
+      if name:sub(1, 1) ~= "_" and name ~= "spell" and name ~= "nospell" and name ~= "conceal" then
+        local sr, sc, er, ec = node:range()
+        local key = table.concat({ sr, sc, er, ec, name, lang }, ":")
+        if not seen[key] then
+          seen[key] = true
+          pcall(vim.api.nvim_buf_set_extmark, buf, ns, from + sr, sc, {
+            end_row = from + er,
+            end_col = ec,
+            hl_group = "@" .. name .. "." .. lang,
+            priority = tonumber(metadata.priority or (metadata[id] and metadata[id].priority)) or 100,
+            strict = false,
+          })
+        end
+      end
+    end
+  end)
+end
+
+-- The last block start at or before row.
+local function start_before(st, row)
+  local lo, hi = 1, #st.starts
+  while lo < hi do
+    local mid = math.floor((lo + hi + 1) / 2)
+    if st.starts[mid] <= row then
+      lo = mid
+    else
+      hi = mid - 1
+    end
+  end
+  return st.starts[lo]
+end
+
+local step
+
+-- Highlights what changed since the last step: the open block at the end
+-- first (what the user watches), then the blocks finished since, newest
+-- first, STEP_LINES at a time; the rest in a later step.
+function step(buf)
+  local st = states[buf]
+  if not st or not vim.api.nvim_buf_is_valid(buf) then
+    return
+  end
+  st.pending = false
+  local n = vim.api.nvim_buf_line_count(buf)
+  if n - 1 < st.scanned then -- lines went (the transcript was cleared): start over
+    vim.api.nvim_buf_clear_namespace(buf, ns, 0, -1)
+    st.scanned, st.fence, st.starts, st.open, st.todo = 0, nil, { 0 }, 0, {}
+  end
+  scan(buf, st, n)
+  local open = start_before(st, math.max(n - 1, 0))
+  if open > st.open then
+    table.insert(st.todo, { st.open, open })
+  end
+  st.open = open
+  paint(buf, open, n)
+  local budget = STEP_LINES
+  while budget > 0 and #st.todo > 0 do
+    local range = st.todo[#st.todo]
+    local from = start_before(st, math.max(range[2] - budget, range[1]))
+    if from < range[1] then
+      from = range[1]
+    end
+    if from >= range[2] then -- one block longer than the budget: whole
+      from = math.max(start_before(st, range[2] - 1), range[1])
+    end
+    paint(buf, from, range[2])
+    budget = budget - (range[2] - from)
+    range[2] = from
+    if range[2] <= range[1] then
+      table.remove(st.todo)
+    end
+  end
+  if #st.todo > 0 then
+    st.pending = true
+    vim.schedule(function()
+      step(buf)
+    end)
+  end
+end
+
+--- Called after each write to the transcript buf.
+function M.update(buf)
+  local st = states[buf]
+  if not st or st.pending then
+    return
+  end
+  step(buf)
+end
+
+return M
