@@ -219,17 +219,31 @@ func start(b *testing.B, p plugin) *editor {
 	return e
 }
 
-// open opens the chat and starts watching its answer buffer for markers.
+// open opens the chat, starts watching its answer buffer for markers and
+// waits until the chat can take a message.
 func (e *editor) open() {
+	e.b.Helper()
+	e.openWatched()
+	e.waitReady()
+}
+
+// waitReady waits until the chat can take a message (see plugin.ready).
+func (e *editor) waitReady() {
+	e.b.Helper()
+	nvimtest.Wait(e.b, e.p.name+"'s chat to be ready", turnTimeout, func() bool {
+		var ready bool
+		return e.nv.ExecLua(e.p.ready, &ready) == nil && ready
+	})
+}
+
+// openWatched opens the chat and watches its answer buffer for markers, as
+// soon as the buffer exists.
+func (e *editor) openWatched() {
 	e.b.Helper()
 	e.keys(":" + e.p.open + "<CR>")
 	nvimtest.Wait(e.b, e.p.name+"'s chat to open", turnTimeout, func() bool {
 		var buf int
 		return e.nv.ExecLua(e.p.buf, &buf) == nil && buf > 0 && e.set(&e.buf, buf)
-	})
-	nvimtest.Wait(e.b, e.p.name+"'s chat to be ready", turnTimeout, func() bool {
-		var ready bool
-		return e.nv.ExecLua(e.p.ready, &ready) == nil && ready
 	})
 	e.lua(nil, `
 		local buf, chan = ...
