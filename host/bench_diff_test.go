@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -48,26 +47,7 @@ func BenchmarkOpenDiffManyHunks(b *testing.B) {
 	}
 	var visible, freeze []time.Duration
 	for range b.N {
-		stop := make(chan struct{})
-		var worst time.Duration
-		var wg sync.WaitGroup
-		wg.Add(1)
-		go func() { // the probe
-			defer wg.Done()
-			tick := time.NewTicker(time.Millisecond)
-			defer tick.Stop()
-			for {
-				select {
-				case <-stop:
-					return
-				case <-tick.C:
-				}
-				t := time.Now()
-				var one int
-				_ = ui.Eval("1", &one)
-				worst = max(worst, time.Since(t))
-			}
-		}()
+		stop := stallProbe(ui.Eval)
 		start := time.Now()
 		p, err := d.c.Start("tools/call", map[string]any{"name": "openDiff", "arguments": json.RawMessage(args)})
 		if err != nil {
@@ -81,9 +61,7 @@ func BenchmarkOpenDiffManyHunks(b *testing.B) {
 		if err := ui.Eval("1", &one); err != nil {
 			b.Fatal(err)
 		}
-		close(stop)
-		wg.Wait()
-		freeze = append(freeze, worst)
+		freeze = append(freeze, stop())
 		callTool(b, d.c, "close_tab", map[string]string{"tab_name": "bench"})
 		answer(b, p)
 		nvimtest.Next(b, d.closed, "the diff to close", time.Minute)

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -188,26 +187,7 @@ func BenchmarkOpenDiff(b *testing.B) {
 			}
 			var visible, freeze []time.Duration
 			for i := 0; i < b.N; i++ {
-				stop := make(chan struct{})
-				var worst time.Duration
-				var wg sync.WaitGroup
-				wg.Add(1)
-				go func() { // the probe
-					defer wg.Done()
-					tick := time.NewTicker(time.Millisecond)
-					defer tick.Stop()
-					for {
-						select {
-						case <-stop:
-							return
-						case <-tick.C:
-						}
-						t := time.Now()
-						var one int
-						_ = d.nv.Eval("1", &one)
-						worst = max(worst, time.Since(t))
-					}
-				}()
+				stop := stallProbe(d.nv.Eval)
 				start := time.Now()
 				p, err := d.c.Start("tools/call", map[string]any{"name": "openDiff", "arguments": json.RawMessage(args)})
 				if err != nil {
@@ -215,9 +195,7 @@ func BenchmarkOpenDiff(b *testing.B) {
 				}
 				nvimtest.Next(b, d.opened, "the diff to open", time.Minute)
 				visible = append(visible, time.Since(start))
-				close(stop)
-				wg.Wait()
-				freeze = append(freeze, worst)
+				freeze = append(freeze, stop())
 				callTool(b, d.c, "close_tab", map[string]string{"tab_name": "bench"})
 				answer(b, p)
 				nvimtest.Next(b, d.closed, "the diff to close", time.Minute)
@@ -225,5 +203,33 @@ func BenchmarkOpenDiff(b *testing.B) {
 			nvimtest.ReportQuantiles(b, visible, "visible")
 			nvimtest.ReportQuantiles(b, freeze, "freeze")
 		})
+	}
+}
+
+// stallProbe asks Neovim, through eval, for a trivial value every millisecond until the
+// returned stop is called, which gives the longest round trip: how long the editor did not
+// answer meanwhile.
+func stallProbe(eval func(expr string, result any) error) (stop func() time.Duration) {
+	done, worst := make(chan struct{}), make(chan time.Duration, 1)
+	go func() {
+		var w time.Duration
+		tick := time.NewTicker(time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				worst <- w
+				return
+			case <-tick.C:
+			}
+			t := time.Now()
+			var one int
+			_ = eval("1", &one)
+			w = max(w, time.Since(t))
+		}
+	}()
+	return func() time.Duration {
+		close(done)
+		return <-worst
 	}
 }
