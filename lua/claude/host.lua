@@ -489,7 +489,6 @@ function M.answer_chat(reply)
   return M.call("ClaudeHostChatAnswer", reply)
 end
 
---- The stored conversations of a workspace ({ dir, env }).
 --- Whether the CLI trusts the chat's folder: { trusted, folder, config }
 --- (chatctl/trust.go); when not, the host shows the question in the
 --- transcript.
@@ -503,6 +502,7 @@ function M.trust_chat(args)
   return M.call("ClaudeHostChatTrust", args)
 end
 
+--- The stored conversations of a workspace ({ dir, env }).
 function M.list_conversations(args)
   return M.call("ClaudeHostChatSessions", args)
 end

@@ -174,6 +174,12 @@ M.untrusted = {}
 -- before a yes. how.new starts a new conversation, how.resume continues
 -- that stored session; either replaces a running CLI.
 local function start(c, how)
+  -- A CLI that runs takes the message as it is: no trust check (a read of
+  -- the CLI's config file, which can be megabytes) and no Start round trip
+  -- (the host would answer with this same CLI) on every message sent.
+  if not how and c.running and not c.revive then
+    return true, false
+  end
   -- A conversation whose CLI died with the Go host (chat/revive.lua): the
   -- new host does not know it, so it is named. Asking for another one
   -- (new, resume) forgets it.
