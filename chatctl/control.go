@@ -47,6 +47,7 @@ func (c *Controller) Send(args SendArgs) {
 			defer close(m.written)
 		}
 		if err := c.send(args, u); err != nil {
+			c.forgetMessage(args.Dir, u) // the CLI never got it: nothing will say it is done
 			c.log.Warn("chat: send", "dir", args.Dir, "err", err)
 			c.show(context.Background(), args.Dir, unsentItem(args, err))
 		}
@@ -69,6 +70,18 @@ func (c *Controller) send(args SendArgs, u string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
 	defer cancel()
 	return proc.SendAs(ctx, u, args.Text, images...)
+}
+
+// forgetMessage drops the message the CLI knows as u (if any) from dir's chat.
+func (c *Controller) forgetMessage(dir, u string) {
+	if u == "" {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if dc := c.chats[dir]; dc != nil {
+		delete(dc.messages, u)
+	}
 }
 
 // unsentItem gives a turn that was not sent back to the input: its text, and the images
