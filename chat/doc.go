@@ -237,8 +237,44 @@
 //     opening "[SUGGESTION MODE: Suggest what the user might naturally type next into Claude
 //     Code.]". fakeapi answers it as a side request. We do not ask for suggestions.
 //
-// Not checked against the real CLI: subagent (Task) output, whose stream_event lines carry
-// parent_tool_use_id (partial text of a subagent is dropped, its tool calls are kept), and
-// control requests other than can_use_tool (hook_callback, mcp_message: we register neither,
-// so they are answered with an error rather than left waiting).
+// The task list and subagents (2.1.332, and 2.1.197 where said; e2e/zzprobe-style runs
+// against the stand-in, whose Server.Agent scripts a subagent by its prompt):
+//
+//   - The task list is kept with TaskCreate {subject, description, activeForm}, TaskUpdate
+//     {taskId, status (pending, in_progress, completed, deleted), subject, activeForm},
+//     TaskGet and TaskList; TodoWrite is not offered. 2.1.332 offers them only to older
+//     models (claude-sonnet-4-6, haiku-4-5, …) or with CLAUDE_CODE_ENABLE_TODO_TOOLS=1, and
+//     then deferred (loaded with ToolSearch); not to its default model (claude-opus-5-5).
+//     2.1.197 offers them always, not deferred (with TaskOutput). No line carries the list:
+//     the user line of each result has tool_use_result, {"task": {"id": "1", "subject", …}}
+//     for TaskCreate (its text "Task #1 created successfully: <subject>"), {"success",
+//     "taskId", "updatedFields", "statusChange": {"from", "to"}} for TaskUpdate ("Updated
+//     task #1 status"), {"tasks": [{id, subject, status, blockedBy}]} for TaskList. The
+//     parser rebuilds the list from these (todo.go).
+//   - The Agent tool (system/init lists it as "Task") {description, prompt, subagent_type,
+//     run_in_background}: 2.1.332 runs it in the background unless run_in_background is
+//     false (2.1.197 ran the same call, without it, in the foreground). In the background the tool_result
+//     comes at once ("Async agent launched successfully. … agentId: …") and the turn goes on;
+//     the subagent's requests to the API race the main conversation's. Its end makes the
+//     CLI start a turn of its own (the notification as the user's message, a result of its
+//     own), without any message from us.
+//   - A subagent's lines: system/task_started {task_id, tool_use_id (the Agent call),
+//     description, subagent_type, task_type "local_agent", prompt, is_backgrounded
+//     (2.1.332 only)}; system/background_tasks_changed {tasks} (2.1.332, background only);
+//     its assistant and user lines with parent_tool_use_id = the Agent call and agent_id (a
+//     foreground one also echoes its prompt as a user text line); system/task_progress
+//     {description "Running <the tool's description>", last_tool_name, usage {total_tokens,
+//     tool_uses, duration_ms}} before each of its tool calls; system/task_updated {patch
+//     {status, end_time}}; system/task_notification {status completed|stopped|failed,
+//     summary (2.1.332: the report, summary_is_report; 2.1.197: the description), usage
+//     (none when stopped), output_file}. A foreground Agent's tool_result is the report in a
+//     "[Subagent hand-back]" frame with <usage>.
+//   - stop_task {task_id} works in print mode on both CLIs, on a background and a foreground
+//     subagent: answered success {} at once; task_updated (status "killed"),
+//     task_notification (status "stopped"), a user line "[Request interrupted by user]"
+//     with its parent_tool_use_id. StopTask sends it.
+//
+// Not checked against the real CLI: control requests other than can_use_tool and stop_task
+// (hook_callback, mcp_message: we register neither, so they are answered with an error
+// rather than left waiting).
 package chat

@@ -69,6 +69,9 @@ type ToolUse struct {
 	Name    string
 	Summary string
 	Input   json.RawMessage
+	// Parent is the tool use of the subagent that made this call (its Agent tool use);
+	// "" for the conversation's own.
+	Parent string
 }
 
 // ToolResult is a tool's output. Content is its text (image blocks appear as "[image]").
@@ -76,6 +79,7 @@ type ToolResult struct {
 	ID      string
 	Content string
 	IsError bool
+	Parent  string // as ToolUse's
 }
 
 // UserText is text the CLI put on the user's side of the conversation itself: "[Request

@@ -28,6 +28,7 @@ type parser struct {
 	kinds    map[int]string // block index → block type
 	toolIDs  map[int]string // block index → tool use id
 	seen     int            // assistant lines of msgID so far: the next one is block #seen
+	tasks    todoList       // the task list the model keeps (todo.go)
 }
 
 func newParser(emit func(Event)) *parser {
@@ -159,7 +160,8 @@ func (p *parser) assistant(l *inLine) error {
 				}
 			}
 		case "tool_use":
-			p.emit(ToolUse{ID: b.ID, Name: b.Name, Summary: summarize(b.Name, b.Input, p.cwd), Input: b.Input})
+			p.emit(ToolUse{ID: b.ID, Name: b.Name, Summary: summarize(b.Name, b.Input, p.cwd), Input: b.Input, Parent: l.ParentToolUseID})
+			p.tasks.use(b.ID, b.Name, b.Input)
 		}
 	}
 	return nil
@@ -174,7 +176,11 @@ func (p *parser) user(l *inLine) error {
 	for _, b := range blocks {
 		switch b.Type {
 		case "tool_result":
-			p.emit(ToolResult{ID: b.ToolUseID, Content: contentText(b.Content), IsError: b.IsError})
+			text := contentText(b.Content)
+			p.emit(ToolResult{ID: b.ToolUseID, Content: text, IsError: b.IsError, Parent: l.ParentToolUseID})
+			if list, changed := p.tasks.result(b.ToolUseID, b.IsError, l.ToolUseResult, func() string { return text }); changed {
+				p.emit(TaskList{Items: list})
+			}
 		case "text":
 			if l.ParentToolUseID == "" {
 				p.emit(UserText{Text: b.Text, Replay: l.IsReplay})
@@ -251,6 +257,8 @@ func (p *parser) system(l *inLine) {
 		p.emit(s)
 	case "api_retry":
 		p.emit(Status{Status: retryText(l)})
+	case "task_started", "task_progress", "task_notification":
+		p.task(l)
 	}
 	// Other subtypes (thinking_tokens, compact_boundary, hook output, …) are not shown.
 }
@@ -275,7 +283,7 @@ func (p *parser) result(l *inLine) {
 		Interrupted: strings.HasPrefix(l.TerminalReason, "aborted"),
 		Duration:    time.Duration(l.DurationMS * float64(time.Millisecond)),
 		APIDuration: time.Duration(l.DurationAPIMS * float64(time.Millisecond)),
-		NumTurns:    l.NumTurns, Tokens: l.Usage, CostUSD: l.TotalCostUSD, SessionID: l.SessionID,
+		NumTurns:    l.NumTurns, Tokens: l.Usage.Usage, CostUSD: l.TotalCostUSD, SessionID: l.SessionID,
 	}
 	for _, e := range l.Errors {
 		if isDiagnostic(e) {

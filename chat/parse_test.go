@@ -118,13 +118,13 @@ func TestParse(t *testing.T) {
 				NumTurns: 2, SessionID: "s1", CostUSD: 0.5, Tokens: Usage{10, 5, 1, 2}, Denied: []string{"Edit"}}},
 		},
 		{
-			name: "a subagent's partial output is left out, its tool calls are not",
+			name: "a subagent's partial output is left out, its tool calls are kept with their Agent tool use",
 			lines: []string{
 				`{"type":"stream_event","event":{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"sub"}},"parent_tool_use_id":"t0"}`,
 				`{"type":"assistant","message":{"id":"m9","content":[{"type":"text","text":"sub"}]},"parent_tool_use_id":"t0"}`,
 				`{"type":"assistant","message":{"id":"m9","content":[{"type":"tool_use","id":"t5","name":"Bash","input":{"command":"ls -l\nrm x"}}]},"parent_tool_use_id":"t0"}`,
 			},
-			want: []Event{ToolUse{ID: "t5", Name: "Bash", Summary: "ls -l…", Input: json.RawMessage(`{"command":"ls -l\nrm x"}`)}},
+			want: []Event{ToolUse{ID: "t5", Name: "Bash", Summary: "ls -l…", Input: json.RawMessage(`{"command":"ls -l\nrm x"}`), Parent: "t0"}},
 		},
 	}
 	for _, tt := range tests {

@@ -47,18 +47,30 @@ type inLine struct {
 	ErrorStatus  int     `json:"error_status"`
 	Error        string  `json:"error"`
 
+	// system/task_started, task_progress, task_notification (agents.go)
+	TaskID         string `json:"task_id"`
+	ToolUseID      string `json:"tool_use_id"`
+	TaskType       string `json:"task_type"`
+	SubagentType   string `json:"subagent_type"`
+	Description    string `json:"description"`
+	IsBackgrounded bool   `json:"is_backgrounded"`
+	LastToolName   string `json:"last_tool_name"`
+	Summary        string `json:"summary"`
+	// user lines: what the tool returned, structured (the task tools' ids and states)
+	ToolUseResult json.RawMessage `json:"tool_use_result"`
+
 	// result
-	IsError           bool     `json:"is_error"`
-	DurationMS        float64  `json:"duration_ms"`
-	DurationAPIMS     float64  `json:"duration_api_ms"`
-	NumTurns          int      `json:"num_turns"`
-	Result            string   `json:"result"`
-	Usage             Usage    `json:"usage"`
-	TotalCostUSD      float64  `json:"total_cost_usd"`
-	Errors            []string `json:"errors"`
-	APIErrorStatus    int      `json:"api_error_status"` // null unless the turn ended on an API error
-	APIErrorType      string   `json:"api_error_type"`   // 2.1.332 only
-	TerminalReason    string   `json:"terminal_reason"`  // "completed", "api_error", "aborted_streaming", …
+	IsError           bool      `json:"is_error"`
+	DurationMS        float64   `json:"duration_ms"`
+	DurationAPIMS     float64   `json:"duration_api_ms"`
+	NumTurns          int       `json:"num_turns"`
+	Result            string    `json:"result"`
+	Usage             lineUsage `json:"usage"`
+	TotalCostUSD      float64   `json:"total_cost_usd"`
+	Errors            []string  `json:"errors"`
+	APIErrorStatus    int       `json:"api_error_status"` // null unless the turn ended on an API error
+	APIErrorType      string    `json:"api_error_type"`   // 2.1.332 only
+	TerminalReason    string    `json:"terminal_reason"`  // "completed", "api_error", "aborted_streaming", …
 	PermissionDenials []struct {
 		ToolName string `json:"tool_name"`
 	} `json:"permission_denials"`
@@ -67,6 +79,15 @@ type inLine struct {
 	RequestID string          `json:"request_id"`
 	Request   json.RawMessage `json:"request"`
 	Response  json.RawMessage `json:"response"`
+}
+
+// lineUsage is a line's usage: a result's tokens, or a task's totals (task_progress,
+// task_notification).
+type lineUsage struct {
+	Usage
+	TotalTokens int     `json:"total_tokens"`
+	ToolUses    int     `json:"tool_uses"`
+	DurationMS  float64 `json:"duration_ms"`
 }
 
 // streamEvent is the API streaming event inside a stream_event line.

@@ -73,6 +73,7 @@ type dirChat struct {
 	init         *initAnswer                   // the running CLI's initialize answer
 	messages     map[string]*sentMessage       // messages sent and not done, by the CLI's uuid
 	writes       toolWrites                    // the files the running turn's tools may change
+	taskTools    taskTools                     // the task tools' calls, kept out of the transcript
 	cliTemp      string                        // the CLI's temporary directory (clitemp.go)
 }
 

@@ -49,10 +49,15 @@ func (c *Controller) run(dc *dirChat, proc *chat.Process) {
 func (c *Controller) items(dc *dirChat, proc *chat.Process, text *blockCut, evs []chat.Event) []Item {
 	items := make([]Item, 0, len(evs))
 	for _, ev := range evs {
+		if dc.taskTools.hides(ev) {
+			continue // the task list shows it (agents.go)
+		}
 		switch ev.(type) {
 		case chat.TextDelta, chat.ThinkingDelta, chat.Status, chat.Init, chat.MessageState: // within a block
 		default:
-			items = append(items, text.end()...)
+			if !besideTheConversation(ev) {
+				items = append(items, text.end()...)
+			}
 		}
 		switch e := ev.(type) {
 		case chat.Init:
@@ -107,6 +112,10 @@ func (c *Controller) items(dc *dirChat, proc *chat.Process, text *blockCut, evs 
 				c.log.Debug("chat: the CLI's diagnostics", "dir", dc.dir, "lines", e.Diagnostics)
 			}
 			items = append(items, endItem(e))
+		case chat.TaskList:
+			items = append(items, tasksItem(e))
+		case chat.Task:
+			items = append(items, agentItem(e))
 		case chat.MessageState:
 			if it, ok := c.messageItem(dc, e); ok {
 				items = append(items, it)
@@ -156,11 +165,11 @@ func contentItem(ev chat.Event) Item {
 	case chat.ThinkingDelta:
 		return Item{Kind: "thinking", Text: e.Text}
 	case chat.ToolUse:
-		return Item{Kind: "tool", ID: e.ID, Name: e.Name, Summary: e.Summary, Body: inputLines(e.Input)}
+		return Item{Kind: "tool", ID: e.ID, Name: e.Name, Summary: e.Summary, Body: inputLines(e.Input), Parent: e.Parent}
 	case chat.ToolResult:
 		content := withoutNumberedEnd(e.Content)
 		first, n := firstLine(content)
-		return Item{Kind: "result", ID: e.ID, Text: first, Lines: n, IsError: e.IsError, Body: resultLines(content)}
+		return Item{Kind: "result", ID: e.ID, Text: first, Lines: n, IsError: e.IsError, Body: resultLines(content), Parent: e.Parent}
 	}
 	return Item{Kind: "block_end"}
 }

@@ -30,7 +30,8 @@ type View interface {
 // "model" (the model the user switched to), "commands" (the CLI's slash commands), "prompt"
 // (an earlier prompt of a resumed conversation), "message" (the CLI's queue: Text says what
 // became of the message Lua sent as ID), "trust" (the question whether to trust the folder
-// Text, recorded in the config file Summary).
+// Text, recorded in the config file Summary), "tasks" (the task list, whole), "agent" (a
+// subagent's state, for its Agent tool line).
 type Item struct {
 	Kind string `msgpack:"kind"`
 
@@ -78,6 +79,20 @@ type Item struct {
 	TokensIn   int      `msgpack:"tokens_in,omitempty"`
 	TokensOut  int      `msgpack:"tokens_out,omitempty"`
 	CostUSD    float64  `msgpack:"cost_usd,omitempty"`
+
+	// tool, result: the Agent tool use of the subagent that made the call ("" for the
+	// conversation's own); agents.go
+	Parent string `msgpack:"parent,omitempty"`
+	// tasks: the whole task list (agents.go)
+	Tasks []TodoItem `msgpack:"tasks,omitempty"`
+	// agent: a subagent's (or background task's) state, for the tool line ID started it:
+	// Text is running/completed/stopped/failed, Name the agent type, Summary what it does
+	// now, Report its summary once done, DurationMS how long it ran.
+	TaskID     string `msgpack:"task_id,omitempty"`
+	LastTool   string `msgpack:"last_tool,omitempty"`
+	Background bool   `msgpack:"background,omitempty"`
+	ToolUses   int    `msgpack:"tool_uses,omitempty"`
+	Report     string `msgpack:"report,omitempty"`
 
 	// exited
 	Code    int    `msgpack:"code,omitempty"`

@@ -143,6 +143,14 @@ command("ClaudeChatInterrupt", function()
   require("claude.chat").interrupt()
 end, { desc = "Interrupt the chat's running turn" })
 
+command("ClaudeChatStopAgent", function()
+  require("claude.chat").stop_agent()
+end, { desc = "Stop the chat's running subagent (under the cursor in the transcript, or the only one)" })
+
+command("ClaudeChatTasks", function()
+  require("claude.chat").toggle_tasks()
+end, { desc = "Show or hide the chat's task list" })
+
 command("ClaudeChatUnqueue", function()
   require("claude.chat").unqueue()
 end, { desc = "Take back the newest message queued in the chat: its text returns to the input" })

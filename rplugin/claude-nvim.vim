@@ -14,6 +14,7 @@ call remote#host#RegisterPlugin('claude-nvim', '0', [
 \ {'type': 'function', 'name': 'ClaudeHostChatSessions', 'sync': 1, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostChatStart', 'sync': 1, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostChatStop', 'sync': 0, 'opts': {}},
+\ {'type': 'function', 'name': 'ClaudeHostChatStopTask', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostChatTrust', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostChatTrusted', 'sync': 1, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostChatWithdraw', 'sync': 0, 'opts': {}},

@@ -18,12 +18,17 @@ const (
 	Side
 	// Main is a request of the conversation the user drives: it consumes the next turn.
 	Main
+	// Subagent is a request of a subagent scripted with Server.Agent: it consumes that
+	// subagent's next turn.
+	Subagent
 )
 
 func (k Kind) String() string {
 	switch k {
 	case Main:
 		return "main"
+	case Subagent:
+		return "subagent"
 	case Side:
 		return "side"
 	default:

@@ -43,6 +43,8 @@ type Server struct {
 	toolIDs map[string][]string
 	// searched is set when the head turn's deferred tools were fetched with ToolSearch.
 	searched bool
+	// agents are the subagents' scripts (see Agent).
+	agents []*agentScript
 }
 
 // New starts a stand-in on 127.0.0.1 with the given script. It is closed when the test ends;
@@ -234,7 +236,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 
 	switch {
 	case rec.Kind == Main:
-		turn, ok := s.recordMain(rec)
+		turn, ok := s.recordMain(&rec)
 		if !ok {
 			turn = Say("fakeapi: no scripted turn left")
 		}
@@ -291,24 +293,33 @@ func (s *Server) record(rec Request, problem string) {
 // concurrent requests get turns in arrival order. When that turn calls a tool the request
 // offers only behind ToolSearch, the answer is the ToolSearch call and the turn waits for
 // the next request.
-func (s *Server) recordMain(rec Request) (Turn, bool) {
+func (s *Server) recordMain(rec *Request) (Turn, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.mainCount++
-	s.appendLocked(rec)
-	if len(s.script) == 0 {
-		s.problems = append(s.problems, fmt.Sprintf("main request #%d found the script exhausted; its last user text: %.300q",
-			s.mainCount, rec.LastUserText()))
+	script, searched := &s.script, &s.searched
+	what := ""
+	if a := s.agentFor(*rec); a != nil {
+		rec.Kind = Subagent
+		script, searched = &a.script, &a.searched
+		what = fmt.Sprintf("subagent request (%q)", a.prompt)
+	} else {
+		s.mainCount++
+		what = fmt.Sprintf("main request #%d", s.mainCount)
+	}
+	s.appendLocked(*rec)
+	if len(*script) == 0 {
+		s.problems = append(s.problems, fmt.Sprintf("%s found the script exhausted; its last user text: %.300q",
+			what, rec.LastUserText()))
 		return Turn{}, false
 	}
-	t := s.script[0]
-	if search := deferredIn(rec, t); len(search) > 0 && !s.searched {
-		s.searched = true
+	t := (*script)[0]
+	if search := deferredIn(*rec, t); len(search) > 0 && !*searched {
+		*searched = true
 		// A deferred tool's schema is fetched first, as the model does; the turn stays.
 		return Use(ToolSearchName, map[string]any{"query": "select:" + strings.Join(search, ",")}), true
 	}
-	s.script = s.script[1:]
-	s.searched = false
+	*script = (*script)[1:]
+	*searched = false
 	return t, true
 }
 

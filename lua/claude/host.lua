@@ -475,6 +475,11 @@ function M.interrupt_chat(dir)
   return M.call("ClaudeHostChatInterrupt", dir)
 end
 
+--- Stops a running subagent (or background task) of dir's chat CLI.
+function M.stop_chat_task(dir, task_id)
+  return M.call("ClaudeHostChatStopTask", dir, task_id)
+end
+
 function M.set_chat_mode(dir, mode)
   return M.call("ClaudeHostChatMode", dir, mode)
 end

@@ -10,6 +10,8 @@ local windows = require("claude.chat.windows")
 local function restart_transcript(c, line)
   c.busy, c.streaming, c.last, c.queue = false, nil, nil, {}
   c.folds, c.thinking_at = nil, nil
+  c.agents = nil -- the subagents' groups (chat/agents.lua) went with their lines
+  require("claude.chat.tasks").show(c, {})
   for _, win in ipairs(vim.fn.win_findbuf(c.tbuf)) do
     vim.api.nvim_win_call(win, function()
       vim.cmd("silent! normal! zE")

@@ -183,6 +183,30 @@ function step(buf)
   end
 end
 
+--- Called when n lines were inserted at 0-based row of buf, above its end
+--- (chat/agents.lua, a subagent's lines under its tool line): what was
+--- scanned and painted below moves down with them. The lines themselves
+--- are tool lines, with no block start nor fence to find.
+function M.inserted(buf, row, n)
+  local st = states[buf]
+  if not st then
+    return
+  end
+  local function move(r)
+    return r >= row and r + n or r
+  end
+  if st.scanned > row then
+    st.scanned = st.scanned + n
+  end
+  for i, r in ipairs(st.starts) do
+    st.starts[i] = move(r)
+  end
+  st.open = move(st.open)
+  for _, range in ipairs(st.todo) do
+    range[1], range[2] = move(range[1]), range[2] > row and range[2] + n or range[2]
+  end
+end
+
 --- Called after each write to the transcript buf.
 function M.update(buf)
   local st = states[buf]

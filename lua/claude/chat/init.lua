@@ -60,6 +60,19 @@ function M.show_events(dir, items)
 end
 
 M.submit, M.interrupt, M.set_mode, M.stop = turns.submit, turns.interrupt, turns.set_mode, turns.stop
+
+--- Stops the running subagent under the cursor, or the only one
+--- (:ClaudeChatStopAgent).
+---@param dir string|nil
+function M.stop_agent(dir)
+  require("claude.chat.agents").stop(windows.chat(dir or current_dir()))
+end
+
+--- Shows or hides the chat's task list (:ClaudeChatTasks).
+---@param dir string|nil
+function M.toggle_tasks(dir)
+  require("claude.chat.tasks").toggle(windows.chat(dir or current_dir()))
+end
 M.unqueue = turns.unqueue
 
 --- One line per chat of this Neovim, for :checkhealth: its directory,

@@ -50,11 +50,14 @@ local HELP = {
   { "  [[ ]]", "previous / next prompt" },
   { "  i", "type in the input" },
   { "  zo zc zR", "open / close the folds under a tool line" },
+  { "  zo on an Agent line", "show a subagent's tool calls and result" },
+  { "  gS", "stop the running subagent under the cursor" },
+  { "  gl", "show / hide Claude's task list" },
   { "Both (Normal mode)", "" },
   { "  <S-Tab>", "switch the permission mode" },
   { "  <C-c>", "interrupt Claude's turn" },
   { "  g?", "this help" },
-  { "Commands", ":ClaudeChatAnswer :ClaudeChatAttach :ClaudeChatMode :ClaudeModel :ClaudeChatStop" },
+  { "Commands", ":ClaudeChatAnswer :ClaudeChatAttach :ClaudeChatMode :ClaudeModel :ClaudeChatStop :ClaudeChatStopAgent :ClaudeChatTasks" },
 }
 
 --- Shows the chat's keys as a message: it takes no focus, and :messages

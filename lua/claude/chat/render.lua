@@ -323,6 +323,16 @@ function render.block_end(c, buf)
 end
 
 function render.tool(c, buf, it)
+  -- A subagent's tool lines go under the Agent line that started it
+  -- (chat/agents.lua).
+  local agents = require("claude.chat.agents")
+  if agents.starts(it) then
+    return agents.start(c, buf, it, add)
+  end
+  if it.parent and it.parent ~= "" and agents.line(c, buf, it) then
+    c.last = "tool"
+    return
+  end
   local lines = body(it.body)
   table.insert(lines, 1, string.format("● %s(%s)", it.name, first_line(it.summary)))
   add(c, buf, lines, c.last ~= "tool")
@@ -353,6 +363,10 @@ local function reload_after(it)
 end
 
 function render.result(c, buf, it)
+  if require("claude.chat.agents").line(c, buf, it) then
+    reload_after(it)
+    return
+  end
   local text
   if (it.lines or 0) <= 1 then
     text = it.text or ""
@@ -551,13 +565,30 @@ function render.unsent(c, buf, it)
   end
 end
 
+-- A subagent's state, on its Agent line (chat/agents.lua).
+function render.agent(c, buf, it)
+  require("claude.chat.agents").state(c, buf, it)
+end
+
+-- The task list, in its own view (chat/tasks.lua): not a transcript line.
+function render.tasks(c, _, it)
+  require("claude.chat.tasks").show(c, it.tasks or {})
+end
+
 render["end"] = render.finish
 
 --- Makes c's folds in win, a window just opened on its transcript.
 function M.refold(c, win)
   vim.api.nvim_win_call(win, function()
     vim.cmd("silent! normal! zE")
-    for _, f in ipairs(c.folds or {}) do
+    -- The smallest first: a fold made inside a closed one would take it
+    -- whole (a subagent's tool lines are folds within its group's,
+    -- chat/agents.lua).
+    local folds = vim.deepcopy(c.folds or {})
+    table.sort(folds, function(a, b)
+      return a[2] - a[1] < b[2] - b[1]
+    end)
+    for _, f in ipairs(folds) do
       vim.cmd(string.format("silent! %d,%dfold", f[1], f[2]))
     end
   end)

@@ -56,6 +56,12 @@ local function make_buffers(c)
     -- [[ and ]] go from prompt to prompt, as they do between the shell's
     -- prompts in Neovim's terminal (markdown's ftplugin had them jump
     -- between headers, which the transcript has none of).
+    map(buf, { "n" }, "gl", function()
+      require("claude.chat.tasks").toggle(c)
+    end, "show or hide Claude's task list")
+    map(buf, { "n" }, "gS", function()
+      require("claude.chat.agents").stop(c)
+    end, "stop the subagent under the cursor")
     vim.keymap.set("n", "[[", "<Plug>(ClaudeChatPrevPrompt)", { buffer = buf, desc = "claude.nvim: previous prompt" })
     vim.keymap.set("n", "]]", "<Plug>(ClaudeChatNextPrompt)", { buffer = buf, desc = "claude.nvim: next prompt" })
     map(buf, { "n" }, "g?", require("claude.chat.keys").help, "show the chat's keys")
@@ -219,6 +225,7 @@ local function open_windows(c)
     vim.wo[iwin].winfixheight = true
     vim.wo[iwin].number = false
   end
+  require("claude.chat.tasks").reopen(c)
   vim.api.nvim_set_current_win(iwin)
   c.followed = nil
   follow(c)
