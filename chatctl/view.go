@@ -30,7 +30,9 @@ type View interface {
 // "model" (the model the user switched to), "commands" (the CLI's slash commands), "prompt"
 // (an earlier prompt of a resumed conversation), "message" (the CLI's queue: Text says what
 // became of the message Lua sent as ID), "trust" (the question whether to trust the folder
-// Text, recorded in the config file Summary).
+// Text, recorded in the config file Summary), "context" (the winbar's context window fill and
+// effort, after each turn), "compact" (a compaction of the conversation), "effort" (the
+// effort the user switched to).
 type Item struct {
 	Kind string `msgpack:"kind"`
 
@@ -78,6 +80,15 @@ type Item struct {
 	TokensIn   int      `msgpack:"tokens_in,omitempty"`
 	TokensOut  int      `msgpack:"tokens_out,omitempty"`
 	CostUSD    float64  `msgpack:"cost_usd,omitempty"`
+
+	// context: how full the context window is (Tokens of MaxTokens, Percent as the CLI
+	// rounds it) and the effort the CLI applies (also effort's); compact: a compaction,
+	// Subtype its trigger ("manual", "auto"), Tokens before and PostTokens after it.
+	Tokens     int    `msgpack:"tokens,omitempty"`
+	MaxTokens  int    `msgpack:"max_tokens,omitempty"`
+	Percent    int    `msgpack:"percent,omitempty"`
+	Effort     string `msgpack:"effort,omitempty"`
+	PostTokens int    `msgpack:"post_tokens,omitempty"`
 
 	// exited
 	Code    int    `msgpack:"code,omitempty"`
