@@ -45,12 +45,15 @@ func TestCompactInTheChatShowsACompactionAndTheNextRequestGoesOnFromTheSummary(t
 		summary = "The user asked to remember a seabird's name."
 		later   = "What was the word?"
 	)
-	s := newSession(t, fakeapi.Filled("Noted.", 400_000), fakeapi.Say("It was in the summary."))
+	// Two exchanges: with one, 2.1.197 answers /compact "Not enough messages to compact."
+	s := newSession(t, fakeapi.Filled("Noted.", 300_000), fakeapi.Filled("Noted too.", 400_000), fakeapi.Say("It was in the summary."))
 	defer s.logTranscript()
 	s.api.SetSummary(summary)
 	s.openChat()
 	s.chatSend(early)
 	s.waitChat("Noted.")
+	s.chatSend("And a fish: cod.")
+	s.waitChat("Noted too.")
 	s.waitStatus("context 40%")
 	s.chatSend("/compact")
 	nvimtest.Wait(t, "the compaction line", turnTimeout, func() bool {
@@ -70,7 +73,7 @@ func TestCompactInTheChatShowsACompactionAndTheNextRequestGoesOnFromTheSummary(t
 	})
 	s.chatSend(later)
 	s.waitChat("It was in the summary.")
-	req := s.chatRequest(2)
+	req := s.chatRequest(3)
 	text := req.UserText()
 	if !strings.Contains(text, summary) || !strings.Contains(req.LastUserText(), later) {
 		t.Errorf("the request after /compact carries %q, want the summary %q and the new prompt", text, summary)
@@ -123,5 +126,31 @@ func TestClaudeChatEffortReachesTheAPIRequestAndTheWinbar(t *testing.T) {
 	msgs = s.nv.Messages()
 	if !strings.Contains(msgs, "unknown effort bogus") {
 		t.Errorf(":ClaudeChatEffort bogus said %q, want it refused by name", msgs)
+	}
+}
+
+func TestTheCLIsOwnCompactionNearTheEndOfTheWindowIsALineOfTheTranscript(t *testing.T) {
+	if cliVersion == "2.1.197" {
+		t.Skip("Claude Code 2.1.197 does not compact by itself in print mode: at 980,000 of 1,000,000 tokens (its autoCompactThreshold 967,000) the next request carried the whole conversation")
+	}
+	t.Parallel()
+	// 980,000 tokens of input is past the CLI's threshold (autoCompactThreshold 967,000 of
+	// the default model's 1,000,000): before the next request it compacts by itself.
+	s := newSession(t, fakeapi.Filled("Noted.", 300_000), fakeapi.Filled("Nearly full.", 980_000), fakeapi.Say("Went on from the summary."))
+	defer s.logTranscript()
+	s.openChat()
+	s.chatSend("First.")
+	s.waitChat("Noted.")
+	s.chatSend("Second.")
+	s.waitChat("Nearly full.")
+	s.waitStatus("context 98%")
+	s.chatSend("Third.")
+	s.waitChat("Went on from the summary.")
+	// pre_tokens is the CLI's count: the last usage (980,005) and a few tokens more.
+	if got := s.chatTranscript(); !strings.Contains(got, "─── Conversation compacted automatically (9800") {
+		t.Errorf("the CLI's own compaction is not a line of the transcript:\n%s", got)
+	}
+	if got := s.chatRequest(3).UserText(); strings.Contains(got, "First.") || !strings.Contains(got, fakeapi.DefaultSummary) {
+		t.Errorf("the request after the CLI's compaction carries %q, want the summary instead of the earlier prompts", got)
 	}
 }
