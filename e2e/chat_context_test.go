@@ -94,7 +94,7 @@ func TestCompactInTheChatShowsACompactionAndTheNextRequestGoesOnFromTheSummary(t
 
 func TestClaudeChatEffortReachesTheAPIRequestAndTheWinbar(t *testing.T) {
 	t.Parallel()
-	s := newSession(t, fakeapi.Say("At the default effort."), fakeapi.Say("At low effort."))
+	s := newSession(t, fakeapi.Say("At the default effort."), fakeapi.Say("At low effort."), fakeapi.Say("Still low."))
 	defer s.logTranscript()
 	s.openChat()
 	var levels []string
@@ -121,11 +121,17 @@ func TestClaudeChatEffortReachesTheAPIRequestAndTheWinbar(t *testing.T) {
 	if got := s.chatRequest(2).UserText(); !strings.Contains(got, "Think as usual.") {
 		t.Errorf("the request after the effort change lost the conversation: %q", got)
 	}
-	var msgs string
 	s.nv.Cmd("ClaudeChatEffort bogus")
-	msgs = s.nv.Messages()
-	if !strings.Contains(msgs, "unknown effort bogus") {
+	if msgs := s.nv.Messages(); !strings.Contains(msgs, "unknown effort bogus") {
 		t.Errorf(":ClaudeChatEffort bogus said %q, want it refused by name", msgs)
+	}
+	// The chat keeps the choice: the next CLI it starts runs with it.
+	s.nv.Cmd("ClaudeChatStop")
+	s.waitChat("_Claude exited (code 0)._")
+	s.chatSend("And after a restart?")
+	s.waitChat("Still low.")
+	if got := s.chatRequest(3).Messages.OutputConfig; got == nil || got.Effort != "low" {
+		t.Errorf("the chat's next CLI sent output_config %+v, want effort low kept", got)
 	}
 }
 
