@@ -26,6 +26,11 @@ func TestTheChatWinbarShowsHowFullTheContextWindowIsAfterEachTurn(t *testing.T) 
 	s := newSession(t, fakeapi.Filled("First answer.", 300_000), fakeapi.Filled("Second answer.", 500_000))
 	defer s.logTranscript()
 	s.openChat()
+	// Before the first turn, the CLI's estimate (the system prompt and tools: 1% or 2%).
+	nvimtest.Wait(t, "the winbar to show the CLI's estimate", turnTimeout, func() bool {
+		st := s.chatStatus()
+		return strings.Contains(st, "context 1%") || strings.Contains(st, "context 2%")
+	})
 	s.chatSend("How full is it?")
 	s.waitChat("First answer.")
 	s.waitStatus("context 30%")
