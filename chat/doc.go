@@ -20,6 +20,8 @@
 //		}
 //	}
 //	s.Interrupt(ctx); s.SetPermissionMode(ctx, "acceptEdits"); s.SetModel(ctx, "sonnet")
+//	u, err := s.ContextUsage(ctx)         // after a turn: how full the window is
+//	s.SetEffort(ctx, "high"); effort, err := s.Effort(ctx)
 //	s.Close(ctx)                          // stdin closed: the CLI exits 0; killed after a grace period
 //	chat.ListConversations(chat.ConfigDir(env), root) // then Start(Options{Resume: id})
 //
@@ -198,6 +200,50 @@
 //     message is echoed (isReplay) when a turn takes it, not when it is read. 2.1.197 prints
 //     no command_lifecycle lines (a uuid is accepted), answers cancel_async_message with
 //     {"cancelled": true} and answers an interrupt with no payload.
+//
+// The context window, compaction and effort (2.1.332, and 2.1.197 where said; the stand-in
+// scripting each answer's usage):
+//
+//   - get_context_usage (both CLIs, answered at once, mid-turn too) answers totalTokens,
+//     maxTokens (1000000 for both default models), percentage (an integer, rounded),
+//     autoCompactThreshold (967000), categories (system_prompt, system_tools, skills,
+//     messages, autocompact_buffer, free_space, with their tokens), gridRows (a picture of
+//     it), messageBreakdown and apiUsage. After a turn totalTokens is the last answer's
+//     input_tokens + cache_read + cache_creation (an answer claiming 300000 in gives 300000,
+//     30%; output is not counted) and apiUsage is that usage; before the first turn and right
+//     after a compaction, apiUsage is null and the total the CLI's estimate (10746 tokens,
+//     1%, in an empty project). ContextUsage reads it after each turn.
+//   - /compact sent as a user message: system/status "compacting", then status null with
+//     compact_result "success", system/init, system/compact_boundary {compact_metadata:
+//     {trigger "manual", pre_tokens (the last answer's input + output, 500005 after an
+//     answer of 500000 in and 5 out), post_tokens, duration_ms, preserved_segment}}, a user
+//     line with isSynthetic true holding the summary ("This session is being continued from a
+//     previous conversation …"), a replayed "<local-command-stdout>Compacted
+//     </local-command-stdout>", and a result with num_turns 0, usage 0 (2.1.332 adds
+//     local_command "compact"). The summary is the model's answer to a request of the whole
+//     conversation with its tools whose last user text opens "CRITICAL: Respond with TEXT
+//     ONLY." and asks for an <analysis> block then a <summary> block (2.1.197 puts it as the
+//     last block of the last user message); an answer without <summary> is asked for again
+//     once. The next request starts from that summary alone. 2.1.197 refuses with one
+//     exchange only ("Not enough messages to compact."); 2.1.332 compacts it.
+//   - The CLI's own compaction (2.1.332): after an answer of 980000 tokens in (over
+//     autoCompactThreshold), the next message is preceded by the same summary request and a
+//     compact_boundary with trigger "auto" (pre_tokens 980007). 2.1.197 in print mode did
+//     not compact by itself at that fill: its next request carried the whole conversation.
+//   - Effort: --effort low|medium|high|xhigh|max (both CLIs). Every main request carries
+//     output_config {"effort": E} and thinking {"type": "adaptive"} (2.1.332 adds "display":
+//     "updates"); the default E is "medium" on 2.1.332 (claude-opus-5-5) and "high" on
+//     2.1.197 (claude-opus-4-8[1m]). initialize lists per model supportsEffort,
+//     supportedEffortLevels (all five; 2.1.197's haiku none), supportsAdaptiveThinking and
+//     supportsThinkingOff (false for all). No control request sets the effort by name, but
+//     apply_flag_settings {"settings": {"effortLevel": E}} does, from the next request on,
+//     in the same process (both CLIs); {"effortLevel": null} goes back to the default. Any
+//     string is taken silently ("bogus" leaves the default), hence SetEffort's check.
+//     get_settings answers applied.effort (what the next request gets) with effective and
+//     sources. The thinking budget is gone with adaptive thinking: set_max_thinking_tokens
+//     {max_thinking_tokens: 8000} is answered success, and --max-thinking-tokens 8000 (no
+//     longer in --help, still taken) and MAX_THINKING_TOKENS=0 in the environment are
+//     taken too, and none changes the request (thinking adaptive, effort medium: 2.1.332).
 //
 // Workspace trust (2.1.332 and 2.1.197, checked with strace, tmux and a hook writing a
 // marker; see also ../claudeconfig):

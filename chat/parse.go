@@ -29,6 +29,9 @@ type parser struct {
 	toolIDs  map[int]string // block index → tool use id
 	seen     int            // assistant lines of msgID so far: the next one is block #seen
 	tasks    todoList       // the task list the model keeps (todo.go)
+	// compacted is set by a compact_boundary until the next user line: the summary the
+	// CLI writes there is no prompt of the user's.
+	compacted bool
 }
 
 func newParser(emit func(Event)) *parser {
@@ -168,6 +171,11 @@ func (p *parser) assistant(l *inLine) error {
 }
 
 func (p *parser) user(l *inLine) error {
+	summary := p.compacted && l.IsSynthetic
+	p.compacted = false
+	if summary {
+		return nil // the Compacted line stands for it
+	}
 	var m message
 	blocks, err := p.message(l, &m)
 	if err != nil {
@@ -259,8 +267,12 @@ func (p *parser) system(l *inLine) {
 		p.emit(Status{Status: retryText(l)})
 	case "task_started", "task_progress", "task_notification":
 		p.task(l)
+	case "compact_boundary":
+		m := l.CompactMetadata
+		p.compacted = true
+		p.emit(Compacted{Trigger: m.Trigger, PreTokens: m.PreTokens, PostTokens: m.PostTokens})
 	}
-	// Other subtypes (thinking_tokens, compact_boundary, hook output, …) are not shown.
+	// Other subtypes (thinking_tokens, hook output, …) are not shown.
 }
 
 // retryText says why the API request failed and when the CLI tries again:

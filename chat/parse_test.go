@@ -56,6 +56,20 @@ func TestParse(t *testing.T) {
 			},
 		},
 		{
+			name: "a compaction becomes Compacted, and the summary the CLI writes after it is not a user's text",
+			lines: []string{
+				`{"type":"system","subtype":"compact_boundary","session_id":"s1","compact_metadata":{"trigger":"manual","pre_tokens":500005,"post_tokens":578,"duration_ms":29}}`,
+				`{"type":"user","message":{"role":"user","content":"This session is being continued from a previous conversation …"},"isReplay":false,"isSynthetic":true}`,
+				`{"type":"user","message":{"role":"user","content":"<local-command-stdout>Compacted </local-command-stdout>"},"isReplay":true}`,
+				`{"type":"user","message":{"role":"user","content":"later synthetic text"},"isSynthetic":true}`,
+			},
+			want: []Event{
+				Compacted{Trigger: "manual", PreTokens: 500005, PostTokens: 578},
+				UserText{Text: "<local-command-stdout>Compacted </local-command-stdout>", Replay: true},
+				UserText{Text: "later synthetic text"},
+			},
+		},
+		{
 			name: "streamed text is not repeated by the complete assistant line",
 			lines: []string{
 				se(`{"type":"message_start","message":{"id":"m1"}}`),

@@ -19,6 +19,9 @@ type inLine struct {
 	// assistant, user
 	Message  json.RawMessage `json:"message"`
 	IsReplay bool            `json:"isReplay"`
+	// A user line the CLI wrote itself: after a compact_boundary, the summary the
+	// conversation goes on from.
+	IsSynthetic bool `json:"isSynthetic"`
 	// An assistant line the CLI made up for an API error (model "<synthetic>"): 2.1.332 sets
 	// is_api_error_message, and both set error (a string, as api_retry's).
 	IsAPIErrorMessage bool `json:"is_api_error_message"`
@@ -39,6 +42,13 @@ type inLine struct {
 
 	// system/status: a string or null
 	Status *string `json:"status"`
+
+	// system/compact_boundary
+	CompactMetadata struct {
+		Trigger    string `json:"trigger"`
+		PreTokens  int    `json:"pre_tokens"`
+		PostTokens int    `json:"post_tokens"`
+	} `json:"compact_metadata"`
 
 	// system/api_retry: a failed API request about to be retried
 	Attempt      int     `json:"attempt"`

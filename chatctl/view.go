@@ -32,6 +32,9 @@ type View interface {
 // became of the message Lua sent as ID), "trust" (the question whether to trust the folder
 // Text, recorded in the config file Summary), "tasks" (the task list, whole), "agent" (a
 // subagent's state, for its Agent tool line).
+// Text, recorded in the config file Summary), "context" (the winbar's context window fill and
+// effort, after each turn), "compact" (a compaction of the conversation), "effort" (the
+// effort the user switched to).
 type Item struct {
 	Kind string `msgpack:"kind"`
 
@@ -93,6 +96,14 @@ type Item struct {
 	Background bool   `msgpack:"background,omitempty"`
 	ToolUses   int    `msgpack:"tool_uses,omitempty"`
 	Report     string `msgpack:"report,omitempty"`
+	// context: how full the context window is (Tokens of MaxTokens, Percent as the CLI
+	// rounds it) and the effort the CLI applies (also effort's); compact: a compaction,
+	// Subtype its trigger ("manual", "auto"), Tokens before and PostTokens after it.
+	Tokens     int    `msgpack:"tokens,omitempty"`
+	MaxTokens  int    `msgpack:"max_tokens,omitempty"`
+	Percent    int    `msgpack:"percent,omitempty"`
+	Effort     string `msgpack:"effort,omitempty"`
+	PostTokens int    `msgpack:"post_tokens,omitempty"`
 
 	// exited
 	Code    int    `msgpack:"code,omitempty"`

@@ -107,6 +107,7 @@ func (h *Host) Register(p *plugin.Plugin) error {
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatStop"}, chat.Stop)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatMode"}, chat.Mode)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatModel"}, chat.Model)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatEffort"}, chat.Effort)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatModels"}, chat.Models)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatTrust"}, chat.Trust)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatStopTask"}, chat.StopTask)

@@ -189,6 +189,16 @@ end, {
   desc = "Switch the chat's permission mode: default, acceptEdits or plan (none: the next one)",
 })
 
+command("ClaudeChatEffort", function(o)
+  require("claude.chat.effort").set(o.args)
+end, {
+  nargs = 1,
+  complete = function()
+    return require("claude.chat.effort").levels
+  end,
+  desc = "Set how hard Claude thinks in the chat's next turns: low, medium, high, xhigh, max, or default",
+})
+
 command("ClaudeModel", function()
   require("claude.chat.models").pick()
 end, { desc = "Pick Claude's model from the CLI's list: the running chat now, later chats and terminals too" })

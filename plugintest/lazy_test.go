@@ -31,6 +31,7 @@ local commands = {
   "ClaudeLog", "ClaudeChat", "ClaudeChatInterrupt", "ClaudeChatStop", "ClaudeChatMode", "ClaudeModel",
   "ClaudeChatAttach", "ClaudeChatAnswer", "ClaudeChatUnqueue", "ClaudeChatTrust",
   "ClaudeChatStopAgent", "ClaudeChatTasks",
+  "ClaudeChatEffort",
 }
 _G.lazy_loads = 0
 

@@ -6,6 +6,7 @@ call remote#host#RegisterPlugin('claude-nvim', '0', [
 \ {'type': 'autocmd', 'name': 'DirChanged', 'sync': 0, 'opts': {'pattern': '*'}},
 \ {'type': 'autocmd', 'name': 'ModeChanged', 'sync': 0, 'opts': {'eval': '{''buf'': bufnr(), ''path'': expand(''%:p''), ''file'': v:lua.require''claude.handlers''.is_file_buf(0), ''mode'': mode(), ''cursor'': getcurpos(), ''visual'': getpos(''v''), ''tick'': b:changedtick}', 'pattern': '*'}},
 \ {'type': 'function', 'name': 'ClaudeHostChatAnswer', 'sync': 0, 'opts': {}},
+\ {'type': 'function', 'name': 'ClaudeHostChatEffort', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostChatInterrupt', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostChatMode', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostChatModel', 'sync': 0, 'opts': {}},

@@ -15,7 +15,8 @@ const SideText = "OK"
 
 var messageSeq atomic.Int64
 
-// usage is what every answer claims to have cost; the CLI only displays it.
+// usage is what an answer claims to have cost unless its turn says otherwise (Turn.Usage):
+// the CLI displays it and takes the context window's fill from it.
 var usage = map[string]int{
 	"input_tokens":                10,
 	"output_tokens":               5,
@@ -32,6 +33,18 @@ type pacing struct {
 	chunk int
 	delay time.Duration
 	sent  func(delta string) // Turn.Sent
+	usage *Usage             // Turn.Usage; nil: the default usage
+}
+
+// usageOf is the API's usage object for u, the default one for nil.
+func usageOf(u *Usage) map[string]int {
+	if u == nil {
+		return usage
+	}
+	return map[string]int{
+		"input_tokens": u.Input, "output_tokens": u.Output,
+		"cache_read_input_tokens": u.CacheRead, "cache_creation_input_tokens": u.CacheCreation,
+	}
 }
 
 // split cuts s into pieces of at most p.chunk bytes, never inside a UTF-8 sequence.
@@ -65,6 +78,7 @@ func writeMessage(ctx context.Context, w http.ResponseWriter, req *MessagesBody,
 		}
 	}
 	id := fmt.Sprintf("msg_fakeapi_%06d", messageSeq.Add(1))
+	usage := usageOf(pace.usage)
 	if !req.Stream {
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(map[string]any{

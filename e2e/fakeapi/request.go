@@ -21,6 +21,9 @@ const (
 	// Subagent is a request of a subagent scripted with Server.Agent: it consumes that
 	// subagent's next turn.
 	Subagent
+	// Compact is the CLI asking for a summary of the conversation (/compact, or its
+	// automatic compaction): it is answered with the summary and consumes no turn.
+	Compact
 )
 
 func (k Kind) String() string {
@@ -31,6 +34,8 @@ func (k Kind) String() string {
 		return "subagent"
 	case Side:
 		return "side"
+	case Compact:
+		return "compact"
 	default:
 		return "other"
 	}
@@ -59,6 +64,15 @@ type MessagesBody struct {
 	Messages     []Message       `json:"messages"`
 	Tools        []Tool          `json:"tools"`
 	OutputConfig *OutputConfig   `json:"output_config"`
+	// Thinking is the extended-thinking setting: {"type": "adaptive"} (2.1.332's default),
+	// {"type": "enabled", "budget_tokens": N} or {"type": "disabled"}; nil when not sent.
+	Thinking *Thinking `json:"thinking"`
+}
+
+// Thinking is a request's thinking setting.
+type Thinking struct {
+	Type         string `json:"type"`
+	BudgetTokens int    `json:"budget_tokens"`
 }
 
 // Tool is one tool offered to the model; its schema is not kept. A deferred tool (2.1.332
@@ -69,8 +83,10 @@ type Tool struct {
 	DeferLoading bool   `json:"defer_loading"`
 }
 
-// OutputConfig carries the structured-output format of side requests (the title wants JSON).
+// OutputConfig carries the structured-output format of side requests (the title wants JSON)
+// and, in 2.1.332's main requests, the effort level ("low" … "max").
 type OutputConfig struct {
+	Effort string `json:"effort"`
 	Format *struct {
 		Type   string          `json:"type"`
 		Schema json.RawMessage `json:"schema"`

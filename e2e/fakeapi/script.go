@@ -34,6 +34,20 @@ type Turn struct {
 	// Sent, when set, is called with each text delta right after it is flushed to the
 	// client: a benchmark times the text's way from the API to the editor from here.
 	Sent func(delta string)
+	// Usage, when set, is the token count the answer claims instead of the default (10 in,
+	// 5 out): the CLI takes the context window's fill from it, so a test scripts a full one.
+	Usage *Usage
+}
+
+// Usage is what an answer claims to have cost, as the API's usage object counts it.
+type Usage struct {
+	Input, Output, CacheRead, CacheCreation int
+}
+
+// Filled is a turn that answers with text and claims usage: in tokens of input (the
+// conversation so far as the API counted it) and 5 out.
+func Filled(text string, in int) Turn {
+	return Turn{Text: text, Usage: &Usage{Input: in, Output: 5}}
 }
 
 // ToolUse is one tool call the scripted model makes, e.g. Read {"file_path": "/abs/f"}.

@@ -44,7 +44,8 @@ type Server struct {
 	// searched is set when the head turn's deferred tools were fetched with ToolSearch.
 	searched bool
 	// agents are the subagents' scripts (see Agent).
-	agents []*agentScript
+	agents  []*agentScript
+	summary string // SetSummary
 }
 
 // New starts a stand-in on 127.0.0.1 with the given script. It is closed when the test ends;
@@ -196,6 +197,9 @@ func Classify(m *MessagesBody) Kind {
 	if m.OutputConfig != nil && m.OutputConfig.Format != nil {
 		return Side
 	}
+	if isCompaction(m) {
+		return Compact
+	}
 	// The prompt suggestion the CLI asks for after a turn when its SDK client wants one
 	// (claude-agent-acp does): the conversation so far, tools and all, and a last user
 	// message opening with this.
@@ -256,10 +260,13 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 			writeError(w, turn.Fail, typ, msg)
 			return
 		}
-		writeMessage(r.Context(), w, rec.Messages, s.assistantContent(turn), pacing{chunk: turn.Chunk, delay: turn.Delay, sent: turn.Sent})
+		writeMessage(r.Context(), w, rec.Messages, s.assistantContent(turn), pacing{chunk: turn.Chunk, delay: turn.Delay, sent: turn.Sent, usage: turn.Usage})
 	case rec.Kind == Side:
 		s.record(rec, "")
 		writeMessage(r.Context(), w, rec.Messages, sideContent(rec.Messages), pacing{})
+	case rec.Kind == Compact:
+		s.record(rec, "")
+		writeMessage(r.Context(), w, rec.Messages, s.compactContent(), pacing{})
 	case r.Method == http.MethodPost && r.URL.Path == "/v1/messages/count_tokens":
 		s.record(rec, "")
 		w.Header().Set("Content-Type", "application/json")

@@ -522,4 +522,9 @@ function M.set_chat_model(dir, model)
   return M.call("ClaudeHostChatModel", dir, model)
 end
 
+--- Sets the effort of the running chat CLI's next requests ("": its default).
+function M.set_chat_effort(dir, effort)
+  return M.call("ClaudeHostChatEffort", dir, effort)
+end
+
 return M

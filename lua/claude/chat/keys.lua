@@ -57,7 +57,7 @@ local HELP = {
   { "  <S-Tab>", "switch the permission mode" },
   { "  <C-c>", "interrupt Claude's turn" },
   { "  g?", "this help" },
-  { "Commands", ":ClaudeChatAnswer :ClaudeChatAttach :ClaudeChatMode :ClaudeModel :ClaudeChatStop :ClaudeChatStopAgent :ClaudeChatTasks" },
+  { "Commands", ":ClaudeChatAnswer :ClaudeChatAttach :ClaudeChatMode :ClaudeChatEffort :ClaudeModel :ClaudeChatStop :ClaudeChatStopAgent :ClaudeChatTasks" },
 }
 
 --- Shows the chat's keys as a message: it takes no focus, and :messages

@@ -266,6 +266,30 @@ function render.model(c, buf, it)
   add(c, buf, { "_Model: " .. it.model .. "_" }, true)
 end
 
+-- How full the context window is and the effort the CLI applies, asked
+-- after each turn (chatctl/context.go): for the winbar only.
+function render.context(c, _, it)
+  c.context = { percent = it.percent or 0, tokens = it.tokens or 0, max = it.max_tokens or 0 }
+  if it.effort and it.effort ~= "" then
+    c.effort_applied = it.effort
+  end
+end
+
+function render.effort(c, buf, it)
+  add(c, buf, { "_Effort: " .. (it.effort ~= nil and it.effort ~= "" and it.effort or "the CLI's default") .. "_" }, true)
+end
+
+-- A compaction: the model goes on from a summary of what is above.
+function render.compact(c, buf, it)
+  local how = it.subtype == "auto" and "automatically" or "on request"
+  local figures = ""
+  if (it.tokens or 0) > 0 then
+    figures = string.format(" (%d tokens before, %d after)", it.tokens, it.post_tokens or 0)
+  end
+  add(c, buf, { string.format("─── Conversation compacted %s%s", how, figures) }, true)
+  c.last = "end"
+end
+
 function render.status(c, buf, it)
   -- The API failed and the CLI tries again (chat/parse.go): say so, or the
   -- turn looks stuck for as long as the retries last.

@@ -3,7 +3,9 @@
 -- and how its CLI is started.
 local M = {}
 
--- By workspace directory: { dir, tbuf, ibuf, busy, model, mode, conversation
+-- By workspace directory: { dir, tbuf, ibuf, busy, model, mode, effort (the
+-- user's choice, kept for later CLIs), effort_applied and context (what the
+-- CLI said after the last turn: { percent, tokens, max }), conversation
 -- (the CLI's session id of the one it runs), running (a CLI was started
 -- and has not exited), revive (the conversation to resume: its CLI died
 -- with the Go host), reviews (edits in a diff review, by request id), streaming,
@@ -64,6 +66,10 @@ local function status_text(c)
   if c.mode and c.mode ~= "default" then
     table.insert(parts, c.mode)
   end
+  local effort = c.effort_applied or c.effort
+  if effort then
+    table.insert(parts, "effort " .. M.clean(effort))
+  end
   local ask = waiting(c)
   if c.trust then
     table.insert(parts, "waits for you: trust this folder? (<CR> in the chat, :ClaudeChatTrust)")
@@ -77,6 +83,11 @@ local function status_text(c)
   end
   if c.attached and #c.attached > 0 then
     table.insert(parts, string.format("%d image%s attached", #c.attached, #c.attached > 1 and "s" or ""))
+  end
+  -- After each turn (chatctl/context.go), so it says how full the window
+  -- was at the last request; the state above matters more while it runs.
+  if c.context then
+    table.insert(parts, string.format("context %d%%", c.context.percent))
   end
   table.insert(parts, "Claude chat")
   return table.concat(parts, " · ")
@@ -206,6 +217,11 @@ local function start(c, how)
     return false, "untrusted"
   end
   require("claude.permission").warn_no_review(chosen)
+  if c.effort then
+    -- The effort chosen with :ClaudeChatEffort outlives the CLI: a
+    -- restarted one resumes with it.
+    args.args = vim.list_extend(vim.list_extend({}, args.args), { "--effort", c.effort })
+  end
   args.new, args.resume, args.revive = new, how and how.resume or "", how and how.revive or false
   if require("claude.host").start_chat(args) == nil then
     return false

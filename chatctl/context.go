@@ -1,0 +1,75 @@
+package chatctl
+
+import (
+	"context"
+	"time"
+
+	"github.com/claude-nvim/claude.nvim/chat"
+)
+
+// The context window's fill and the effort, in the winbar: asked of the CLI after each turn
+// (get_context_usage, get_settings), never per token; and :ClaudeChatEffort.
+
+// contextTimeout bounds the two control requests that refresh the winbar; the CLI answers
+// them at once, even mid-turn.
+const contextTimeout = 10 * time.Second
+
+// refreshContext asks proc how full its context window is and which effort it applies, and
+// hands both to dir's winbar as a "context" item. It runs in a goroutine of its own: the run
+// loop must not wait on the CLI. A CLI that does not answer (gone, or too old) leaves the
+// winbar as it was; the failure is logged.
+func (c *Controller) refreshContext(dir string, proc *chat.Process) {
+	ctx, cancel := context.WithTimeout(context.Background(), contextTimeout)
+	defer cancel()
+	it, err := contextItem(ctx, proc)
+	if err != nil {
+		c.log.Warn("chat: context usage", "dir", dir, "err", err)
+		return
+	}
+	if c.running(dir) != proc {
+		return // replaced meanwhile: its figures are not the chat's
+	}
+	c.show(ctx, dir, it)
+}
+
+// contextItem is the "context" item of proc: its window's fill and its effort.
+func contextItem(ctx context.Context, proc *chat.Process) (Item, error) {
+	u, err := proc.ContextUsage(ctx)
+	if err != nil {
+		return Item{}, err
+	}
+	effort, err := proc.Effort(ctx)
+	if err != nil {
+		return Item{}, err
+	}
+	return Item{Kind: "context", Tokens: u.Tokens, MaxTokens: u.MaxTokens, Percent: u.Percent, Effort: effort}, nil
+}
+
+// compactItem is the transcript's line for a compaction.
+func compactItem(e chat.Compacted) Item {
+	return Item{Kind: "compact", Subtype: e.Trigger, Tokens: e.PreTokens, PostTokens: e.PostTokens}
+}
+
+// EffortArgs are ClaudeHostChatEffort's: the chat's directory and an effort level
+// (chat.EffortLevels), "" for the CLI's default.
+type EffortArgs struct {
+	Dir    string `msgpack:",array"`
+	Effort string
+}
+
+// Effort serves ClaudeHostChatEffort (async): the running CLI's effort for its next
+// requests, set with a control request (the conversation goes on in the same CLI). The
+// transcript says so and the winbar shows what the CLI then applies.
+func (c *Controller) Effort(args EffortArgs) {
+	c.withRunning(args.Dir, "effort", func(ctx context.Context, proc *chat.Process) error {
+		if err := proc.SetEffort(ctx, args.Effort); err != nil {
+			return err
+		}
+		it, err := contextItem(ctx, proc)
+		if err != nil {
+			return err
+		}
+		c.show(ctx, args.Dir, Item{Kind: "effort", Effort: it.Effort}, it)
+		return nil
+	})
+}

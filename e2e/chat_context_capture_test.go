@@ -1,0 +1,61 @@
+package e2e
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/claude-nvim/claude.nvim/e2e/clienv"
+	"github.com/claude-nvim/claude.nvim/e2e/fakeapi"
+)
+
+// TestCaptureTheChatContextWinbar writes the screen of a chat whose context window is 42%
+// full, at high effort, compacted once, to $CHAT_CONTEXT_CAPTURE, for the README and :help.
+// It only runs when that is set.
+func TestCaptureTheChatContextWinbar(t *testing.T) {
+	out := os.Getenv("CHAT_CONTEXT_CAPTURE")
+	if out == "" {
+		t.Skip("CHAT_CONTEXT_CAPTURE is not set")
+	}
+	cli := clienv.Bin(t)
+	api := fakeapi.New(t,
+		fakeapi.Filled("The parser keeps one decode per line; the batcher merges deltas.", 420_000),
+		fakeapi.Filled("Done: the summary is all I need from here.", 30_000),
+	)
+	env := clienv.New(t, api.URL())
+	term := neovimInTmux(t, env, env.Project, cli, 100, 28, "require('claude').setup({ terminal_cmd = { "+luaString(cli)+" }, terminal = { position = 'tab' } })")
+	ctx, cancel := context.WithTimeout(context.Background(), turnTimeout)
+	defer cancel()
+	term.Type(":ClaudeChat")
+	term.Send("Enter")
+	if _, err := term.WaitForText(ctx, "Claude chat"); err != nil {
+		t.Fatal(err)
+	}
+	term.Type("iHow does the chat read the CLI's output?")
+	term.Send("C-s")
+	if _, err := term.WaitForText(ctx, "context 42%"); err != nil {
+		t.Fatal(err)
+	}
+	term.Send("Escape")
+	term.Type(":ClaudeChatEffort high")
+	term.Send("Enter")
+	if _, err := term.WaitForText(ctx, "effort high"); err != nil {
+		t.Fatal(err)
+	}
+	term.Type("i/compact")
+	term.Send("C-s")
+	if _, err := term.WaitForText(ctx, "Conversation compacted"); err != nil {
+		t.Fatal(err)
+	}
+	term.Type("Go on from the summary.")
+	term.Send("C-s")
+	if _, err := term.WaitForText(ctx, "context 3%"); err != nil {
+		t.Fatal(err)
+	}
+	term.Send("Escape")
+	screen := settledScreen(t, term)
+	if err := os.WriteFile(out, []byte(screen), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screen written to %s:\n%s", out, screen)
+}
