@@ -67,6 +67,8 @@ type dirChat struct {
 	messages     map[string]*sentMessage       // messages sent and not done, by the CLI's uuid
 	writes       toolWrites                    // the files the running turn's tools may change
 	cliTemp      string                        // the CLI's temporary directory (clitemp.go)
+	prompts      map[string]string             // the uuid each prompt Lua sent went with, by Lua's id (rewind.go)
+	lastPrompt   string                        // the uuid of the newest of them
 }
 
 // StartArgs are ClaudeHostChatStart's argument (lua/claude/chat.lua).
@@ -82,6 +84,10 @@ type StartArgs struct {
 	// Revive, with Resume, continues a conversation the transcript still shows: the host
 	// that ran it died (lua/claude/chat/revive.lua), so its earlier turns are not shown again.
 	Revive bool `msgpack:"revive"`
+	// Fork, Lua's id of a prompt sent in this chat, replaces a running CLI with one whose
+	// conversation is a new stored one, forked from the chat's just before that prompt
+	// (rewind.go); the original is left as it is.
+	Fork string `msgpack:"fork"`
 }
 
 // Start serves ClaudeHostChatStart: it starts the workspace's CLI unless it runs, and
@@ -106,9 +112,17 @@ func (c *Controller) Start(args []StartArgs) (int, error) {
 		dc = &dirChat{dir: a.Dir}
 		c.chats[a.Dir] = dc
 	}
-	replace := a.New || (a.Resume != "" && a.Resume != dc.conversation)
+	replace := a.New || (a.Resume != "" && a.Resume != dc.conversation) || a.Fork != ""
 	if dc.proc != nil && !replace {
 		return dc.proc.PID(), nil
+	}
+	env := withCheckpoints(envList(a.Env))
+	var fork chat.Options
+	if a.Fork != "" {
+		var err error
+		if fork, err = forkOptions(dc, env, a.Fork); err != nil {
+			return 0, err // before anything changed: the chat goes on as it was
+		}
 	}
 	if dc.proc != nil {
 		c.retireLocked(dc)
@@ -118,9 +132,19 @@ func (c *Controller) Start(args []StartArgs) (int, error) {
 	} else if a.Resume != "" {
 		dc.conversation = a.Resume
 	}
+	resume := dc.conversation
+	if a.Fork != "" {
+		// Until the fork's first turn names it, the chat has no conversation of its own to
+		// resume: not the original, which stays as it was.
+		resume, dc.conversation = fork.Resume, ""
+	}
+	if a.New || a.Resume != "" || dc.prompts == nil {
+		dc.prompts = map[string]string{} // another conversation: its prompts are not these
+	}
 	proc, err := chat.Start(chat.Options{
-		Bin: a.Bin, Dir: a.Dir, Env: envList(a.Env), Args: append(mcpArgs, a.Args...),
-		MCPConfig: mcpConfigs, Resume: dc.conversation, Logger: c.log.With("chat", a.Dir),
+		Bin: a.Bin, Dir: a.Dir, Env: env, Args: append(mcpArgs, a.Args...),
+		MCPConfig: mcpConfigs, Resume: resume, Fork: fork.Fork, ResumeAt: fork.ResumeAt,
+		Logger: c.log.With("chat", a.Dir),
 	})
 	if err != nil {
 		return 0, err
