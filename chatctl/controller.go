@@ -68,7 +68,7 @@ type dirChat struct {
 	writes       toolWrites                    // the files the running turn's tools may change
 	cliTemp      string                        // the CLI's temporary directory (clitemp.go)
 	prompts      map[string]string             // the uuid each prompt Lua sent went with, by Lua's id (rewind.go)
-	lastPrompt   string                        // the uuid of the newest of them
+	sentOrder    []string                      // their uuids, oldest first
 }
 
 // StartArgs are ClaudeHostChatStart's argument (lua/claude/chat.lua).
@@ -139,7 +139,7 @@ func (c *Controller) Start(args []StartArgs) (int, error) {
 		resume, dc.conversation = fork.Resume, ""
 	}
 	if a.New || a.Resume != "" || dc.prompts == nil {
-		dc.prompts = map[string]string{} // another conversation: its prompts are not these
+		dc.prompts, dc.sentOrder = map[string]string{}, nil // another conversation: its prompts are not these
 	}
 	proc, err := chat.Start(chat.Options{
 		Bin: a.Bin, Dir: a.Dir, Env: env, Args: append(mcpArgs, a.Args...),

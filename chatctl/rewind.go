@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/claude-nvim/claude.nvim/chat"
@@ -43,7 +44,7 @@ func (c *Controller) Rewind(args RewindArgs) {
 }
 
 func (c *Controller) rewind(ctx context.Context, args RewindArgs) Item {
-	proc, u, last := c.promptOf(args.Dir, args.ID)
+	proc, u, later := c.promptOf(args.Dir, args.ID)
 	failed := func(err error) Item {
 		c.log.Warn("chat: rewind", "dir", args.Dir, "what", args.What, "err", err)
 		kind := "rewound"
@@ -80,11 +81,12 @@ func (c *Controller) rewind(ctx context.Context, args RewindArgs) Item {
 		done.Files, done.Insertions, done.Deletions = fr.Files, fr.Insertions, fr.Deletions
 	}
 	if args.What != "code" {
-		text, err := proc.RewindConversation(ctx, u, last)
+		text, err := rewindConversation(ctx, proc, u, later)
 		if err != nil {
 			return failed(err)
 		}
 		done.Text = text
+		c.forgetPrompts(args.Dir, u)
 	}
 	if args.What != "conversation" {
 		if _, err := proc.RewindFiles(ctx, u, false); err != nil {
@@ -94,16 +96,63 @@ func (c *Controller) rewind(ctx context.Context, args RewindArgs) Item {
 	return done
 }
 
+// ErrOldCLI is a rewind of the conversation the CLI cannot do: 2.1.197 cuts only at its
+// last prompt ("stale target" for an earlier one) and never at the first ("no preceding
+// assistant"). Cutting its later turns one by one first would lose them when the cut at the
+// target then fails, so the chat says so instead.
+var ErrOldCLI = errors.New("this Claude Code can only rewind the conversation to its last prompt, and not to the first (2.1.332 can); fork from there instead")
+
+// rewindConversation cuts proc's conversation just before the prompt u; later are the
+// prompts sent after it, oldest first: the newest is named as seen, or the CLI refuses to
+// cut them ("stale target").
+func rewindConversation(ctx context.Context, proc *chat.Process, u string, later []string) (string, error) {
+	last := u
+	if len(later) > 0 {
+		last = later[len(later)-1]
+	}
+	text, err := proc.RewindConversation(ctx, u, last)
+	if err != nil && errors.Is(err, chat.ErrCannotRewind) && (strings.HasSuffix(err.Error(), ": stale target") || strings.HasSuffix(err.Error(), ": no preceding assistant")) {
+		return "", fmt.Errorf("%w (%w)", ErrOldCLI, err)
+	}
+	return text, err
+}
+
 // promptOf returns dir's running CLI, the uuid it knows Lua's prompt id by ("" when this
-// host did not send it) and the uuid of the newest prompt sent.
-func (c *Controller) promptOf(dir, id string) (proc *chat.Process, u, last string) {
+// host did not send it) and the uuids of the prompts sent after it, oldest first.
+func (c *Controller) promptOf(dir, id string) (proc *chat.Process, u string, later []string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	dc := c.chats[dir]
 	if dc == nil {
-		return nil, "", ""
+		return nil, "", nil
 	}
-	return dc.proc, dc.prompts[id], dc.lastPrompt
+	u = dc.prompts[id]
+	if i := slices.Index(dc.sentOrder, u); u != "" && i >= 0 {
+		later = slices.Clone(dc.sentOrder[i+1:])
+	}
+	return dc.proc, u, later
+}
+
+// forgetPrompts drops the prompt u and those sent after it from dir's chat: the
+// conversation no longer holds them.
+func (c *Controller) forgetPrompts(dir, u string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	dc := c.chats[dir]
+	if dc == nil {
+		return
+	}
+	i := slices.Index(dc.sentOrder, u)
+	if i < 0 {
+		return
+	}
+	gone := dc.sentOrder[i:]
+	for id, v := range dc.prompts {
+		if slices.Contains(gone, v) {
+			delete(dc.prompts, id)
+		}
+	}
+	dc.sentOrder = dc.sentOrder[:i:i]
 }
 
 // forkOptions are the chat.Options fields that fork dc's conversation just before Lua's

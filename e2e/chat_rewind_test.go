@@ -99,6 +99,17 @@ func TestAChatRewoundToTheFirstPromptPutsTheFilesBackAndForgetsTheLaterTurns(t *
 		t.Fatalf("the dry run already rewound f.txt")
 	}
 	s.pickRewind("both")
+	if cliVersion == "2.1.197" {
+		// It refuses to cut at the first prompt ("no preceding assistant"): the chat says so
+		// and nothing is rewound, the files neither.
+		nvimtest.Wait(t, "the rewind's error", turnTimeout, func() bool {
+			return strings.Contains(s.chatTranscript(), "**Error:** rewind failed: this Claude Code can only rewind the conversation to its last prompt")
+		})
+		if got := s.fileContent(path); got != "one\nTWO\nTHREE\nfour\n" || !strings.Contains(s.chatTranscript(), "Second edit done.") {
+			t.Errorf("a refused rewind changed f.txt (%q) or the transcript", got)
+		}
+		t.Skip("Claude Code 2.1.197 cannot rewind the conversation to its first prompt (rewind_conversation: no preceding assistant)")
+	}
 	s.waitChat("⏪ Rewound the conversation to before your prompt: " + firstPrompt)
 	if got := s.fileContent(path); got != rewindOriginal {
 		t.Errorf("after the rewind f.txt holds %q, want it as before the first prompt: %q", got, rewindOriginal)
@@ -137,10 +148,12 @@ func TestAChatForkedFromASecondPromptIsASeparateStoredConversation(t *testing.T)
 	if len(files) != 1 {
 		t.Fatalf("before the fork the CLI stores %d conversations, want 1: %q", len(files), files)
 	}
-	stored, err := os.ReadFile(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
+	// 2.1.197 writes a turn's last assistant line after the turn's result.
+	var stored []byte
+	nvimtest.Wait(t, "the second turn's answer in the stored conversation", turnTimeout, func() bool {
+		stored, _ = os.ReadFile(files[0])
+		return strings.Contains(string(stored), "Second edit done.")
+	})
 	s.rewindPreview(secondPrompt, "code: 1 file, +1 −2: f.txt")
 	s.pickRewind("fork")
 	s.waitChat("⑂ Forked: a new conversation from before your prompt: " + secondPrompt)

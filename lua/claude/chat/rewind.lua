@@ -102,6 +102,17 @@ function M.show_preview(c, buf, it)
     "  ⎿  <CR> here chooses: code and conversation, one of them, fork, or edit and run again (:ClaudeChatRewind)",
   }, true)
   c.last = "end"
+  -- The user pressed R up at the prompt: the answer is at the end, shown
+  -- at the window's bottom (a jump: <C-o> goes back). Only cursors move.
+  local last = vim.api.nvim_buf_line_count(buf)
+  for _, win in ipairs(vim.fn.win_findbuf(buf)) do
+    vim.api.nvim_win_call(win, function()
+      vim.cmd("normal! m'")
+      vim.api.nvim_win_set_cursor(win, { last, 0 })
+      vim.cmd("normal! zb")
+    end)
+  end
+  c.followed = last
 end
 
 -- Removes the transcript from the prompt marked mark to its end: the
