@@ -66,7 +66,7 @@ func TestCaptureAChatRewindScreen(t *testing.T) {
 	term.Type("gg/^> First")
 	term.Send("Enter")
 	term.Type("R")
-	wait("<CR> here chooses")
+	wait("<CR> here to choose")
 	preview := settledScreen(t, term)
 
 	term.Send("Enter")

@@ -76,6 +76,10 @@ local function files_text(c, it)
   local names = {}
   for i, f in ipairs(files) do
     names[i] = vim.startswith(f, c.dir .. "/") and f:sub(#c.dir + 2) or f
+    local b = require("claude.buffers").find_buf(f)
+    if b and vim.bo[b].modified then
+      names[i] = names[i] .. " (unsaved changes in Neovim: its buffer keeps them)"
+    end
   end
   return string.format(
     "%d file%s, +%d −%d: %s",
@@ -99,7 +103,7 @@ function M.show_preview(c, buf, it)
   view.add(c, buf, {
     "⏪ Rewind to your prompt: " .. first_line(r.text),
     "  ⎿  " .. code,
-    "  ⎿  <CR> here chooses: code and conversation, one of them, fork, or edit and run again (:ClaudeChatRewind)",
+    "  ⎿  <CR> here to choose: rewind code and/or conversation, fork, edit and rerun",
   }, true)
   c.last = "end"
   -- The user pressed R up at the prompt: the answer is at the end, shown
@@ -188,6 +192,16 @@ function M.show_done(c, buf, it)
     table.insert(lines, "  ⎿  code: " .. files_text(c, it))
   end
   view.add(c, buf, lines, true)
+  if it.summary ~= "conversation" and require("claude.config").get().auto_reload then
+    -- As after Claude's own edits: a buffer with unsaved changes is not
+    -- reloaded (reload.lua warns), the others show the files put back.
+    for _, f in ipairs(it.files or {}) do
+      local b = require("claude.buffers").find_buf(f)
+      if b and vim.api.nvim_buf_is_loaded(b) then
+        require("claude.reload").check(b)
+      end
+    end
+  end
   if r.resend then
     local text = r.resend
     vim.schedule(function() -- after this write to the transcript
