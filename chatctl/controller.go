@@ -135,8 +135,10 @@ func (c *Controller) Start(args []StartArgs) (int, error) {
 	resume := dc.conversation
 	if a.Fork != "" {
 		// Until the fork's first turn names it, the chat has no conversation of its own to
-		// resume: not the original, which stays as it was.
+		// resume: not the original, which stays as it was. Nor does the fork hold the
+		// prompt it was made before, or those after.
 		resume, dc.conversation = fork.Resume, ""
+		forgetPromptsLocked(dc, dc.prompts[a.Fork])
 	}
 	if a.New || a.Resume != "" || dc.prompts == nil {
 		dc.prompts, dc.sentOrder = map[string]string{}, nil // another conversation: its prompts are not these

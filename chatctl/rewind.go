@@ -138,10 +138,13 @@ func (c *Controller) promptOf(dir, id string) (proc *chat.Process, u string, lat
 func (c *Controller) forgetPrompts(dir, u string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	dc := c.chats[dir]
-	if dc == nil {
-		return
+	if dc := c.chats[dir]; dc != nil {
+		forgetPromptsLocked(dc, u)
 	}
+}
+
+// forgetPromptsLocked is forgetPrompts with c.mu held.
+func forgetPromptsLocked(dc *dirChat, u string) {
 	i := slices.Index(dc.sentOrder, u)
 	if i < 0 {
 		return

@@ -63,6 +63,11 @@ function M.start()
   if why then
     return info(why)
   end
+  -- A CLI that exited since is started again on the conversation, as a
+  -- message would start it: the CLI answers the dry run.
+  if not require("claude.chat.revive").start(c) then
+    return
+  end
   c.rewinding = { id = p.id, text = p.text, mark = mark }
   require("claude.host").rewind_chat(c.dir, p.id, "preview")
 end
