@@ -234,6 +234,8 @@
 //     The jsonl of the fork appears with its first turn. The fork_conversation control
 //     request answers {"forked": false, "error": "unsupported", "reason": "unsupported"} in
 //     print mode (2.1.197: "Unsupported control request subtype").
+//   - After --resume of such a conversation (a new process, checkpointing on), the dry run
+//     and the cut to its first prompt work with the uuids of the earlier process (2.1.332).
 //   - 2.1.197 writes a turn's last assistant line to the jsonl after the turn's result line
 //     reached us.
 //
