@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
 // A rewind while Claude works would cut what the turn still writes into: R says so, and
@@ -32,5 +34,43 @@ func TestARewindWhileClaudeWorksIsRefusedWithoutAskingTheCLI(t *testing.T) {
 	}
 	if got := e.transcript(); strings.Contains(got, "⏪") {
 		t.Errorf("a refused rewind shows in the transcript:\n%s", got)
+	}
+}
+
+// A prompt edited to run again, whose rewind the CLI refuses, comes back to the input before
+// what was typed there since: typed text is never lost. The dry run that could not be done
+// says why, and the edit then rewinds the conversation only.
+func TestAnEditedPromptWhoseRewindFailsComesBackToTheInput(t *testing.T) {
+	e := newChatEnv(t)
+	e.nv.Cmd("ClaudeChat")
+	e.prompt("stream")
+	e.waitTranscript("Hello from the stand-in.")
+	nvimtest.Wait(t, "the turn to end", waitTimeout, func() bool {
+		return strings.Contains(e.transcript(), " tokens in, ")
+	})
+	e.nv.Lua(nil, `
+		local b = require('claude.chat').buffers()
+		vim.api.nvim_buf_set_lines(b.input, 0, -1, false, { "half typed" })
+		vim.api.nvim_set_current_win(vim.fn.bufwinid(b.transcript))
+		vim.fn.cursor(1, 1); vim.fn.search('^> stream')`)
+	e.nv.Keys("R")
+	e.waitTranscript("⏪ Rewind to your prompt: stream",
+		"  ⎿  the code cannot be rewound: rewind_files: cannot rewind: No file checkpoint found for this message.")
+	e.nv.Cmd("ClaudeChatRewind edit")
+	var name string
+	e.nv.Lua(&name, `return vim.api.nvim_buf_get_name(0)`)
+	if !strings.HasPrefix(name, "claude-prompt://") {
+		t.Fatalf(":ClaudeChatRewind edit opened %q, want the prompt's buffer", name)
+	}
+	e.nv.Lua(nil, `vim.api.nvim_buf_set_lines(0, 0, -1, false, { "stream, edited" })`)
+	e.nv.Keys("<C-s>")
+	e.recorded(`"subtype":"rewind_conversation"`)
+	e.waitTranscript("**Error:** rewind failed: rewind_conversation: cannot rewind: turn running",
+		"  ⎿  your edited prompt is in the input")
+	if got := e.input(); got != "stream, edited\nhalf typed" {
+		t.Errorf("after the failed rewind the input holds %q, want the edited prompt, then what was typed", got)
+	}
+	if got := e.transcript(); !strings.Contains(got, "Hello from the stand-in.") {
+		t.Errorf("a failed rewind cut the transcript:\n%s", got)
 	}
 }
