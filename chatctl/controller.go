@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"sort"
 	"sync"
 	"time"
@@ -28,6 +29,7 @@ type Controller struct {
 	// editorTools gives the arguments that hand a CLI the editor's tools (host/chat_mcp.go):
 	// the --mcp-config files and any other arguments.
 	editorTools func() (mcpConfigs, args []string)
+	cliEnv      func(dir string) []string
 
 	mu    sync.Mutex // guards chats; never held while calling Neovim or the CLI
 	chats map[string]*dirChat
@@ -43,6 +45,8 @@ type Options struct {
 	// EditorTools, when set, is asked at each CLI start for the --mcp-config files and the
 	// arguments that give the CLI the editor's tools.
 	EditorTools func() (mcpConfigs, args []string)
+	// CLIEnv, when set, gives variables (KEY=VALUE) added to the environment of dir's CLI.
+	CLIEnv func(dir string) []string
 }
 
 // New returns a controller with no chat; a chat starts when Lua calls Start.
@@ -53,7 +57,10 @@ func New(opts Options) *Controller {
 	if opts.EditorTools == nil {
 		opts.EditorTools = func() ([]string, []string) { return nil, nil }
 	}
-	return &Controller{view: opts.View, log: opts.Log, editorTools: opts.EditorTools, chats: map[string]*dirChat{}}
+	if opts.CLIEnv == nil {
+		opts.CLIEnv = func(string) []string { return nil }
+	}
+	return &Controller{view: opts.View, log: opts.Log, editorTools: opts.EditorTools, cliEnv: opts.CLIEnv, chats: map[string]*dirChat{}}
 }
 
 // dirChat is one workspace directory's chat: its running CLI process, if any, and the
@@ -105,6 +112,7 @@ func (c *Controller) Start(args []StartArgs) (int, error) {
 		return 0, fmt.Errorf("chat start: %w", err)
 	}
 	mcpConfigs, mcpArgs := c.editorTools()
+	env := withCheckpoints(c.environment(a))
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	dc := c.chats[a.Dir]
@@ -116,7 +124,6 @@ func (c *Controller) Start(args []StartArgs) (int, error) {
 	if dc.proc != nil && !replace {
 		return dc.proc.PID(), nil
 	}
-	env := withCheckpoints(envList(a.Env))
 	var fork chat.Options
 	if a.Fork != "" {
 		var err error
@@ -186,6 +193,16 @@ func (c *Controller) forgetLocked(dc *dirChat) {
 		cancel()
 	}
 	dc.proc, dc.reviews, dc.init = nil, nil, nil
+}
+
+// environment is the whole environment of a's CLI: Lua's (this process's when Lua sent none)
+// and the host's additions.
+func (c *Controller) environment(a StartArgs) []string {
+	env := envList(a.Env)
+	if a.Env == nil {
+		env = os.Environ()
+	}
+	return append(env, c.cliEnv(a.Dir)...)
 }
 
 // envList turns the environment Lua sends into KEY=VALUE pairs, sorted so logs compare.

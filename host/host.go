@@ -33,6 +33,7 @@ type Host struct {
 	diags   *diagnosticsNotifier
 	chats   chats         // :ClaudeChat (chat.go, chatctl)
 	idle    *memtrim.Idle // drops our executable's pages once quiet (memory.go)
+	hookBus hookBus       // the hook events of the CLIs we start (hooks.go)
 
 	// lifecycle serialises starting and stopping the server; never held
 	// while calling Neovim.
@@ -53,6 +54,9 @@ type Options struct {
 	LockDir string
 	// ListenDelay is passed to the MCP server (mcp.Config.ListenDelay).
 	ListenDelay time.Duration
+	// HookBinary is the program the CLIs' hooks run in -hook mode; empty means this
+	// process's executable (tests, whose executable is not the plugin, name it).
+	HookBinary string
 }
 
 // New returns a host; it does nothing until Neovim calls it.
@@ -61,6 +65,7 @@ func New(opts Options) *Host {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
 	h := &Host{log: opts.Log, lockDir: opts.LockDir, listenDelay: opts.ListenDelay}
+	h.hookBus.log, h.hookBus.binary = opts.Log, opts.HookBinary
 	h.idle = memtrim.NewIdle(trimQuiet, h.trimMemory)
 	return h
 }
