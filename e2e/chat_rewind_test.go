@@ -234,3 +234,24 @@ func TestAChatPromptEditedAndRunAgainReachesTheModelFromThatPoint(t *testing.T) 
 		t.Errorf("the transcript still shows the prompt that was edited")
 	}
 }
+
+func TestAChatCodeRewoundAloneKeepsTheConversation(t *testing.T) {
+	t.Parallel()
+	s, path := startTwoEditTurns(t)
+	s.rewindPreview(secondPrompt, "code: 1 file, +1 −2: f.txt")
+	s.pickRewind("code")
+	s.waitChat("⏪ Rewound the code to before your prompt: " + secondPrompt)
+	if got := s.fileContent(path); got != afterFirst {
+		t.Errorf("after the rewind of the code f.txt holds %q, want it as before the second prompt: %q", got, afterFirst)
+	}
+	if got := s.chatTranscript(); !strings.Contains(got, "Second edit done.") {
+		t.Errorf("a rewind of the code alone cut the transcript")
+	}
+	before := len(s.api.Main())
+	s.api.Push(fakeapi.Say("Still here."))
+	s.chatSend("Third: go on")
+	s.waitChat("Still here.")
+	if body := string(s.chatRequest(before + 1).Body); !strings.Contains(body, secondPrompt) || !strings.Contains(body, "Second edit done.") {
+		t.Errorf("after a rewind of the code alone the model should still have the second turn")
+	}
+}
