@@ -245,6 +245,46 @@
 //     longer in --help, still taken) and MAX_THINKING_TOKENS=0 in the environment are
 //     taken too, and none changes the request (thinking adaptive, effort medium: 2.1.332).
 //
+// Checkpoints (2.1.332, and 2.1.197 where said; two turns editing a file against the
+// stand-in, in acceptEdits mode):
+//
+//   - The uuid of a user line we write is the stored message's uuid (its jsonl line), and the
+//     id every checkpoint request takes. Each prompt gets a file-history-snapshot line
+//     (messageId, trackedFileBackups: the backups of the files edited since, by path), and
+//     file-history-delta lines follow each edit.
+//   - rewind_files {user_message_id, dry_run} needs CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=
+//     true in the CLI's environment (no flag or setting of print mode does it); without it
+//     the answer is {"canRewind": false, "error": "File rewinding is not enabled."}. An
+//     unknown id: {"canRewind": false, "error": "No file checkpoint found for this
+//     message."}. The dry run answers {"canRewind": true, "filesChanged": [absolute paths],
+//     "insertions": N, "deletions": N} (the lines the rewind adds and removes: 2 and 3 for a
+//     file edited one→TWO then three→"THREE\nfour", rewound to before the first prompt). The
+//     real rewind answers {"canRewind": true, "skippedLinks": 0} (2.1.197: {"canRewind":
+//     true}) and puts the files back as they were just before that prompt, byte for byte; it
+//     says nothing of which files, hence a dry run first.
+//   - rewind_conversation {target_message_uuid} cuts the live conversation just before that
+//     prompt: {"rewound": true, "targetMessageUuid", "prefillText": the prompt's text,
+//     "precedingAssistantUuid"}; the next turn's request lacks the prompt and everything after
+//     it, and the file gets a last-prompt line with rewound true and cutUuid. 2.1.332 refuses
+//     ({"rewound": false, "error": "stale target", "reason": "stale_target"}) to cut turns
+//     after the target unless last_seen_user_message_uuid names the newest prompt (the turns
+//     the caller has seen); then it cuts at any prompt, the first too. 2.1.197 has no
+//     last_seen: it cuts only at the last prompt ("stale target" for an earlier one) and
+//     never at the first ("no preceding assistant"). Both refuse while a turn runs ("turn
+//     running"), checked; the bundles also name "commands queued".
+//   - The fork: --resume ID --fork-session --resume-session-at <entry uuid> (hidden in
+//     --help; "only messages up to and including the chain entry with <message.id>") starts
+//     a conversation under a new session id, its own jsonl, holding the entries up to that
+//     one: the parentUuid of a prompt's line forks just before the prompt (both CLIs). The
+//     original's file only gets, when its CLI is closed, a last-prompt and a cost-state line.
+//     The jsonl of the fork appears with its first turn. The fork_conversation control
+//     request answers {"forked": false, "error": "unsupported", "reason": "unsupported"} in
+//     print mode (2.1.197: "Unsupported control request subtype").
+//   - After --resume of such a conversation (a new process, checkpointing on), the dry run
+//     and the cut to its first prompt work with the uuids of the earlier process (2.1.332).
+//   - 2.1.197 writes a turn's last assistant line to the jsonl after the turn's result line
+//     reached us.
+//
 // Workspace trust (2.1.332 and 2.1.197, checked with strace, tmux and a hook writing a
 // marker; see also ../claudeconfig):
 //

@@ -25,6 +25,11 @@ type Options struct {
 	// Resume continues the stored conversation with this id; Continue the newest one in Dir.
 	Resume   string
 	Continue bool
+	// Fork, with Resume, stores the conversation under a new id (--fork-session): the resumed
+	// one is left as it was. ResumeAt, with Resume, keeps the conversation only up to that
+	// entry (--resume-session-at; EntryBefore finds the one before a message).
+	Fork     bool
+	ResumeAt string
 	// MCPConfig are --mcp-config values: JSON files or JSON strings.
 	MCPConfig []string
 	// Args are appended to the command line as they are.
@@ -61,6 +66,12 @@ func (o *Options) args() []string {
 	}
 	if o.Resume != "" {
 		a = append(a, "--resume", o.Resume)
+		if o.Fork {
+			a = append(a, "--fork-session")
+		}
+		if o.ResumeAt != "" {
+			a = append(a, "--resume-session-at", o.ResumeAt)
+		}
 	} else if o.Continue {
 		a = append(a, "--continue")
 	}

@@ -116,6 +116,8 @@ func (c *Controller) messageID(dir, id string) (string, *sentMessage) {
 	}
 	u, m := uuid.NewString(), &sentMessage{id: id, written: make(chan struct{})}
 	dc.messages[u] = m
+	// Kept after the CLI is done with it: a rewind names it.
+	dc.prompts[id], dc.sentOrder = u, append(dc.sentOrder, u)
 	return u, m
 }
 

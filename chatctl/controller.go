@@ -75,6 +75,8 @@ type dirChat struct {
 	writes       toolWrites                    // the files the running turn's tools may change
 	taskTools    taskTools                     // the task tools' calls, kept out of the transcript
 	cliTemp      string                        // the CLI's temporary directory (clitemp.go)
+	prompts      map[string]string             // the uuid each prompt Lua sent went with, by Lua's id (rewind.go)
+	sentOrder    []string                      // their uuids, oldest first
 }
 
 // StartArgs are ClaudeHostChatStart's argument (lua/claude/chat.lua).
@@ -90,6 +92,10 @@ type StartArgs struct {
 	// Revive, with Resume, continues a conversation the transcript still shows: the host
 	// that ran it died (lua/claude/chat/revive.lua), so its earlier turns are not shown again.
 	Revive bool `msgpack:"revive"`
+	// Fork, Lua's id of a prompt sent in this chat, replaces a running CLI with one whose
+	// conversation is a new stored one, forked from the chat's just before that prompt
+	// (rewind.go); the original is left as it is.
+	Fork string `msgpack:"fork"`
 }
 
 // Start serves ClaudeHostChatStart: it starts the workspace's CLI unless it runs, and
@@ -107,6 +113,7 @@ func (c *Controller) Start(args []StartArgs) (int, error) {
 		return 0, fmt.Errorf("chat start: %w", err)
 	}
 	mcpConfigs, mcpArgs := c.editorTools()
+	env := withCheckpoints(c.environment(a))
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	dc := c.chats[a.Dir]
@@ -114,9 +121,16 @@ func (c *Controller) Start(args []StartArgs) (int, error) {
 		dc = &dirChat{dir: a.Dir}
 		c.chats[a.Dir] = dc
 	}
-	replace := a.New || (a.Resume != "" && a.Resume != dc.conversation)
+	replace := a.New || (a.Resume != "" && a.Resume != dc.conversation) || a.Fork != ""
 	if dc.proc != nil && !replace {
 		return dc.proc.PID(), nil
+	}
+	var fork chat.Options
+	if a.Fork != "" {
+		var err error
+		if fork, err = forkOptions(dc, env, a.Fork); err != nil {
+			return 0, err // before anything changed: the chat goes on as it was
+		}
 	}
 	if dc.proc != nil {
 		c.retireLocked(dc)
@@ -126,9 +140,21 @@ func (c *Controller) Start(args []StartArgs) (int, error) {
 	} else if a.Resume != "" {
 		dc.conversation = a.Resume
 	}
+	resume := dc.conversation
+	if a.Fork != "" {
+		// Until the fork's first turn names it, the chat has no conversation of its own to
+		// resume: not the original, which stays as it was. Nor does the fork hold the
+		// prompt it was made before, or those after.
+		resume, dc.conversation = fork.Resume, ""
+		forgetPromptsLocked(dc, dc.prompts[a.Fork])
+	}
+	if a.New || a.Resume != "" || dc.prompts == nil {
+		dc.prompts, dc.sentOrder = map[string]string{}, nil // another conversation: its prompts are not these
+	}
 	proc, err := chat.Start(chat.Options{
-		Bin: a.Bin, Dir: a.Dir, Env: c.environment(a), Args: append(mcpArgs, a.Args...),
-		MCPConfig: mcpConfigs, Resume: dc.conversation, Logger: c.log.With("chat", a.Dir),
+		Bin: a.Bin, Dir: a.Dir, Env: env, Args: append(mcpArgs, a.Args...),
+		MCPConfig: mcpConfigs, Resume: resume, Fork: fork.Fork, ResumeAt: fork.ResumeAt,
+		Logger: c.log.With("chat", a.Dir),
 	})
 	if err != nil {
 		return 0, err

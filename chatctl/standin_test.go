@@ -16,7 +16,8 @@ import (
 // permission), "edit" (an Edit of greet.txt that needs permission), "think" (thinking and
 // two tool uses), "collide" (two permission requests under one request_id: echo hi, then
 // rm -rf ~/work), "slow" (a turn that runs until interrupted), "crash" (exit 3 mid-turn),
-// "questions" (an AskUserQuestion request), "plan" (an ExitPlanMode request).
+// "questions" (an AskUserQuestion request), "plan" (an ExitPlanMode request). It refuses
+// every rewind, as a CLI does without checkpoints and mid-turn.
 const chatCLI = `#!/bin/sh
 rec=RECORD
 say() { printf '%s\n' "$1"; }
@@ -39,6 +40,10 @@ while IFS= read -r line; do
     say '{"type":"control_response","response":{"subtype":"success","request_id":"'"$(idof "$line")"'","response":{"commands":[],"models":[{"value":"default","displayName":"Default (recommended)","description":"The best model"},{"value":"sonnet","displayName":"Sonnet","description":"Fast"}]}}}' ;;
   *'"subtype":"set_model"'*)
     say '{"type":"control_response","response":{"subtype":"success","request_id":"'"$(idof "$line")"'"}}' ;;
+  *'"subtype":"rewind_files"'*)
+    say '{"type":"control_response","response":{"subtype":"success","request_id":"'"$(idof "$line")"'","response":{"canRewind":false,"error":"No file checkpoint found for this message."}}}' ;;
+  *'"subtype":"rewind_conversation"'*)
+    say '{"type":"control_response","response":{"subtype":"success","request_id":"'"$(idof "$line")"'","response":{"rewound":false,"prefillText":null,"precedingAssistantUuid":null,"error":"turn running","reason":"turn_running"}}}' ;;
   *'"subtype":"set_permission_mode"'*)
     m=$(printf '%s' "$line" | sed -n 's/.*"mode":"\([^"]*\)".*/\1/p')
     say '{"type":"control_response","response":{"subtype":"success","request_id":"'"$(idof "$line")"'","response":{"mode":"'"$m"'"}}}'

@@ -31,10 +31,9 @@ type View interface {
 // (an earlier prompt of a resumed conversation), "message" (the CLI's queue: Text says what
 // became of the message Lua sent as ID), "trust" (the question whether to trust the folder
 // Text, recorded in the config file Summary), "tasks" (the task list, whole), "agent" (a
-// subagent's state, for its Agent tool line).
-// Text, recorded in the config file Summary), "context" (the winbar's context window fill and
+// subagent's state, for its Agent tool line), "context" (the winbar's context window fill and
 // effort, after each turn), "compact" (a compaction of the conversation), "effort" (the
-// effort the user switched to).
+// effort the user switched to), "rewind" and "rewound" (rewind.go).
 type Item struct {
 	Kind string `msgpack:"kind"`
 
@@ -109,6 +108,14 @@ type Item struct {
 	Code    int    `msgpack:"code,omitempty"`
 	Signal  string `msgpack:"signal,omitempty"`
 	MidTurn bool   `msgpack:"mid_turn,omitempty"`
+
+	// rewind (the dry run of a rewind of the code to the prompt Lua calls ID), rewound (what
+	// a rewind did, Summary: code, conversation or both): the files and the lines the
+	// rewind adds and removes. rewound's Text is the prompt's text when the conversation
+	// was cut.
+	Files      []string `msgpack:"files,omitempty"`
+	Insertions int      `msgpack:"insertions,omitempty"`
+	Deletions  int      `msgpack:"deletions,omitempty"`
 }
 
 // Command is one of the CLI's slash commands (Name without the "/").

@@ -111,6 +111,7 @@ func (h *Host) Register(p *plugin.Plugin) error {
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatModels"}, chat.Models)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatTrust"}, chat.Trust)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatStopTask"}, chat.StopTask)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatRewind"}, chat.Rewind)
 
 	for _, event := range []string{"CursorMoved", "CursorMovedI", "ModeChanged", "BufEnter"} {
 		p.HandleAutocmd(&plugin.AutocmdOptions{Event: event, Pattern: "*", Eval: "*"}, h.cursorEvent)

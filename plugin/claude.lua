@@ -159,6 +159,16 @@ command("ClaudeChatStop", function()
   require("claude.chat").stop()
 end, { desc = "End the chat's Claude CLI (the transcript stays)" })
 
+command("ClaudeChatRewind", function(o)
+  require("claude.chat.rewind").command(o.args ~= "" and o.args or nil)
+end, {
+  nargs = "?",
+  complete = function()
+    return { "both", "conversation", "code", "fork", "edit" }
+  end,
+  desc = "Rewind the chat to the prompt at the cursor (dry run first), then: both, conversation, code, fork or edit",
+})
+
 command("ClaudeChatAnswer", function(o)
   require("claude.chat").answer(o.args ~= "" and o.args or nil)
 end, {
@@ -226,3 +236,4 @@ map({ "n" }, "<Plug>(ClaudeDiffDeny)", "<Cmd>ClaudeDiffReject<CR>", "Reject the 
 map({ "n", "t" }, "<Plug>(ClaudeDiffFocus)", "<Cmd>ClaudeDiffFocus<CR>", "Go to the Claude proposal")
 map({ "n" }, "<Plug>(ClaudeChatPrevPrompt)", "<Cmd>lua require('claude.chat.keys').jump_prompt(-1)<CR>", "Go to the chat's previous prompt")
 map({ "n" }, "<Plug>(ClaudeChatNextPrompt)", "<Cmd>lua require('claude.chat.keys').jump_prompt(1)<CR>", "Go to the chat's next prompt")
+map({ "n" }, "<Plug>(ClaudeChatRewind)", "<Cmd>lua require('claude.chat.rewind').start()<CR>", "Rewind, fork or edit from the chat's prompt at the cursor")

@@ -32,6 +32,7 @@ local commands = {
   "ClaudeChatAttach", "ClaudeChatAnswer", "ClaudeChatUnqueue", "ClaudeChatTrust",
   "ClaudeChatStopAgent", "ClaudeChatTasks",
   "ClaudeChatEffort",
+  "ClaudeChatRewind",
 }
 _G.lazy_loads = 0
 

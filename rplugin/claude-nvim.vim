@@ -11,6 +11,7 @@ call remote#host#RegisterPlugin('claude-nvim', '0', [
 \ {'type': 'function', 'name': 'ClaudeHostChatMode', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostChatModel', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostChatModels', 'sync': 0, 'opts': {}},
+\ {'type': 'function', 'name': 'ClaudeHostChatRewind', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostChatSend', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostChatSessions', 'sync': 1, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostChatStart', 'sync': 1, 'opts': {}},

@@ -507,6 +507,13 @@ function M.trust_chat(args)
   return M.call("ClaudeHostChatTrust", args)
 end
 
+--- Rewinds dir's chat to the prompt Lua sent as id: what is "preview" (the
+--- dry run), "code", "conversation" or "both"; the answer comes as a
+--- "rewind" or "rewound" item (chatctl/rewind.go).
+function M.rewind_chat(dir, id, what)
+  return M.call("ClaudeHostChatRewind", dir, id, what)
+end
+
 --- The stored conversations of a workspace ({ dir, env }).
 function M.list_conversations(args)
   return M.call("ClaudeHostChatSessions", args)

@@ -23,6 +23,17 @@ local windows = require("claude.chat.windows")
 local turns = require("claude.chat.turns")
 local chats, current_dir = state.chats, state.current_dir
 
+-- The items of a rewind (chat/rewind.lua), which render.lua does not know:
+-- rewind.lua writes through it.
+local rewind_items = {
+  rewind = function(...)
+    return require("claude.chat.rewind").show_preview(...)
+  end,
+  rewound = function(...)
+    return require("claude.chat.rewind").show_done(...)
+  end,
+}
+
 -- The permission modes :ClaudeChatMode and <S-Tab> switch between.
 M.modes = state.modes
 
@@ -44,7 +55,7 @@ function M.show_events(dir, items)
   local render = view.render
   view.write(c, function(buf)
     for _, it in ipairs(items) do
-      local fn = render[it.kind]
+      local fn = render[it.kind] or rewind_items[it.kind]
       -- Each item on its own: one that fails (a bad line from the CLI)
       -- shows an error line and the rest of the batch (the next
       -- permission request above all) is still rendered.

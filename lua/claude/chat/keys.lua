@@ -7,11 +7,26 @@ local M = {}
 local NS = vim.api.nvim_create_namespace("claude_chat_prompts")
 M.NS = NS
 
---- Marks line row (0-based) of the transcript buf as a prompt's first line.
+--- Marks line row (0-based) of the transcript buf as a prompt's first line;
+--- returns the mark's id.
 ---@param buf integer
 ---@param row integer
+---@return integer
 function M.mark_prompt(buf, row)
-  vim.api.nvim_buf_set_extmark(buf, NS, row, 0, {})
+  return vim.api.nvim_buf_set_extmark(buf, NS, row, 0, {})
+end
+
+--- The prompt at or above line row (0-based) of buf: its mark's id and
+--- row, or nil when none is.
+---@param buf integer
+---@param row integer
+---@return integer|nil, integer|nil
+function M.prompt_at(buf, row)
+  local marks = vim.api.nvim_buf_get_extmarks(buf, NS, { row, 0 }, 0, { limit = 1 })
+  if #marks == 0 then
+    return nil
+  end
+  return marks[1][1], marks[1][2]
 end
 
 --- Moves the cursor to the count-th next (step 1) or previous (step -1)
@@ -48,6 +63,7 @@ local HELP = {
   { "Transcript", "" },
   { "  <CR>", "answer the permission request waiting" },
   { "  [[ ]]", "previous / next prompt" },
+  { "  R", "rewind, fork or edit from the prompt at the cursor (<CR> chooses)" },
   { "  i", "type in the input" },
   { "  zo zc zR", "open / close the folds under a tool line" },
   { "  zo on an Agent line", "show a subagent's tool calls and result" },
@@ -57,7 +73,7 @@ local HELP = {
   { "  <S-Tab>", "switch the permission mode" },
   { "  <C-c>", "interrupt Claude's turn" },
   { "  g?", "this help" },
-  { "Commands", ":ClaudeChatAnswer :ClaudeChatAttach :ClaudeChatMode :ClaudeChatEffort :ClaudeModel :ClaudeChatStop :ClaudeChatStopAgent :ClaudeChatTasks" },
+  { "Commands", ":ClaudeChatAnswer :ClaudeChatAttach :ClaudeChatMode :ClaudeChatEffort :ClaudeModel :ClaudeChatStop :ClaudeChatStopAgent :ClaudeChatTasks :ClaudeChatRewind" },
 }
 
 --- Shows the chat's keys as a message: it takes no focus, and :messages

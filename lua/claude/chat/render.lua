@@ -406,11 +406,17 @@ function render.result(c, buf, it)
   reload_after(it)
 end
 
--- Adds a prompt's quoted lines, marked for [[ and ]] (chat/keys.lua).
-local function add_prompt(c, buf, quoted)
+-- Adds a prompt's quoted lines, marked for [[ and ]] (chat/keys.lua). A
+-- prompt sent in this chat (id, the host's name for it, and its text) can
+-- be rewound to (chat/rewind.lua).
+local function add_prompt(c, buf, quoted, id, text)
   local n = #quoted
   add(c, buf, quoted, true)
-  require("claude.chat.keys").mark_prompt(buf, vim.api.nvim_buf_line_count(buf) - n)
+  local mark = require("claude.chat.keys").mark_prompt(buf, vim.api.nvim_buf_line_count(buf) - n)
+  if id then
+    c.prompts = c.prompts or {}
+    c.prompts[mark] = { id = id, text = text }
+  end
 end
 
 -- An earlier prompt of a resumed conversation.
@@ -502,7 +508,7 @@ function render.message(c, buf, it)
   if it.text == "started" then
     local q = queue.take(c, it.id)
     if q then
-      add_prompt(c, buf, q.quoted)
+      add_prompt(c, buf, q.quoted, q.id, q.text)
       c.last, c.busy = "user", true
     end
   elseif it.text == "cancelled" then
@@ -540,7 +546,7 @@ function render.finish(c, buf, it)
     -- A CLI that does not say when it takes a queued message (2.1.197)
     -- runs those waiting as the next turn, all in one.
     for _, q in ipairs(queue.take_all(c)) do
-      add_prompt(c, buf, q.quoted)
+      add_prompt(c, buf, q.quoted, q.id, q.text)
     end
     c.last, c.busy = "user", true
   end

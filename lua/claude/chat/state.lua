@@ -183,7 +183,8 @@ M.untrusted = {}
 -- "untrusted" when the CLI has not trusted the folder: the host then asks
 -- in the transcript (chat/trust.lua), and nothing of the folder runs
 -- before a yes. how.new starts a new conversation, how.resume continues
--- that stored session; either replaces a running CLI.
+-- that stored session, how.fork forks the conversation just before that
+-- prompt (the host's id of it: chat/rewind.lua); each replaces a running CLI.
 local function start(c, how)
   -- A CLI that runs takes the message as it is: no trust check (a read of
   -- the CLI's config file, which can be megabytes) and no Start round trip
@@ -223,6 +224,7 @@ local function start(c, how)
     args.args = vim.list_extend(vim.list_extend({}, args.args), { "--effort", c.effort })
   end
   args.new, args.resume, args.revive = new, how and how.resume or "", how and how.revive or false
+  args.fork = how and how.fork or ""
   if require("claude.host").start_chat(args) == nil then
     return false
   end

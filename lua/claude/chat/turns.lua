@@ -23,6 +23,16 @@ function M.submit(dir)
   end
   c.attached = nil
   vim.api.nvim_buf_set_lines(c.ibuf, 0, -1, false, {})
+  M.send(c, text, images)
+end
+
+--- Sends text (and images) as chat c's next turn, as typed in its input
+--- (chat/rewind.lua sends an edited prompt so); its CLI runs.
+---@param c table
+---@param text string
+---@param images string[]
+function M.send(c, text, images)
+  local dir = c.dir
   if c.history[#c.history] ~= text then
     table.insert(c.history, text)
   end
@@ -45,7 +55,7 @@ function M.submit(dir)
     view.write(c, function() end)
   else
     view.write(c, function(buf)
-      view.add_prompt(c, buf, quoted)
+      view.add_prompt(c, buf, quoted, id, text)
     end)
     c.last, c.busy = "user", true
   end

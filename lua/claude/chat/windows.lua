@@ -42,6 +42,12 @@ local function make_buffers(c)
         return ""
       end
       if not state.waiting(c) then
+        if require("claude.chat.rewind").waits(c) then
+          vim.schedule(function()
+            require("claude.chat.rewind").pick(c)
+          end)
+          return ""
+        end
         return "<CR>"
       end
       vim.schedule(function()
@@ -64,6 +70,8 @@ local function make_buffers(c)
     end, "stop the subagent under the cursor")
     vim.keymap.set("n", "[[", "<Plug>(ClaudeChatPrevPrompt)", { buffer = buf, desc = "claude.nvim: previous prompt" })
     vim.keymap.set("n", "]]", "<Plug>(ClaudeChatNextPrompt)", { buffer = buf, desc = "claude.nvim: next prompt" })
+    -- R: the transcript is read-only, Replace mode has nothing to do there.
+    vim.keymap.set("n", "R", "<Plug>(ClaudeChatRewind)", { buffer = buf, desc = "claude.nvim: rewind, fork or edit from the prompt at the cursor" })
     map(buf, { "n" }, "g?", require("claude.chat.keys").help, "show the chat's keys")
     c.tbuf, c.streaming, c.last = buf, nil, nil
   end
