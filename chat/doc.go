@@ -237,7 +237,10 @@
 //     supportedEffortLevels (all five; 2.1.197's haiku none), supportsAdaptiveThinking and
 //     supportsThinkingOff (false for all). No control request sets the effort by name, but
 //     apply_flag_settings {"settings": {"effortLevel": E}} does, from the next request on,
-//     in the same process (both CLIs); {"effortLevel": null} goes back to the default. Any
+//     in the same process (both CLIs); {"effortLevel": null} goes back to the default. It
+//     is merged into the --settings file's settings, not put in their place: with --settings
+//     holding hooks, get_settings' flagSettings keeps them beside effortLevel, and a
+//     UserPromptSubmit hook there still ran on each later turn (2.1.332). Any
 //     string is taken silently ("bogus" leaves the default), hence SetEffort's check.
 //     get_settings answers applied.effort (what the next request gets) with effective and
 //     sources. The thinking budget is gone with adaptive thinking: set_max_thinking_tokens
