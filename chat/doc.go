@@ -212,7 +212,11 @@
 //     input_tokens + cache_read + cache_creation (an answer claiming 300000 in gives 300000,
 //     30%; output is not counted) and apiUsage is that usage; before the first turn and right
 //     after a compaction, apiUsage is null and the total the CLI's estimate (10746 tokens,
-//     1%, in an empty project). ContextUsage reads it after each turn.
+//     1%, in an empty project). Right after --resume (before any turn) it is the stored
+//     conversation's last usage again (300000 after an answer of 300000 in); 2.1.197 then
+//     reports the model without its "[1m]" (claude-opus-4-8, maxTokens 200000, percentage
+//     150) until the next turn. ContextUsage reads it when the CLI starts and after each
+//     turn.
 //   - /compact sent as a user message: system/status "compacting", then status null with
 //     compact_result "success", system/init, system/compact_boundary {compact_metadata:
 //     {trigger "manual", pre_tokens (the last answer's input + output, 500005 after an
