@@ -212,7 +212,11 @@
 //     input_tokens + cache_read + cache_creation (an answer claiming 300000 in gives 300000,
 //     30%; output is not counted) and apiUsage is that usage; before the first turn and right
 //     after a compaction, apiUsage is null and the total the CLI's estimate (10746 tokens,
-//     1%, in an empty project). ContextUsage reads it after each turn.
+//     1%, in an empty project). Right after --resume (before any turn) it is the stored
+//     conversation's last usage again (300000 after an answer of 300000 in); 2.1.197 then
+//     reports the model without its "[1m]" (claude-opus-4-8, maxTokens 200000, percentage
+//     150) until the next turn. ContextUsage reads it when the CLI starts and after each
+//     turn.
 //   - /compact sent as a user message: system/status "compacting", then status null with
 //     compact_result "success", system/init, system/compact_boundary {compact_metadata:
 //     {trigger "manual", pre_tokens (the last answer's input + output, 500005 after an
@@ -237,7 +241,10 @@
 //     supportedEffortLevels (all five; 2.1.197's haiku none), supportsAdaptiveThinking and
 //     supportsThinkingOff (false for all). No control request sets the effort by name, but
 //     apply_flag_settings {"settings": {"effortLevel": E}} does, from the next request on,
-//     in the same process (both CLIs); {"effortLevel": null} goes back to the default. Any
+//     in the same process (both CLIs); {"effortLevel": null} goes back to the default. It
+//     is merged into the --settings file's settings, not put in their place: with --settings
+//     holding hooks, get_settings' flagSettings keeps them beside effortLevel, and a
+//     UserPromptSubmit hook there still ran on each later turn (2.1.332). Any
 //     string is taken silently ("bogus" leaves the default), hence SetEffort's check.
 //     get_settings answers applied.effort (what the next request gets) with effective and
 //     sources. The thinking budget is gone with adaptive thinking: set_max_thinking_tokens

@@ -7,8 +7,9 @@ import (
 	"github.com/claude-nvim/claude.nvim/chat"
 )
 
-// The context window's fill and the effort, in the winbar: asked of the CLI after each turn
-// (get_context_usage, get_settings), never per token; and :ClaudeChatEffort.
+// The context window's fill and the effort, in the winbar: asked of the CLI when it starts
+// and after each turn (get_context_usage, get_settings), never per token; and
+// :ClaudeChatEffort.
 
 // contextTimeout bounds the two control requests that refresh the winbar; the CLI answers
 // them at once, even mid-turn.

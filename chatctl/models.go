@@ -38,8 +38,8 @@ func (c *Controller) initialize(dir string, proc *chat.Process) *initAnswer {
 			item.Commands = append(item.Commands, Command{Name: cmd.Name, Description: cmd.Description, Hint: cmd.ArgumentHint})
 		}
 		c.show(ctx, dir, item)
-		// Before the first turn: the CLI's estimate, which for a resumed conversation says
-		// how much of the window its earlier turns take.
+		// Before the first turn the winbar shows the CLI's estimate (the system prompt and
+		// tools, and the messages it holds), not nothing.
 		c.refreshContext(dir, proc)
 	}()
 	return ia

@@ -267,7 +267,8 @@ function render.model(c, buf, it)
 end
 
 -- How full the context window is and the effort the CLI applies, asked
--- after each turn (chatctl/context.go): for the winbar only.
+-- when the CLI starts and after each turn (chatctl/context.go): for the
+-- winbar only.
 function render.context(c, _, it)
   c.context = { percent = it.percent or 0, tokens = it.tokens or 0, max = it.max_tokens or 0 }
   if it.effort and it.effort ~= "" then

@@ -5,8 +5,8 @@ local M = {}
 
 -- By workspace directory: { dir, tbuf, ibuf, busy, model, mode, effort (the
 -- user's choice, kept for later CLIs), effort_applied and context (what the
--- CLI said after the last turn: { percent, tokens, max }), conversation
--- (the CLI's session id of the one it runs), running (a CLI was started
+-- CLI said at its start and after each turn: { percent, tokens, max }),
+-- conversation (the CLI's session id of the one it runs), running (a CLI was started
 -- and has not exited), revive (the conversation to resume: its CLI died
 -- with the Go host), reviews (edits in a diff review, by request id), streaming,
 -- last, queue (permission requests waiting, oldest first), withdrawn, history (prompts sent, oldest first),
@@ -84,8 +84,9 @@ local function status_text(c)
   if c.attached and #c.attached > 0 then
     table.insert(parts, string.format("%d image%s attached", #c.attached, #c.attached > 1 and "s" or ""))
   end
-  -- After each turn (chatctl/context.go), so it says how full the window
-  -- was at the last request; the state above matters more while it runs.
+  -- Asked when the CLI starts and after each turn (chatctl/context.go), so
+  -- it says how full the window was at the last request; the state above
+  -- matters more while Claude works.
   if c.context then
     table.insert(parts, string.format("context %d%%", c.context.percent))
   end
