@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/claude-nvim/claude.nvim/changes"
 	"github.com/claude-nvim/claude.nvim/mcp"
 	"github.com/claude-nvim/claude.nvim/memtrim"
 	"github.com/claude-nvim/claude.nvim/nvimapi"
@@ -31,8 +32,9 @@ type Host struct {
 	editor  *nvimapi.Editor
 	tracker *selection.Tracker
 	diags   *diagnosticsNotifier
-	chats   chats         // :ClaudeChat (chat.go, chatctl)
-	idle    *memtrim.Idle // drops our executable's pages once quiet (memory.go)
+	chats   chats             // :ClaudeChat (chat.go, chatctl)
+	idle    *memtrim.Idle     // drops our executable's pages once quiet (memory.go)
+	changes *changes.Recorder // the change ledger, fed by hook events (changes.go)
 
 	// lifecycle serialises starting and stopping the server; never held
 	// while calling Neovim.
@@ -62,6 +64,8 @@ func New(opts Options) *Host {
 	}
 	h := &Host{log: opts.Log, lockDir: opts.LockDir, listenDelay: opts.ListenDelay}
 	h.idle = memtrim.NewIdle(trimQuiet, h.trimMemory)
+	h.changes = changes.New(opts.Log)
+	h.changes.TurnEnded = h.pushMarks
 	return h
 }
 
@@ -89,6 +93,8 @@ func (h *Host) Register(p *plugin.Plugin) error {
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatStart"}, chat.Start)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatSessions"}, chat.Conversations)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatTrusted"}, chat.Trusted)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChangesConfigure"}, h.configureChanges)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChangesHealth"}, h.changesHealth)
 
 	// Async: fire and forget from Lua.
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostStartAsync"}, h.startAsync)
@@ -104,6 +110,7 @@ func (h *Host) Register(p *plugin.Plugin) error {
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatModel"}, chat.Model)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatModels"}, chat.Models)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatTrust"}, chat.Trust)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChanges"}, h.changesRequest)
 
 	for _, event := range []string{"CursorMoved", "CursorMovedI", "ModeChanged", "BufEnter"} {
 		p.HandleAutocmd(&plugin.AutocmdOptions{Event: event, Pattern: "*", Eval: "*"}, h.cursorEvent)

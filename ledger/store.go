@@ -85,6 +85,9 @@ func Open(ctx context.Context, dir, workspace string) (*Store, error) {
 // Root is the directory the snapshots cover (paths in Changes are relative to it).
 func (s *Store) Root() string { return s.root }
 
+// Dir is the store's private repository (for :checkhealth).
+func (s *Store) Dir() string { return s.git.gitDir }
+
 // Repository says whether Root is a git work tree (Snapshot works) or not (SnapshotFiles).
 func (s *Store) Repository() bool { return s.repo }
 

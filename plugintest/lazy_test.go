@@ -30,6 +30,7 @@ local commands = {
   "ClaudeDiffFocus", "ClaudeAsk", "ClaudeSendText", "ClaudeSessions",
   "ClaudeLog", "ClaudeChat", "ClaudeChatInterrupt", "ClaudeChatStop", "ClaudeChatMode", "ClaudeModel",
   "ClaudeChatAttach", "ClaudeChatAnswer", "ClaudeChatUnqueue", "ClaudeChatTrust",
+  "ClaudeChanges",
 }
 _G.lazy_loads = 0
 
