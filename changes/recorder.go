@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/claude-nvim/claude.nvim/hooks"
@@ -164,7 +165,8 @@ func (r *Recorder) workspace(ctx context.Context, cwd string) (*workspace, error
 // source names where a CLI runs, for the list: "terminal" or "chat" (from the hook's
 // origin), "" for a CLI the plugin did not start.
 func source(e hooks.Event) string {
-	return "" // the hook bus's Origin, once merged
+	origin, _, _ := strings.Cut(e.Origin, ":")
+	return origin
 }
 
 func (r *Recorder) begin(ctx context.Context, ws *workspace, e hooks.Event) {
