@@ -86,7 +86,7 @@ func (r *Recorder) Clear(ctx context.Context, cwd string) (string, error) {
 		return "", err
 	}
 	ws.mu.Lock()
-	ws.notes, ws.reviewed, ws.summaries = nil, map[string]bool{}, map[string][]File{}
+	ws.notes, ws.reviewed, ws.summaries, ws.hunkCache = nil, map[string]bool{}, map[string][]File{}, map[string]map[string][]ledger.Hunk{}
 	ws.mu.Unlock()
 	r.changed(ws)
 	return ws.store.Root(), nil

@@ -143,10 +143,11 @@ func (r *Recorder) Open(ctx context.Context, cwd, turnID, path string) (Diff, er
 }
 
 func (ws *workspace) hunks(ctx context.Context, t ledger.Turn, f File) ([]Hunk, error) {
-	raw, err := ws.store.Hunks(ctx, t.Before, t.After, ledger.FileChange{Path: f.Path, OldPath: f.OldPath, Binary: f.Binary})
+	all, err := ws.allHunks(ctx, t)
 	if err != nil {
 		return nil, err
 	}
+	raw := all[f.Path]
 	hunks := make([]Hunk, 0, len(raw))
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
@@ -155,6 +156,26 @@ func (ws *workspace) hunks(ctx context.Context, t ledger.Turn, f File) ([]Hunk, 
 		hunks = append(hunks, Hunk{OldStart: h.OldStart, OldCount: h.OldCount, NewStart: h.NewStart, NewCount: h.NewCount, Key: key, Reviewed: ws.reviewed[key]})
 	}
 	return hunks, nil
+}
+
+// allHunks is every file's hunks in turn t, from one git run, cached (an ended turn's
+// snapshots never change).
+func (ws *workspace) allHunks(ctx context.Context, t ledger.Turn) (map[string][]ledger.Hunk, error) {
+	cacheKey := t.ID + string(t.After)
+	ws.mu.Lock()
+	cached, ok := ws.hunkCache[cacheKey]
+	ws.mu.Unlock()
+	if ok {
+		return cached, nil
+	}
+	all, err := ws.store.AllHunks(ctx, t.Before, t.After)
+	if err != nil {
+		return nil, err
+	}
+	ws.mu.Lock()
+	ws.hunkCache[cacheKey] = all
+	ws.mu.Unlock()
+	return all, nil
 }
 
 func hunkKey(turn, path string, h ledger.Hunk) string {

@@ -53,8 +53,10 @@ type workspace struct {
 	notes []string
 	// reviewed: hunks the user marked reviewed, by hunkKey.
 	reviewed map[string]bool
-	// summaries caches each ended turn's file list (the snapshots never change).
+	// summaries and hunkCache cache each ended turn's file list and hunks (the snapshots
+	// never change).
 	summaries map[string][]File
+	hunkCache map[string]map[string][]ledger.Hunk
 }
 
 type runningTurn struct {
@@ -146,7 +148,7 @@ func (r *Recorder) workspace(ctx context.Context, cwd string) (*workspace, error
 	ws := r.stores[store.Root()]
 	fresh := ws == nil
 	if fresh {
-		ws = &workspace{store: store, reviewed: map[string]bool{}, summaries: map[string][]File{}}
+		ws = &workspace{store: store, reviewed: map[string]bool{}, summaries: map[string][]File{}, hunkCache: map[string]map[string][]ledger.Hunk{}}
 		r.stores[store.Root()] = ws
 	}
 	r.byCwd[cwd] = ws

@@ -25,7 +25,7 @@ type changesEnv struct {
 	dir string
 }
 
-func newChangesEnv(t *testing.T) *changesEnv {
+func newChangesEnv(t testing.TB) *changesEnv {
 	t.Helper()
 	e := newEnv(t)
 	dir := e.nv.Cwd
@@ -39,7 +39,7 @@ func newChangesEnv(t *testing.T) *changesEnv {
 	return &changesEnv{env: e, dir: dir}
 }
 
-func gitIn(t *testing.T, dir string, args ...string) {
+func gitIn(t testing.TB, dir string, args ...string) {
 	t.Helper()
 	cmd := exec.Command("git", append([]string{"-c", "user.name=U", "-c", "user.email=u@example.com", "-c", "commit.gpgsign=false"}, args...)...)
 	cmd.Dir = dir
