@@ -210,3 +210,15 @@ func TestClaudeChangesOutsideAnyRepositorySaysWhatItFollows(t *testing.T) {
 		t.Errorf("the list outside git:\n%s\nwant it to say what it follows and that nothing is recorded; messages:\n%s", list, c.nv.Messages())
 	}
 }
+
+func TestCheckhealthSaysWhatTheLedgerRecordsHere(t *testing.T) {
+	c := newChangesEnv(t)
+	c.turn("fix the letters")
+	c.nv.Cmd("checkhealth claude")
+	text := strings.Join(c.bufLines(), "\n")
+	for _, want := range []string{"Change ledger", "the whole git work tree", "1 turn kept", "/claude/ledger/work-"} {
+		if !strings.Contains(text, want) {
+			t.Errorf(":checkhealth claude has no %q:\n%s", want, text)
+		}
+	}
+}
