@@ -31,6 +31,9 @@ type File struct {
 	Added   int    `msgpack:"added"`
 	Deleted int    `msgpack:"deleted"`
 	Binary  bool   `msgpack:"binary"`
+	// UserSaved: the user saved this file in the editor while the turn ran, so the turn's
+	// change holds theirs too; it is reverted hunk by hunk only.
+	UserSaved bool `msgpack:"user_saved"`
 }
 
 // Listing is :ClaudeChanges' content for a workspace.
@@ -90,6 +93,9 @@ func (ws *workspace) files(ctx context.Context, t ledger.Turn) ([]File, error) {
 		files = append(files, File{Path: c.Path, OldPath: c.OldPath, Status: string(c.Status), Added: c.Added, Deleted: c.Deleted, Binary: c.Binary})
 	}
 	ws.mu.Lock()
+	for i := range files {
+		files[i].UserSaved = slices.Contains(ws.userSaved[t.ID], files[i].Path)
+	}
 	ws.summaries[t.ID+string(t.After)] = files
 	ws.mu.Unlock()
 	return files, nil

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -53,6 +54,9 @@ type workspace struct {
 	notes []string
 	// reviewed: hunks the user marked reviewed, by hunkKey.
 	reviewed map[string]bool
+	// userSaved: per turn, the files (relative) the user saved in the editor while it ran;
+	// kept for this process only.
+	userSaved map[string][]string
 	// summaries and hunkCache cache each ended turn's file list and hunks (the snapshots
 	// never change).
 	summaries map[string][]File
@@ -148,7 +152,7 @@ func (r *Recorder) workspace(ctx context.Context, cwd string) (*workspace, error
 	ws := r.stores[store.Root()]
 	fresh := ws == nil
 	if fresh {
-		ws = &workspace{store: store, reviewed: map[string]bool{}, summaries: map[string][]File{}, hunkCache: map[string]map[string][]ledger.Hunk{}}
+		ws = &workspace{store: store, reviewed: map[string]bool{}, userSaved: map[string][]string{}, summaries: map[string][]File{}, hunkCache: map[string]map[string][]ledger.Hunk{}}
 		r.stores[store.Root()] = ws
 	}
 	r.byCwd[cwd] = ws
@@ -225,6 +229,30 @@ func (r *Recorder) end(ctx context.Context, session string) {
 func (r *Recorder) changed(ws *workspace) {
 	if f := r.TurnEnded; f != nil {
 		go f(ws.store.Root())
+	}
+}
+
+// UserSaved notes that the user saved path in the editor: a turn running in its workspace
+// then holds the user's change as well as Claude's, and that file is only reverted hunk by
+// hunk (the list says so).
+func (r *Recorder) UserSaved(path string) {
+	r.mu.Lock()
+	runs := make([]runningTurn, 0, len(r.running))
+	for _, run := range r.running {
+		runs = append(runs, run)
+	}
+	r.mu.Unlock()
+	for _, run := range runs {
+		rel, err := filepath.Rel(run.ws.store.Root(), path)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		rel = filepath.ToSlash(rel)
+		run.ws.mu.Lock()
+		if !slices.Contains(run.ws.userSaved[run.id], rel) {
+			run.ws.userSaved[run.id] = append(run.ws.userSaved[run.id], rel)
+		}
+		run.ws.mu.Unlock()
 	}
 }
 

@@ -299,3 +299,30 @@ func TestBeforeConfigureNothingIsRecordedAndListingSaysWhy(t *testing.T) {
 		t.Errorf("List before Configure: err = %v, want ErrNotConfigured", err)
 	}
 }
+
+func TestAFileTheUserSavedDuringTheTurnIsNamedAndOnlyRevertedByHunk(t *testing.T) {
+	dir := repo(t)
+	r := recorder(t, Options{})
+	ctx := context.Background()
+	r.Handle(ctx, event(hooks.UserPromptSubmit, dir, map[string]any{"prompt": "edit"}))
+	write(t, dir, "a.txt", "a1\nA2\na3\na4\na5\na6\na7\na8\n") // Claude
+	write(t, dir, "b.txt", "b1\nb2 saved by the user\n")      // the user, in the editor
+	r.UserSaved(filepath.Join(dir, "b.txt"))
+	r.Handle(ctx, event(hooks.Stop, dir, nil))
+	l, _ := r.List(ctx, dir)
+	if f := fileOf(t, l, "b.txt"); !f.UserSaved {
+		t.Errorf("b.txt = %+v, want it marked saved by the user during the turn", f)
+	}
+	if f := fileOf(t, l, "a.txt"); f.UserSaved {
+		t.Errorf("a.txt = %+v, not saved by the user", f)
+	}
+	if _, err := r.RevertFile(ctx, dir, l.Turns[0].ID, "b.txt"); !errors.Is(err, ErrUserSaved) {
+		t.Errorf("reverting b.txt whole: err = %v, want ErrUserSaved", err)
+	}
+	if _, err := r.RevertTurn(ctx, dir, l.Turns[0].ID); err == nil || !strings.Contains(err.Error(), "b.txt") {
+		t.Errorf("reverting the turn: err = %v, want a refusal naming b.txt", err)
+	}
+	if got := readFile(t, dir, "a.txt"); got != "a1\nA2\na3\na4\na5\na6\na7\na8\n" {
+		t.Errorf("a.txt = %q after a refused turn revert", got)
+	}
+}

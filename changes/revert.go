@@ -176,7 +176,14 @@ func (p filePlan) paths() []string {
 	return out
 }
 
+// ErrUserSaved: the user saved the file while the turn ran; its recorded change mixes
+// theirs with Claude's, so it is not taken back whole.
+var ErrUserSaved = errors.New("you saved it while Claude's turn ran, so the turn's change holds your edits too: revert Claude's hunks one by one in its diff")
+
 func (ws *workspace) planFile(ctx context.Context, t ledger.Turn, f File) (filePlan, error) {
+	if f.UserSaved {
+		return filePlan{}, fmt.Errorf("%s: %w", f.Path, ErrUserSaved)
+	}
 	before, after, current, err := ws.versions(ctx, t, f)
 	if err != nil {
 		return filePlan{}, err

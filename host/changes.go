@@ -112,3 +112,11 @@ func (h *Host) pushMarks(root string) {
 		h.log.Warn("changes: marks", "root", root, "err", err)
 	}
 }
+
+// bufWritten hears every write of a buffer (async, the path only): a file the user saves
+// while Claude's turn runs is marked in that turn (changes.Recorder.UserSaved).
+func (h *Host) bufWritten(path string) {
+	if path != "" {
+		h.changes.UserSaved(path)
+	}
+}

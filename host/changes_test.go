@@ -222,3 +222,31 @@ func TestCheckhealthSaysWhatTheLedgerRecordsHere(t *testing.T) {
 		}
 	}
 }
+
+func TestAFileTheUserSavesDuringATurnIsMarkedInTheListAndNotRevertedWhole(t *testing.T) {
+	c := newChangesEnv(t)
+	c.hook(hooks.UserPromptSubmit, func(e *hooks.Event) { e.Prompt = "edit" })
+	c.nv.WriteFile("a.txt", "a1\nA2\na3\na4\na5\na6\na7\na8\n") // Claude
+	c.nv.Cmd("edit b.txt | call setline(1, 'b1 mine') | write")
+	// Async handlers run in order: once this request is answered, the write was heard.
+	c.request("qf", `require('claude.host').request_changes('qf', vim.fn.getcwd())`)
+	c.hook(hooks.Stop, nil)
+	c.request("list", `vim.cmd('ClaudeChanges')`)
+	c.cursorTo("b.txt")
+	if line := c.currentLine(); !strings.Contains(line, "you saved it during the turn") {
+		t.Errorf("b.txt's line = %q, want it to say the user saved it during the turn", line)
+	}
+	c.request("revert_file", `vim.api.nvim_feedkeys('X', 'x', false)`)
+	if got := c.disk("b.txt"); got != "b1 mine\nb2\n" {
+		t.Errorf("b.txt = %q after a refused revert, want the user's text", got)
+	}
+	if msgs := c.nv.Messages(); !strings.Contains(msgs, "you saved it while Claude's turn ran") {
+		t.Errorf("no refusal message; messages:\n%s", msgs)
+	}
+}
+
+func (c *changesEnv) currentLine() string {
+	var line string
+	c.nv.Lua(&line, `return vim.api.nvim_get_current_line()`)
+	return line
+}

@@ -123,6 +123,7 @@ func (h *Host) Register(p *plugin.Plugin) error {
 	}
 	p.HandleAutocmd(&plugin.AutocmdOptions{Event: "DiagnosticChanged", Pattern: "*", Eval: "*"}, h.diagnosticChanged)
 	p.HandleAutocmd(&plugin.AutocmdOptions{Event: "DirChanged", Pattern: "*"}, h.dirChanged)
+	p.HandleAutocmd(&plugin.AutocmdOptions{Event: "BufWritePost", Pattern: "*", Eval: "expand('<afile>:p')"}, h.bufWritten)
 	return nil
 }
 

@@ -1,5 +1,6 @@
 call remote#host#RegisterPlugin('claude-nvim', '0', [
 \ {'type': 'autocmd', 'name': 'BufEnter', 'sync': 0, 'opts': {'eval': '{''buf'': bufnr(), ''path'': expand(''%:p''), ''file'': v:lua.require''claude.handlers''.is_file_buf(0), ''mode'': mode(), ''cursor'': getcurpos(), ''visual'': getpos(''v''), ''tick'': b:changedtick}', 'pattern': '*'}},
+\ {'type': 'autocmd', 'name': 'BufWritePost', 'sync': 0, 'opts': {'eval': 'expand(''<afile>:p'')', 'pattern': '*'}},
 \ {'type': 'autocmd', 'name': 'CursorMoved', 'sync': 0, 'opts': {'eval': '{''buf'': bufnr(), ''path'': expand(''%:p''), ''file'': v:lua.require''claude.handlers''.is_file_buf(0), ''mode'': mode(), ''cursor'': getcurpos(), ''visual'': getpos(''v''), ''tick'': b:changedtick}', 'pattern': '*'}},
 \ {'type': 'autocmd', 'name': 'CursorMovedI', 'sync': 0, 'opts': {'eval': '{''buf'': bufnr(), ''path'': expand(''%:p''), ''file'': v:lua.require''claude.handlers''.is_file_buf(0), ''mode'': mode(), ''cursor'': getcurpos(), ''visual'': getpos(''v''), ''tick'': b:changedtick}', 'pattern': '*'}},
 \ {'type': 'autocmd', 'name': 'DiagnosticChanged', 'sync': 0, 'opts': {'eval': '{''buf'': str2nr(expand(''<abuf>'')), ''path'': expand(''<afile>:p''), ''tick'': getbufvar(str2nr(expand(''<abuf>'')), ''changedtick''), ''file'': v:lua.require''claude.handlers''.is_file_buf(str2nr(expand(''<abuf>'')))}', 'pattern': '*'}},

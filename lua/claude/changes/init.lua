@@ -33,7 +33,8 @@ local function status_text(file)
   if file.old_path and file.old_path ~= "" then
     name = file.old_path .. " -> " .. file.path
   end
-  return string.format("    %s %s  %s", file.status, name, counts)
+  local saved = file.user_saved and "  (you saved it during the turn: revert it hunk by hunk)" or ""
+  return string.format("    %s %s  %s%s", file.status, name, counts, saved)
 end
 
 local function first_line(text)
