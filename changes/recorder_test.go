@@ -306,7 +306,7 @@ func TestAFileTheUserSavedDuringTheTurnIsNamedAndOnlyRevertedByHunk(t *testing.T
 	ctx := context.Background()
 	r.Handle(ctx, event(hooks.UserPromptSubmit, dir, map[string]any{"prompt": "edit"}))
 	write(t, dir, "a.txt", "a1\nA2\na3\na4\na5\na6\na7\na8\n") // Claude
-	write(t, dir, "b.txt", "b1\nb2 saved by the user\n")      // the user, in the editor
+	write(t, dir, "b.txt", "b1\nb2 saved by the user\n")       // the user, in the editor
 	r.UserSaved(filepath.Join(dir, "b.txt"))
 	r.Handle(ctx, event(hooks.Stop, dir, nil))
 	l, _ := r.List(ctx, dir)
