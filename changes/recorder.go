@@ -164,6 +164,7 @@ func (r *Recorder) workspace(ctx context.Context, cwd string) (*workspace, error
 		if err != nil {
 			r.log.Warn("changes: bounding the ledger", "root", store.Root(), "err", err)
 		}
+		ws.loadReviewed()
 	}
 	return ws, nil
 }
@@ -225,8 +226,11 @@ func (r *Recorder) end(ctx context.Context, session string) {
 	r.changed(run.ws)
 }
 
-// changed tells the editor a workspace's changes are new.
+// changed tells the editor a workspace's changes are new, and keeps what the user reviewed.
 func (r *Recorder) changed(ws *workspace) {
+	if err := ws.saveReviewed(); err != nil {
+		r.log.Warn("changes: keeping the reviewed marks", "root", ws.store.Root(), "err", err)
+	}
 	if f := r.TurnEnded; f != nil {
 		go f(ws.store.Root())
 	}

@@ -326,3 +326,34 @@ func TestAFileTheUserSavedDuringTheTurnIsNamedAndOnlyRevertedByHunk(t *testing.T
 		t.Errorf("a.txt = %q after a refused turn revert", got)
 	}
 }
+
+func TestReviewedHunksStayReviewedInTheNextEditor(t *testing.T) {
+	dir := repo(t)
+	ledgerDir := filepath.Join(t.TempDir(), "ledger")
+	r := recorder(t, Options{Dir: ledgerDir})
+	claudeTurn(t, r, dir, "edit")
+	ctx := context.Background()
+	l, _ := r.List(ctx, dir)
+	d, _ := r.Open(ctx, dir, l.Turns[0].ID, "a.txt")
+	if err := r.Review(ctx, dir, d.Turn, "a.txt", d.Hunks[0].Key, true); err != nil {
+		t.Fatal(err)
+	}
+	next := recorder(t, Options{Dir: ledgerDir}) // Neovim restarted
+	marks, err := next.Marks(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := marks.Files[filepath.Join(dir, "a.txt")]; len(got) != 1 || got[0].Start != 7 || marks.Count != 3 {
+		t.Errorf("marks after a restart = %+v, want a.txt's second hunk only (the first was reviewed) and 3 in all", marks)
+	}
+}
+
+func TestRestoringAWorkspaceWithoutALedgerCreatesNone(t *testing.T) {
+	dir := repo(t)
+	ledgerDir := filepath.Join(t.TempDir(), "ledger")
+	r := recorder(t, Options{Dir: ledgerDir})
+	r.Restore(context.Background(), dir)
+	if entries, _ := os.ReadDir(ledgerDir); len(entries) != 0 {
+		t.Errorf("restoring a workspace never recorded made %v under the ledger directory", entries)
+	}
+}

@@ -14,6 +14,7 @@ const changesTimeout = 2 * time.Minute
 type changesConfig struct {
 	Dir        string `msgpack:"dir"` // stdpath("state")/claude/ledger
 	RevertNote bool   `msgpack:"revert_note"`
+	Cwd        string `msgpack:"cwd"` // Neovim's: its workspace's signs come back if it has a ledger
 }
 
 // configureChanges sets where the ledger lives: sync, a mkdir.
@@ -25,6 +26,11 @@ func (h *Host) configureChanges(args []changesConfig) (bool, error) {
 	if err := h.changes.Configure(changes.Options{Dir: cfg.Dir, NoRevertNote: !cfg.RevertNote}); err != nil {
 		return false, err
 	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), changesTimeout)
+		defer cancel()
+		h.changes.Restore(ctx, cfg.Cwd)
+	}()
 	return true, nil
 }
 

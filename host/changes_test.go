@@ -250,3 +250,21 @@ func (c *changesEnv) currentLine() string {
 	c.nv.Lua(&line, `return vim.api.nvim_get_current_line()`)
 	return line
 }
+
+func TestTheNextNeovimShowsTheUnreviewedChangesOfItsWorkspace(t *testing.T) {
+	first := newChangesEnv(t)
+	first.turn("fix the letters")
+	e := newEnv(t, nvimtest.WithEnv("XDG_STATE_HOME="+filepath.Join(first.nv.Dir, "state")))
+	e.nv.Cmd("cd " + first.dir + " | edit a.txt")
+	signs := e.nv.UserEvents("ClaudeChangeSigns")
+	e.nv.Lua(nil, `require('claude').setup({}); assert(require('claude.host').ensure())`)
+	nvimtest.Next(t, signs, "the signs of the workspace's recorded turn", waitTimeout)
+	var got struct {
+		Lines  []int  `msgpack:"lines"`
+		Status string `msgpack:"status"`
+	}
+	e.nv.Lua(&got, `return { lines = require('claude.changes.signs').lines(0), status = require('claude').statusline() }`)
+	if fmt.Sprint(got.Lines) != "[2 7]" || !strings.Contains(got.Status, "4 unreviewed") {
+		t.Errorf("in the next Neovim: signed lines %v, statusline %q; want [2 7] and 4 unreviewed", got.Lines, got.Status)
+	}
+}

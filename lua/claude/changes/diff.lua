@@ -85,7 +85,7 @@ end
 
 function M.revert_turn()
   local view = M.current()
-  if view and not require("claude.changes.guard").refuse_modified(view.root, { view.file.path }) then
+  if view and not require("claude.changes.guard").refuse_modified_under(view.root) then
     require("claude.host").request_changes("revert_turn", view.cwd, view.turn)
   end
 end

@@ -20,4 +20,20 @@ function M.refuse_modified(root, paths)
   return false
 end
 
+--- Whether any loaded buffer of a file under root has unsaved edits (a
+--- turn's revert from its diff, which does not hold the turn's file list):
+--- says which, and returns true, if so.
+---@param root string
+---@return boolean refused
+function M.refuse_modified_under(root)
+  local prefix = root .. "/"
+  for _, buf in ipairs(vim.api.nvim_list_bufs()) do
+    local name = vim.api.nvim_buf_get_name(buf)
+    if vim.api.nvim_buf_is_loaded(buf) and vim.bo[buf].modified and vim.startswith(name, prefix) then
+      return M.refuse_modified(root, { name:sub(#prefix + 1) })
+    end
+  end
+  return false
+end
+
 return M
