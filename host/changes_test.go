@@ -268,3 +268,38 @@ func TestTheNextNeovimShowsTheUnreviewedChangesOfItsWorkspace(t *testing.T) {
 		t.Errorf("in the next Neovim: signed lines %v, statusline %q; want [2 7] and 4 unreviewed", got.Lines, got.Status)
 	}
 }
+
+func TestAReviewedHunkLosesItsSignTheQuickfixListHasTheRestAndClearForgetsAll(t *testing.T) {
+	c := newChangesEnv(t)
+	c.turn("fix the letters")
+	c.request("list", `vim.cmd('ClaudeChanges')`)
+	c.cursorTo("a.txt")
+	c.request("open", `vim.api.nvim_feedkeys(vim.keycode('<CR>'), 'x', false)`)
+	c.nv.Lua(nil, `vim.api.nvim_win_set_cursor(0, { 2, 0 })`)
+	signs := c.nv.UserEvents("ClaudeChangeSigns")
+	c.request("review", `vim.api.nvim_feedkeys(vim.keycode('\\av'), 'x', false)`)
+	nvimtest.Next(t, signs, "the signs after the review", waitTimeout)
+	var signed []int
+	c.nv.Lua(&signed, `return require('claude.changes.signs').lines(0)`)
+	if fmt.Sprint(signed) != "[7]" {
+		t.Errorf("a.txt's signed lines after reviewing its first hunk = %v, want [7]", signed)
+	}
+
+	c.request("qf", `vim.cmd('ClaudeChanges qf')`)
+	var qf []string
+	c.nv.Lua(&qf, `local out = {}
+		for _, it in ipairs(vim.fn.getqflist()) do
+			table.insert(out, vim.fn.fnamemodify(vim.fn.bufname(it.bufnr), ':t') .. ':' .. it.lnum)
+		end
+		return out`)
+	if fmt.Sprint(qf) != "[a.txt:7 b.txt:3 c.txt:1]" {
+		t.Errorf("the quickfix list = %v, want the three unreviewed hunks [a.txt:7 b.txt:3 c.txt:1]", qf)
+	}
+
+	c.nv.Cmd("tabclose")
+	c.request("clear", `vim.cmd('ClaudeChanges clear')`)
+	c.request("list", `vim.cmd('ClaudeChanges')`)
+	if list := strings.Join(c.bufLines(), "\n"); !strings.Contains(list, "No turn recorded yet") {
+		t.Errorf("the list after :ClaudeChanges clear:\n%s", list)
+	}
+}
