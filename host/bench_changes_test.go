@@ -17,7 +17,9 @@ import (
 // turn that changed 2,000 files of a git work tree (the snapshots at UserPromptSubmit and
 // Stop, then the signs pushed to the editor, one of the files open), and while
 // :ClaudeChanges opens on it (the listing and its rendering). record and list are the times
-// from the prompt's hook to the signs, and from the command to the list drawn.
+// from the prompt's hook to the signs, and from the command to the list drawn. idle-freeze is
+// the same probe over a second with nothing of ours running: what the machine's load alone
+// costs, to read the others against.
 func BenchmarkChangesTurnOf2000Files(b *testing.B) {
 	const files = 2000
 	c := newChangesEnv(b)
@@ -34,10 +36,14 @@ func BenchmarkChangesTurnOf2000Files(b *testing.B) {
 		b.Fatal(err)
 	}
 	c.nv.Cmd("edit src/f0001.go")
-	var record, recordFreeze, list, listFreeze []time.Duration
+	var record, recordFreeze, list, listFreeze, idle []time.Duration
 	for n := range b.N {
-		signs := c.nv.UserEvents("ClaudeChangeSigns")
 		stop := stallProbe(ui.Eval)
+		<-time.After(time.Second) // a measuring window, not a wait for anything
+		idle = append(idle, stop())
+
+		signs := c.nv.UserEvents("ClaudeChangeSigns")
+		stop = stallProbe(ui.Eval)
 		start := time.Now()
 		c.hook(hooks.UserPromptSubmit, func(e *hooks.Event) { e.Prompt = fmt.Sprintf("turn %d", n) })
 		for i := range files {
@@ -69,4 +75,5 @@ func BenchmarkChangesTurnOf2000Files(b *testing.B) {
 	nvimtest.ReportQuantiles(b, recordFreeze, "record-freeze")
 	nvimtest.ReportQuantiles(b, list, "list")
 	nvimtest.ReportQuantiles(b, listFreeze, "list-freeze")
+	nvimtest.ReportQuantiles(b, idle, "idle-freeze")
 }

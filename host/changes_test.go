@@ -303,3 +303,21 @@ func TestAReviewedHunkLosesItsSignTheQuickfixListHasTheRestAndClearForgetsAll(t 
 		t.Errorf("the list after :ClaudeChanges clear:\n%s", list)
 	}
 }
+
+func TestOlderTurnsAreOneLineUntilOpened(t *testing.T) {
+	c := newChangesEnv(t)
+	c.turn("the first turn")
+	c.hook(hooks.UserPromptSubmit, func(e *hooks.Event) { e.Prompt = "the second turn" })
+	c.nv.WriteFile("c.txt", "c1 again\n")
+	c.hook(hooks.Stop, nil)
+	c.request("list", `vim.cmd('ClaudeChanges')`)
+	list := strings.Join(c.bufLines(), "\n")
+	if !strings.Contains(list, "the second turn\n    M c.txt  +1 -1") || !strings.Contains(list, "the first turn  (3 files: <CR> shows them)") || strings.Contains(list, "M a.txt") {
+		t.Fatalf("the list:\n%s\nwant the newest turn's file and the older turn on one line", list)
+	}
+	c.cursorTo("the first turn")
+	c.nv.Keys("<CR>")
+	if list := strings.Join(c.bufLines(), "\n"); !strings.Contains(list, "the first turn\n    M a.txt  +2 -2") {
+		t.Errorf("after <CR> on the older turn:\n%s\nwant its files shown", list)
+	}
+}

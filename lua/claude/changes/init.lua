@@ -11,7 +11,8 @@ local state = {
   buf = nil,
   cwd = nil, -- the workspace the list shows (the directory it was asked for)
   listing = nil, -- the host's answer: { root, repository, turns }
-  rows = {}, -- line -> { turn = turn, file = file|nil }
+  rows = {}, -- line -> { turn = turn, file = file|nil, open = shown|nil }
+  expanded = {}, -- turn id -> whether its files show (the newest's do unless closed)
 }
 
 local function request(op, cwd, turn, path, key)
@@ -57,18 +58,28 @@ local function render()
       table.insert(lines, "")
       table.insert(lines, "No turn recorded yet: the turns of a Claude started by this plugin (:ClaudeOpen, :ClaudeChat) show here.")
     end
-    for _, turn in ipairs(l.turns) do
+    for i, turn in ipairs(l.turns) do
+      -- The newest turn shows its files; the others are one line each until
+      -- <CR> opens them: a list of hundreds of turns of thousands of files
+      -- stays quick to draw.
+      local open = state.expanded[turn.id]
+      if open == nil then
+        open = i == 1
+      end
       table.insert(lines, "")
       local where = turn.source ~= "" and ("  [" .. turn.source .. "]") or ""
       local running = turn.running and "  (running)" or ""
-      table.insert(lines, string.format("%s  %s%s%s", os.date("%Y-%m-%d %H:%M", turn.started), first_line(turn.prompt), where, running))
-      rows[#lines] = { turn = turn }
-      if not turn.running and #turn.files == 0 then
-        table.insert(lines, "    (no file changed)")
-      end
-      for _, file in ipairs(turn.files) do
-        table.insert(lines, status_text(file))
-        rows[#lines] = { turn = turn, file = file }
+      local fold = open and "" or string.format("  (%d file%s: <CR> shows them)", #turn.files, #turn.files == 1 and "" or "s")
+      table.insert(lines, string.format("%s  %s%s%s%s", os.date("%Y-%m-%d %H:%M", turn.started), first_line(turn.prompt), where, running, #turn.files > 0 and fold or ""))
+      rows[#lines] = { turn = turn, open = open }
+      if open then
+        if not turn.running and #turn.files == 0 then
+          table.insert(lines, "    (no file changed)")
+        end
+        for _, file in ipairs(turn.files) do
+          table.insert(lines, status_text(file))
+          rows[#lines] = { turn = turn, file = file }
+        end
       end
     end
   end
@@ -79,7 +90,8 @@ local function render()
 end
 
 local HELP = {
-  "<CR>  open the file under the cursor: before -> now as a diff",
+  "<CR>  open the file under the cursor: before -> now as a diff;",
+  "      on a turn's line, show or hide its files",
   "X     revert the file under the cursor, or on a turn's line the whole turn",
   "r     refresh",
   "q     close",
@@ -117,7 +129,12 @@ end
 
 function M.open_under_cursor()
   local row = M.row()
-  if not (row and row.file) then
+  if row and not row.file then
+    state.expanded[row.turn.id] = not row.open
+    render()
+    return
+  end
+  if not row then
     return
   end
   if row.file.binary then
