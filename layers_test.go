@@ -23,6 +23,8 @@ func TestNoImportRunsUpALayer(t *testing.T) {
 		{[]string{"./chatctl"}, slices.Concat(neovim, []string{mod + "host"})},
 		// lockfile, logfile and claudeconfig stand on the standard library alone (uuid aside).
 		{[]string{"./lockfile", "./logfile", "./memtrim", "./ledger", "./hooks", "./claudeconfig"}, slices.Concat(neovim, []string{mod + "mcp", mod + "chat", mod + "chatctl", mod + "host"})},
+		// changes wires the ledger to hook events and knows no editor.
+		{[]string{"./changes"}, slices.Concat(neovim, []string{mod + "mcp", mod + "chat", mod + "chatctl", mod + "host"})},
 	} {
 		t.Run(strings.Join(layer.pkgs, " "), func(t *testing.T) {
 			out, err := exec.Command("go", append([]string{"list", "-deps"}, layer.pkgs...)...).CombinedOutput()

@@ -316,6 +316,19 @@
 //     becomes "é", unknown fields stay) under a mkdir lock <file>.lock, re-reading it under
 //     the lock, through a temp file renamed over it with the old file's mode.
 //
+// Hooks for the change ledger (2.1.332 and 2.1.197, terminal and chat, hooks from
+// --settings; e2e TestATerminalTurnWrittenUnreviewed…, TestAChatTurnInAcceptEdits…):
+//
+//   - In auto (terminal) and acceptEdits (terminal and chat) the Edits and a Bash
+//     `sed -i s/c1/C1/ c.txt` in the project run without a question (no PermissionRequest
+//     hook, no can_use_tool), and UserPromptSubmit, PreToolUse (each tool) and Stop fire all
+//     the same: the hooks, not the permission flow, are where every change can be seen.
+//   - PreToolUse waits for the hook's answer before the tool runs, so a snapshot taken there
+//     is the file's "before"; Stop comes after the turn's last tool result.
+//   - The chat's CLI (-p, stream-json) runs UserPromptSubmit hooks from --settings for every
+//     user line, and what the hook prints reaches the model in that turn's request, as in
+//     the terminal.
+//
 // How the peer chat's agent runs the same CLI (claude-agent-acp 0.101.0 through its SDK
 // 0.3.318, seen with 2.1.332 in peerbench/chatpeer):
 //

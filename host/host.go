@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/claude-nvim/claude.nvim/changes"
 	"github.com/claude-nvim/claude.nvim/mcp"
 	"github.com/claude-nvim/claude.nvim/memtrim"
 	"github.com/claude-nvim/claude.nvim/nvimapi"
@@ -31,9 +32,10 @@ type Host struct {
 	editor  *nvimapi.Editor
 	tracker *selection.Tracker
 	diags   *diagnosticsNotifier
-	chats   chats         // :ClaudeChat (chat.go, chatctl)
-	idle    *memtrim.Idle // drops our executable's pages once quiet (memory.go)
-	hookBus hookBus       // the hook events of the CLIs we start (hooks.go)
+	chats   chats             // :ClaudeChat (chat.go, chatctl)
+	idle    *memtrim.Idle     // drops our executable's pages once quiet (memory.go)
+	hookBus hookBus           // the hook events of the CLIs we start (hooks.go)
+	changes *changes.Recorder // the change ledger, fed by hook events (changes.go)
 
 	// lifecycle serialises starting and stopping the server; never held
 	// while calling Neovim.
@@ -67,6 +69,8 @@ func New(opts Options) *Host {
 	h := &Host{log: opts.Log, lockDir: opts.LockDir, listenDelay: opts.ListenDelay}
 	h.hookBus.log, h.hookBus.binary = opts.Log, opts.HookBinary
 	h.idle = memtrim.NewIdle(trimQuiet, h.trimMemory)
+	h.changes = changes.New(opts.Log)
+	h.changes.TurnEnded = h.pushMarks
 	return h
 }
 
@@ -84,6 +88,7 @@ func (h *Host) Register(p *plugin.Plugin) error {
 		h.newChats(nil) // the manifest only needs the handlers' signatures
 	}
 	chat := h.chats.ctl
+	h.hookBus.subscribe(h.changes.Handle) // the change ledger records every turn (changes.go)
 
 	// Sync: the Lua layer waits for these; each returns in well under a
 	// millisecond of work plus at most one call back into Neovim.
@@ -94,6 +99,8 @@ func (h *Host) Register(p *plugin.Plugin) error {
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatStart"}, chat.Start)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatSessions"}, chat.Conversations)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatTrusted"}, chat.Trusted)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChangesConfigure"}, h.configureChanges)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChangesHealth"}, h.changesHealth)
 
 	// Async: fire and forget from Lua.
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostStartAsync"}, h.startAsync)
@@ -112,12 +119,14 @@ func (h *Host) Register(p *plugin.Plugin) error {
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatTrust"}, chat.Trust)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatStopTask"}, chat.StopTask)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatRewind"}, chat.Rewind)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChanges"}, h.changesRequest)
 
 	for _, event := range []string{"CursorMoved", "CursorMovedI", "ModeChanged", "BufEnter"} {
 		p.HandleAutocmd(&plugin.AutocmdOptions{Event: event, Pattern: "*", Eval: "*"}, h.cursorEvent)
 	}
 	p.HandleAutocmd(&plugin.AutocmdOptions{Event: "DiagnosticChanged", Pattern: "*", Eval: "*"}, h.diagnosticChanged)
 	p.HandleAutocmd(&plugin.AutocmdOptions{Event: "DirChanged", Pattern: "*"}, h.dirChanged)
+	p.HandleAutocmd(&plugin.AutocmdOptions{Event: "BufWritePost", Pattern: "*", Eval: "expand('<afile>:p')"}, h.bufWritten)
 	return nil
 }
 

@@ -3,6 +3,7 @@ package ledger
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -163,5 +164,36 @@ func TestBinaryFilesRevertOnlyWholeAndUnchanged(t *testing.T) {
 	write(t, repo, "img.bin", "\x00\x01user")
 	if _, err := s.RevertFile(ctx, b, a, onDisk(t, repo, "img.bin")); !errors.Is(err, ErrBinary) {
 		t.Errorf("changed since: %v, want ErrBinary", err)
+	}
+}
+
+func TestAllHunksMatchEachFilesHunks(t *testing.T) {
+	s, _, before, after := turn(t, map[string]string{"a.txt": "1\n2\n3\n4\n", "b c.txt": "x\n", "gone.txt": "g\n"}, func(repo string) {
+		write(t, repo, "a.txt", "1\nTWO\n3\n4\nfive\n")
+		write(t, repo, "b c.txt", "y\n")
+		write(t, repo, "new.txt", "n\n")
+		if err := os.Remove(filepath.Join(repo, "gone.txt")); err != nil {
+			t.Fatal(err)
+		}
+	})
+	all, err := s.AllHunks(context.Background(), before, after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changes, err := s.Changes(context.Background(), before, after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range changes {
+		one, err := s.Hunks(context.Background(), before, after, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(all[c.Path]) != fmt.Sprint(one) {
+			t.Errorf("%s: AllHunks %v, Hunks %v", c.Path, all[c.Path], one)
+		}
+	}
+	if len(all) != 4 {
+		t.Errorf("AllHunks has %d files (%v), want a.txt, b c.txt, new.txt, gone.txt", len(all), all)
 	}
 }

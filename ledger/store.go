@@ -47,20 +47,10 @@ const attributes = "* -text -filter -ident -working-tree-encoding\n"
 // Open opens or creates the store of workspace under dir (one subdirectory per work tree or
 // workspace, named after it). It writes nothing in the workspace or its repository.
 func Open(ctx context.Context, dir, workspace string) (*Store, error) {
-	workspace, err := filepath.Abs(workspace)
-	if err != nil {
-		return nil, fmt.Errorf("ledger: %w", err)
-	}
-	user, repo, err := findUserRepo(ctx, workspace)
+	gitDir, root, format, user, repo, err := locate(ctx, dir, workspace)
 	if err != nil {
 		return nil, err
 	}
-	root, format := workspace, "sha1"
-	if repo {
-		root, format = user.top, user.format
-	}
-	sum := sha256.Sum256([]byte(root))
-	gitDir := filepath.Join(dir, filepath.Base(root)+"-"+hex.EncodeToString(sum[:8]))
 	s := &Store{
 		git:   gitRunner{gitDir: gitDir, workTree: root, index: "index"},
 		files: gitRunner{gitDir: gitDir, workTree: root, index: "index-files"},
@@ -82,8 +72,40 @@ func Open(ctx context.Context, dir, workspace string) (*Store, error) {
 	return s, nil
 }
 
+// Exists says whether workspace has a store under dir already, creating nothing (to show
+// what was recorded without starting a ledger for every directory the editor opens).
+func Exists(ctx context.Context, dir, workspace string) bool {
+	gitDir, _, _, _, _, err := locate(ctx, dir, workspace)
+	if err != nil {
+		return false
+	}
+	_, err = os.Stat(filepath.Join(gitDir, "HEAD"))
+	return err == nil
+}
+
+// locate finds the root a workspace's snapshots cover and its store's directory under dir.
+func locate(ctx context.Context, dir, workspace string) (gitDir, root, format string, user userRepo, repo bool, err error) {
+	workspace, err = filepath.Abs(workspace)
+	if err != nil {
+		return "", "", "", userRepo{}, false, fmt.Errorf("ledger: %w", err)
+	}
+	user, repo, err = findUserRepo(ctx, workspace)
+	if err != nil {
+		return "", "", "", userRepo{}, false, err
+	}
+	root, format = workspace, "sha1"
+	if repo {
+		root, format = user.top, user.format
+	}
+	sum := sha256.Sum256([]byte(root))
+	return filepath.Join(dir, filepath.Base(root)+"-"+hex.EncodeToString(sum[:8])), root, format, user, repo, nil
+}
+
 // Root is the directory the snapshots cover (paths in Changes are relative to it).
 func (s *Store) Root() string { return s.root }
+
+// Dir is the store's private repository (for :checkhealth).
+func (s *Store) Dir() string { return s.git.gitDir }
 
 // Repository says whether Root is a git work tree (Snapshot works) or not (SnapshotFiles).
 func (s *Store) Repository() bool { return s.repo }

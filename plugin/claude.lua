@@ -213,6 +213,16 @@ command("ClaudeModel", function()
   require("claude.chat.models").pick()
 end, { desc = "Pick Claude's model from the CLI's list: the running chat now, later chats and terminals too" })
 
+command("ClaudeChanges", function(o)
+  require("claude.commands").changes(o.args)
+end, {
+  nargs = "?",
+  complete = function()
+    return { "qf", "clear" }
+  end,
+  desc = "Claude's recorded changes, per turn: review, revert (qf: unreviewed hunks to the quickfix list; clear: forget them)",
+})
+
 command("ClaudeLog", function()
   require("claude.commands").log()
 end, { desc = "Open the claude.nvim log file" })
@@ -237,3 +247,9 @@ map({ "n", "t" }, "<Plug>(ClaudeDiffFocus)", "<Cmd>ClaudeDiffFocus<CR>", "Go to 
 map({ "n" }, "<Plug>(ClaudeChatPrevPrompt)", "<Cmd>lua require('claude.chat.keys').jump_prompt(-1)<CR>", "Go to the chat's previous prompt")
 map({ "n" }, "<Plug>(ClaudeChatNextPrompt)", "<Cmd>lua require('claude.chat.keys').jump_prompt(1)<CR>", "Go to the chat's next prompt")
 map({ "n" }, "<Plug>(ClaudeChatRewind)", "<Cmd>lua require('claude.chat.rewind').start()<CR>", "Rewind, fork or edit from the chat's prompt at the cursor")
+map({ "n" }, "<Plug>(ClaudeChangeNext)", "<Cmd>lua require('claude.changes.signs').next()<CR>", "Go to Claude's next unreviewed change")
+map({ "n" }, "<Plug>(ClaudeChangePrev)", "<Cmd>lua require('claude.changes.signs').prev()<CR>", "Go to Claude's previous unreviewed change")
+map({ "n" }, "<Plug>(ClaudeChangeRevertHunk)", "<Cmd>lua require('claude.changes.diff').revert_hunk()<CR>", "Revert Claude's hunk under the cursor (:ClaudeChanges diff)")
+map({ "n" }, "<Plug>(ClaudeChangeReview)", "<Cmd>lua require('claude.changes.diff').review()<CR>", "Mark Claude's hunk under the cursor reviewed (:ClaudeChanges diff)")
+map({ "n" }, "<Plug>(ClaudeChangeRevertFile)", "<Cmd>lua require('claude.changes.diff').revert_file()<CR>", "Revert Claude's change to this file (:ClaudeChanges diff)")
+map({ "n" }, "<Plug>(ClaudeChangeRevertTurn)", "<Cmd>lua require('claude.changes.diff').revert_turn()<CR>", "Revert Claude's whole turn (:ClaudeChanges diff)")

@@ -33,6 +33,7 @@ local commands = {
   "ClaudeChatStopAgent", "ClaudeChatTasks",
   "ClaudeChatEffort",
   "ClaudeChatRewind",
+  "ClaudeChanges",
 }
 _G.lazy_loads = 0
 

@@ -154,4 +154,10 @@ function M.log()
   vim.bo.autoread = true
 end
 
+--- :ClaudeChanges [qf|clear]: the change ledger's list, the quickfix list
+--- of unreviewed hunks, or forgetting the workspace's ledger.
+function M.changes(arg)
+  require("claude.changes").command(arg)
+end
+
 return M

@@ -136,6 +136,23 @@ M.schema = group({
     -- Install the keymaps above at all.
     use_default_keymaps = option(true, "boolean"),
   }),
+  -- The change ledger (:ClaudeChanges): every turn of a CLI the plugin
+  -- started is recorded, whatever the permission mode.
+  changes = group({
+    -- After you revert something, the next prompt in that workspace tells
+    -- Claude what you undid (so it does not redo it blindly).
+    revert_note = option(true, "boolean"),
+    -- Signs on the lines Claude changed that you have not reviewed.
+    signs = option(true, "boolean"),
+    -- Buffer-local keys in the :ClaudeChanges diff; false disables one.
+    keymaps = group({
+      revert_hunk = option("<leader>ar", { "string", "boolean" }),
+      review = option("<leader>av", { "string", "boolean" }),
+      revert_file = option("<leader>aR", { "string", "boolean" }),
+      revert_turn = option("<leader>aT", { "string", "boolean" }),
+    }),
+    use_default_keymaps = option(true, "boolean"),
+  }),
   -- Reload buffers whose files Claude changed on disk (never one with
   -- unsaved changes: those get a warning instead).
   auto_reload = option(true, "boolean"),

@@ -130,4 +130,16 @@ function M.show_models(dir, models, running, err)
   require("claude.chat.models").show(dir, models, running, err)
 end
 
+-- The change ledger (nvimapi/changes.go).
+
+--- The answer to a :ClaudeChanges request (host.request_changes).
+function M.changes_reply(op, cwd, result, err)
+  require("claude.changes").reply(op, cwd, result, err)
+end
+
+--- A workspace's unreviewed lines, for the signs.
+function M.mark_changes(marks)
+  require("claude.changes.signs").set(marks)
+end
+
 return M

@@ -584,6 +584,28 @@ local function check_tool_cache()
   end
 end
 
+-- What the change ledger records for this directory (:ClaudeChanges), or
+-- why nothing.
+local function check_changes()
+  health.start("Change ledger")
+  if vim.fn.executable("git") ~= 1 then
+    health.error("git is not on $PATH: Claude's turns cannot be recorded", "install git")
+    return
+  end
+  local h = require("claude.host").changes_health(vim.fn.getcwd())
+  if not h then
+    health.info("the Go host is not running yet: turns are recorded once a Claude started here (:ClaudeOpen, :ClaudeChat) works")
+    return
+  end
+  if h.error and h.error ~= "" then
+    health.warn("nothing is recorded for " .. vim.fn.getcwd() .. ": " .. h.error, ":ClaudeChanges clear starts a new ledger for this workspace")
+    return
+  end
+  local what = h.repository and "the whole git work tree" or "not a git repository: only the files Claude's file tools name (a shell command's changes are not seen)"
+  health.ok(string.format("%s: %s", vim.fn.fnamemodify(h.root, ":~"), what))
+  health.info(string.format("%d turn%s kept, %.1f MiB, in %s (mode 700; newest 500 turns, at most 30 days)", h.turns, h.turns == 1 and "" or "s", h.bytes / 1048576, vim.fn.fnamemodify(h.store, ":~")))
+end
+
 function M.check()
   check_neovim()
   if vim.fn.has("nvim-0.10") ~= 1 then
@@ -597,6 +619,7 @@ function M.check()
   check_lock_dir()
   check_server()
   check_tool_cache()
+  check_changes()
   check_proxy()
 end
 

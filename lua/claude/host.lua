@@ -291,6 +291,18 @@ local function stale_message(found)
   )
 end
 
+-- Tells a host that just answered where the change ledger lives and how it
+-- behaves (changes.* options); the hooks of the CLIs it starts record there.
+local function configure_changes()
+  local cfg = require("claude.config").get().changes
+  local dir = vim.fn.stdpath("state") .. "/claude/ledger"
+  local ok, err = pcall(vim.fn.ClaudeHostChangesConfigure, { dir = dir, revert_note = cfg.revert_note, cwd = vim.fn.getcwd() })
+  -- A test host may register only some handlers.
+  if not ok and not (vim.g.claude_test_host and tostring(err):find("Unknown function", 1, true)) then
+    require("claude.notify").notify("claude.nvim: the change ledger is off: " .. tostring(err), vim.log.levels.WARN)
+  end
+end
+
 --- Makes sure the Go host is registered and answering, waiting for it to
 --- start (a few milliseconds, once) if needed.
 ---@return boolean ok
@@ -306,6 +318,7 @@ function M.ensure()
   -- themselves (plugin.RegisterForTests).
   if vim.g.claude_test_host then
     state.ready = true
+    configure_changes()
     return true
   end
   local ok, err = register()
@@ -318,6 +331,7 @@ function M.ensure()
     return false, stale_message(answered and ("version " .. tostring(theirs)) or "an older version")
   end
   state.ready = true
+  configure_changes()
   return true
 end
 
@@ -369,6 +383,7 @@ function M.finish_start(result)
     return nil
   end
   state.ready = true
+  configure_changes()
   return result.info
 end
 
@@ -532,6 +547,25 @@ end
 --- Sets the effort of the running chat CLI's next requests ("": its default).
 function M.set_chat_effort(dir, effort)
   return M.call("ClaudeHostChatEffort", dir, effort)
+end
+
+-- The change ledger (:ClaudeChanges).
+
+--- Asks the host for op (list, open, revert_hunk, revert_file,
+--- revert_turn, review, unreview, clear, marks) in cwd's workspace; the
+--- answer comes through handlers.changes_reply.
+function M.request_changes(op, cwd, turn, path, key)
+  return M.call("ClaudeHostChanges", op, cwd, turn or "", path or "", key or "")
+end
+
+--- What the ledger records for cwd (:checkhealth), or nil when the host
+--- does not run (it is not started for a health check).
+function M.changes_health(cwd)
+  if not state.ready then
+    return nil
+  end
+  local ok, result = try("ClaudeHostChangesHealth", cwd)
+  return ok and result or nil
 end
 
 return M

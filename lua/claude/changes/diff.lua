@@ -1,0 +1,240 @@
+-- One file of one recorded turn as a Neovim diff, in a tab page of its
+-- own: on the left a scratch buffer with the file before the turn, on the
+-- right the file's own buffer (now). Keys (changes.keymaps, or the
+-- <Plug>(ClaudeChange…) maps) revert the hunk under the cursor, mark it
+-- reviewed, revert the file or the whole turn; the Go host does the
+-- three-way work (the user's later edits survive, or it refuses).
+local M = {}
+
+local notify = require("claude.notify")
+
+local views = {} -- tab page -> view
+
+local function cfg()
+  return require("claude.config").get().changes
+end
+
+local function request(op, view, key)
+  return require("claude.host").request_changes(op, view.cwd, view.turn, view.file.path, key)
+end
+
+local function abs(view)
+  return view.root .. "/" .. view.file.path
+end
+
+--- The view of the current tab page, or nil.
+function M.current()
+  return views[vim.api.nvim_get_current_tabpage()]
+end
+
+-- The hunk under the cursor: in the before window by its old lines, in the
+-- file's window by its new ones (as Claude left the file).
+local function hunk_under_cursor(view)
+  local line = vim.api.nvim_win_get_cursor(0)[1]
+  local before = vim.api.nvim_get_current_buf() == view.before_buf
+  for _, h in ipairs(view.hunks) do
+    local start, count = h.new_start, h.new_count
+    if before then
+      start, count = h.old_start, h.old_count
+    end
+    if count == 0 then
+      if line == start or line == start + 1 then
+        return h
+      end
+    elseif line >= start and line < start + count then
+      return h
+    end
+  end
+  return nil
+end
+
+local function with_hunk(fn)
+  local view = M.current()
+  if not view then
+    notify.info("claude.nvim: not in a :ClaudeChanges diff")
+    return
+  end
+  local h = hunk_under_cursor(view)
+  if not h then
+    notify.info("claude.nvim: no hunk of this turn under the cursor (]c and [c move between hunks)")
+    return
+  end
+  fn(view, h)
+end
+
+function M.revert_hunk()
+  with_hunk(function(view, h)
+    if not require("claude.changes.guard").refuse_modified(view.root, { view.file.path }) then
+      request("revert_hunk", view, h.key)
+    end
+  end)
+end
+
+function M.review()
+  with_hunk(function(view, h)
+    request(h.reviewed and "unreview" or "review", view, h.key)
+  end)
+end
+
+function M.revert_file()
+  local view = M.current()
+  if view and not require("claude.changes.guard").refuse_modified(view.root, { view.file.path }) then
+    request("revert_file", view)
+  end
+end
+
+function M.revert_turn()
+  local view = M.current()
+  if view and not require("claude.changes.guard").refuse_modified_under(view.root) then
+    require("claude.host").request_changes("revert_turn", view.cwd, view.turn)
+  end
+end
+
+local ACTIONS = {
+  { "revert_hunk", M.revert_hunk, "revert the hunk under the cursor" },
+  { "review", M.review, "mark the hunk under the cursor reviewed (again: not reviewed)" },
+  { "revert_file", M.revert_file, "revert the whole file" },
+  { "revert_turn", M.revert_turn, "revert the whole turn (every file, or none)" },
+}
+
+local function help()
+  local lines = {}
+  for _, a in ipairs(ACTIONS) do
+    local lhs = cfg().use_default_keymaps and cfg().keymaps[a[1]] or nil
+    table.insert(lines, string.format("%-12s %s", lhs or "(no key)", a[3]))
+  end
+  table.insert(lines, "]c / [c      next / previous hunk (Neovim's diff)")
+  table.insert(lines, "q            close (in the before window)")
+  vim.api.nvim_echo({ { table.concat(lines, "\n") } }, false, {})
+end
+
+-- Buffer-local keys: on the before buffer (ours) always; on the file's own
+-- buffer only where the user has no map of their own, removed when the
+-- view closes.
+-- Whether buf has a buffer-local normal-mode map of lhs.
+local function has_map(buf, lhs)
+  return vim.api.nvim_buf_call(buf, function()
+    return vim.fn.maparg(lhs, "n", false, true).buffer == 1
+  end)
+end
+
+local function set_keymaps(view)
+  local targets = { { buf = view.before_buf, owned = true }, { buf = view.file_buf, owned = false } }
+  for _, target in ipairs(targets) do
+    if cfg().use_default_keymaps then
+      for _, a in ipairs(ACTIONS) do
+        local lhs = cfg().keymaps[a[1]]
+        if lhs and (target.owned or not has_map(target.buf, lhs)) then
+          vim.keymap.set("n", lhs, a[2], { buffer = target.buf, nowait = true, desc = "Claude changes: " .. a[3] })
+          if not target.owned then
+            table.insert(view.maps, { buf = target.buf, lhs = lhs })
+          end
+        end
+      end
+    end
+    if target.owned or not has_map(target.buf, "g?") then
+      vim.keymap.set("n", "g?", help, { buffer = target.buf, nowait = true, desc = "Claude changes: show the keys" })
+      if not target.owned then
+        table.insert(view.maps, { buf = target.buf, lhs = "g?" })
+      end
+    end
+  end
+  vim.keymap.set("n", "q", "<Cmd>tabclose<CR>", { buffer = view.before_buf, nowait = true, desc = "Claude changes: close the diff" })
+end
+
+local function close(tab)
+  local view = views[tab]
+  if not view then
+    return
+  end
+  views[tab] = nil
+  for _, m in ipairs(view.maps) do
+    if vim.api.nvim_buf_is_valid(m.buf) then
+      pcall(vim.keymap.del, "n", m.lhs, { buffer = m.buf })
+    end
+  end
+end
+
+local function winbar(view)
+  local keys = cfg().keymaps
+  local hint = cfg().use_default_keymaps and keys.revert_hunk and (" · " .. keys.revert_hunk .. " revert hunk") or ""
+  local text = string.format("before: %s%s · g? keys", view.file.path, hint)
+  return text:gsub("%%", "%%%%")
+end
+
+--- Shows d (the host's answer to "open": { root, turn, file, before,
+--- hunks }) for cwd's workspace.
+function M.show(cwd, d)
+  local path = d.root .. "/" .. d.file.path
+  vim.cmd("tabnew " .. vim.fn.fnameescape(path))
+  local tab = vim.api.nvim_get_current_tabpage()
+  local file_win, file_buf = vim.api.nvim_get_current_win(), vim.api.nvim_get_current_buf()
+  local before_buf = vim.api.nvim_create_buf(false, true)
+  vim.bo[before_buf].bufhidden = "wipe"
+  vim.api.nvim_buf_set_lines(before_buf, 0, -1, false, d.before)
+  vim.bo[before_buf].modifiable = false
+  pcall(vim.api.nvim_buf_set_name, before_buf, string.format("claude-changes://%s/%s", d.turn:sub(1, 8), d.file.path))
+  local ft = vim.filetype.match({ filename = path })
+  if ft then
+    vim.bo[before_buf].filetype = ft
+  end
+  vim.cmd("leftabove vsplit")
+  local before_win = vim.api.nvim_get_current_win()
+  vim.api.nvim_win_set_buf(before_win, before_buf)
+  local view = { cwd = cwd, root = d.root, turn = d.turn, file = d.file, hunks = d.hunks, before_buf = before_buf, file_buf = file_buf, maps = {} }
+  views[tab] = view
+  for _, win in ipairs({ before_win, file_win }) do
+    vim.api.nvim_win_call(win, function()
+      vim.cmd("diffthis")
+    end)
+  end
+  vim.wo[before_win].winbar = winbar(view)
+  set_keymaps(view)
+  vim.api.nvim_create_autocmd("BufWipeout", {
+    group = vim.api.nvim_create_augroup("ClaudeChangesDiff" .. before_buf, { clear = true }),
+    buffer = before_buf,
+    desc = "claude.nvim: drop the :ClaudeChanges diff's keys from the file's buffer",
+    callback = function()
+      close(tab)
+    end,
+  })
+  -- Start on the first hunk, in the file's window.
+  vim.api.nvim_set_current_win(file_win)
+  if d.hunks[1] then
+    pcall(vim.api.nvim_win_set_cursor, file_win, { math.max(d.hunks[1].new_start, 1), 0 })
+  end
+end
+
+local function each_view(fn)
+  for _, view in pairs(views) do
+    fn(view)
+  end
+end
+
+--- A revert went through (result: { root, paths, what }): the diffs of
+--- those files update.
+function M.reverted(_, result)
+  each_view(function(view)
+    if vim.tbl_contains(result.paths, abs(view)) then
+      for _, win in ipairs(vim.fn.win_findbuf(view.file_buf)) do
+        vim.api.nvim_win_call(win, function()
+          vim.cmd("diffupdate")
+        end)
+      end
+    end
+  end)
+end
+
+--- A hunk (by key) was marked reviewed or not.
+function M.reviewed(key, reviewed)
+  each_view(function(view)
+    for _, h in ipairs(view.hunks) do
+      if h.key == key then
+        h.reviewed = reviewed
+      end
+    end
+  end)
+  notify.info(reviewed and "claude.nvim: hunk marked reviewed" or "claude.nvim: hunk marked not reviewed")
+end
+
+return M

@@ -1,0 +1,261 @@
+-- :ClaudeChanges: the change ledger's turns, newest first, with the files
+-- each changed. The Go host does the git work off the main loop and answers
+-- through handlers.changes_reply (reply below); this buffer only shows it.
+-- <CR> on a file opens before -> now as a Neovim diff (changes/diff.lua);
+-- X reverts the file, or on a turn's line the whole turn.
+local M = {}
+
+local notify = require("claude.notify")
+
+local state = {
+  buf = nil,
+  cwd = nil, -- the workspace the list shows (the directory it was asked for)
+  listing = nil, -- the host's answer: { root, repository, turns }
+  rows = {}, -- line -> { turn = turn, file = file|nil, open = shown|nil }
+  expanded = {}, -- turn id -> whether its files show (the newest's do unless closed)
+}
+
+local function request(op, cwd, turn, path, key)
+  return require("claude.host").request_changes(op, cwd, turn, path, key)
+end
+
+--- Opens the list for cwd's workspace (Neovim's working directory when
+--- nil); it fills in when the host answers.
+function M.open(cwd)
+  cwd = cwd or vim.fn.getcwd()
+  state.cwd = cwd
+  M.show_buffer()
+  request("list", cwd)
+end
+
+local function status_text(file)
+  local counts = file.binary and "binary" or string.format("+%d -%d", file.added, file.deleted)
+  local name = file.path
+  if file.old_path and file.old_path ~= "" then
+    name = file.old_path .. " -> " .. file.path
+  end
+  local saved = file.user_saved and "  (you saved it during the turn: revert it hunk by hunk)" or ""
+  return string.format("    %s %s  %s%s", file.status, name, counts, saved)
+end
+
+local function first_line(text)
+  local line = (text or ""):match("^[^\n]*") or ""
+  return line ~= "" and line or "(no prompt)"
+end
+
+local function render()
+  local buf = state.buf
+  if not (buf and vim.api.nvim_buf_is_valid(buf)) then
+    return
+  end
+  local l = state.listing
+  local lines, rows = {}, {}
+  if not l then
+    lines = { "Claude's changes: asking the host..." }
+  else
+    table.insert(lines, string.format("Claude's changes in %s%s   (g? for keys)", vim.fn.fnamemodify(l.root, ":~"), l.repository and "" or " (not a git repository: the files Claude's file tools named)"))
+    if #l.turns == 0 then
+      table.insert(lines, "")
+      table.insert(lines, "No turn recorded yet: the turns of a Claude started by this plugin (:ClaudeOpen, :ClaudeChat) show here.")
+    end
+    for i, turn in ipairs(l.turns) do
+      -- The newest turn shows its files; the others are one line each until
+      -- <CR> opens them: a list of hundreds of turns of thousands of files
+      -- stays quick to draw.
+      local open = state.expanded[turn.id]
+      if open == nil then
+        open = i == 1
+      end
+      table.insert(lines, "")
+      local where = turn.source ~= "" and ("  [" .. turn.source .. "]") or ""
+      local running = turn.running and "  (running)" or ""
+      local fold = open and "" or string.format("  (%d file%s: <CR> shows them)", #turn.files, #turn.files == 1 and "" or "s")
+      table.insert(lines, string.format("%s  %s%s%s%s", os.date("%Y-%m-%d %H:%M", turn.started), first_line(turn.prompt), where, running, #turn.files > 0 and fold or ""))
+      rows[#lines] = { turn = turn, open = open }
+      if open then
+        if not turn.running and #turn.files == 0 then
+          table.insert(lines, "    (no file changed)")
+        end
+        for _, file in ipairs(turn.files) do
+          table.insert(lines, status_text(file))
+          rows[#lines] = { turn = turn, file = file }
+        end
+      end
+    end
+  end
+  state.rows = rows
+  vim.bo[buf].modifiable = true
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  vim.bo[buf].modifiable = false
+end
+
+local HELP = {
+  "<CR>  open the file under the cursor: before -> now as a diff;",
+  "      on a turn's line, show or hide its files",
+  "X     revert the file under the cursor, or on a turn's line the whole turn",
+  "r     refresh",
+  "q     close",
+  "In the diff (see :help claude-changes-keys): revert hunk, mark reviewed,",
+  "revert file, revert turn; ]c and [c move between hunks.",
+}
+
+--- The row under the cursor in the list: { turn, file|nil } or nil.
+function M.row()
+  return state.rows[vim.api.nvim_win_get_cursor(0)[1]]
+end
+
+--- Reverts the file under the cursor, or on a turn's line the turn.
+function M.revert_under_cursor()
+  local row = M.row()
+  if not row or not state.listing then
+    notify.info("claude.nvim: no turn or file under the cursor")
+    return
+  end
+  local root = state.listing.root
+  if row.file then
+    if not require("claude.changes.guard").refuse_modified(root, { row.file.path }) then
+      request("revert_file", state.cwd, row.turn.id, row.file.path)
+    end
+    return
+  end
+  local paths = {}
+  for _, f in ipairs(row.turn.files) do
+    table.insert(paths, f.path)
+  end
+  if not require("claude.changes.guard").refuse_modified(root, paths) then
+    request("revert_turn", state.cwd, row.turn.id)
+  end
+end
+
+function M.open_under_cursor()
+  local row = M.row()
+  if row and not row.file then
+    state.expanded[row.turn.id] = not row.open
+    render()
+    return
+  end
+  if not row then
+    return
+  end
+  if row.file.binary then
+    notify.info("claude.nvim: " .. row.file.path .. " is binary: X reverts it whole (only while it is as Claude left it)")
+    return
+  end
+  request("open", state.cwd, row.turn.id, row.file.path)
+end
+
+--- Makes (or shows) the list buffer in the current window.
+function M.show_buffer()
+  if not (state.buf and vim.api.nvim_buf_is_valid(state.buf)) then
+    local buf = vim.api.nvim_create_buf(false, true)
+    state.buf = buf
+    vim.bo[buf].bufhidden = "hide"
+    vim.bo[buf].filetype = "claudechanges"
+    vim.api.nvim_buf_set_name(buf, "claude://changes")
+    local function map(lhs, fn, desc)
+      vim.keymap.set("n", lhs, fn, { buffer = buf, nowait = true, desc = "Claude changes: " .. desc })
+    end
+    map("<CR>", M.open_under_cursor, "open the file's diff")
+    map("X", M.revert_under_cursor, "revert the file or turn under the cursor")
+    map("r", function()
+      request("list", state.cwd)
+    end, "refresh")
+    map("q", "<Cmd>close<CR>", "close")
+    map("g?", function()
+      vim.api.nvim_echo({ { table.concat(HELP, "\n") } }, false, {})
+    end, "show the keys")
+  end
+  local win = vim.fn.bufwinid(state.buf)
+  if win ~= -1 then
+    vim.api.nvim_set_current_win(win)
+  else
+    vim.cmd("botright split")
+    vim.api.nvim_win_set_buf(0, state.buf)
+  end
+  render()
+end
+
+-- Reloads the buffers of the reverted files (never one with unsaved edits:
+-- reload.check leaves those and says so).
+local function reload(paths)
+  for _, path in ipairs(paths) do
+    local buf = vim.fn.bufnr(path)
+    if buf > 0 and vim.api.nvim_buf_is_loaded(buf) then
+      require("claude.reload").check(buf)
+    end
+  end
+end
+
+local handle
+
+--- The host's answer to request(op, cwd, ...): result, or err ("" if none).
+function M.reply(op, cwd, result, err)
+  handle(op, cwd, result, err)
+  -- For statuslines and scripts (and the tests): a request was answered.
+  vim.api.nvim_exec_autocmds("User", { pattern = "ClaudeChanges", modeline = false, data = { op = op, error = err } })
+end
+
+handle = function(op, cwd, result, err)
+  if err and err ~= "" then
+    notify.warn("claude.nvim: " .. err)
+    return
+  end
+  if op == "list" then
+    if cwd == state.cwd then
+      state.listing = result
+      render()
+    end
+  elseif op == "open" then
+    require("claude.changes.diff").show(cwd, result)
+  elseif op == "revert_hunk" or op == "revert_file" or op == "revert_turn" then
+    reload(result.paths)
+    notify.info("claude.nvim: " .. result.what)
+    require("claude.changes.diff").reverted(op, result)
+    if state.cwd then
+      request("list", state.cwd)
+    end
+  elseif op == "review" or op == "unreview" then
+    require("claude.changes.diff").reviewed(result, op == "review")
+  elseif op == "clear" then
+    notify.info("claude.nvim: forgot the recorded changes of " .. vim.fn.fnamemodify(result, ":~"))
+    if cwd == state.cwd then
+      state.listing = nil
+      request("list", cwd)
+    end
+  elseif op == "qf" then
+    M.fill_quickfix(result)
+  end
+end
+
+--- Fills the quickfix list with the unreviewed hunks (one entry each).
+function M.fill_quickfix(marks)
+  local items = {}
+  for path, list in pairs(marks.files or {}) do
+    for _, m in ipairs(list) do
+      local text = m.kind == "delete" and "Claude deleted lines here"
+        or string.format("Claude %s %d line%s", m.kind == "add" and "added" or "changed", m.count, m.count == 1 and "" or "s")
+      table.insert(items, { filename = path, lnum = math.max(m.start, 1), text = text })
+    end
+  end
+  table.sort(items, function(a, b)
+    return a.filename == b.filename and a.lnum < b.lnum or a.filename < b.filename
+  end)
+  vim.fn.setqflist({}, " ", { title = "Claude's unreviewed changes", items = items })
+  notify.info(string.format("claude.nvim: %d unreviewed hunk%s in the quickfix list", #items, #items == 1 and "" or "s"))
+end
+
+--- :ClaudeChanges [qf|clear].
+function M.command(arg)
+  local cwd = vim.fn.getcwd()
+  if arg == nil or arg == "" then
+    M.open(cwd)
+  elseif arg == "qf" then
+    request("qf", cwd)
+  elseif arg == "clear" then
+    request("clear", cwd)
+  else
+    notify.error("claude.nvim: :ClaudeChanges takes nothing, qf or clear; got " .. arg)
+  end
+end
+
+return M
