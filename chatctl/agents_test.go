@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
 // A background subagent's lines arrive while the conversation's answer streams below its
@@ -73,4 +75,60 @@ func nestedFold(e *chatEnv) []int {
 			return {}
 		end)`)
 	return folds
+}
+
+// taskWindow is how many windows show the chat's task list, and its lines.
+func taskWindow(e *chatEnv) (int, string) {
+	var v struct {
+		Wins  int      `msgpack:"wins"`
+		Lines []string `msgpack:"lines"`
+	}
+	e.nv.Lua(&v, `
+		for _, b in ipairs(vim.api.nvim_list_bufs()) do
+			if vim.api.nvim_buf_get_name(b):match('^claude%-tasks://') then
+				return { wins = #vim.fn.win_findbuf(b), lines = vim.api.nvim_buf_get_lines(b, 0, -1, false) }
+			end
+		end
+		return { wins = 0, lines = {} }`)
+	return v.Wins, strings.Join(v.Lines, "\n")
+}
+
+// The task list's window, once the user closed it, stays closed through later changes until
+// gl shows it again; it never takes the cursor.
+func TestATaskListWindowTheUserClosedStaysClosedUntilGl(t *testing.T) {
+	e := newChatEnv(t)
+	e.nv.Cmd("ClaudeChat")
+	e.prompt("tasks")
+	e.waitTranscript("Planned.")
+	if wins, lines := taskWindow(e); wins != 1 || lines != "Tasks: 0 of 1 done\n☐ One" {
+		t.Fatalf("after a task was created: %d windows show %q; want 1 showing the task", wins, lines)
+	}
+	var inInput bool
+	e.nv.Lua(&inInput, `return vim.api.nvim_get_current_buf() == require('claude.chat').buffers().input`)
+	if !inInput {
+		t.Errorf("the task list took the cursor from the input")
+	}
+	e.nv.Lua(nil, `
+		for _, w in ipairs(vim.api.nvim_list_wins()) do
+			if vim.api.nvim_buf_get_name(vim.api.nvim_win_get_buf(w)):match('^claude%-tasks://') then
+				vim.api.nvim_win_call(w, function() vim.cmd('close') end)
+			end
+		end`)
+	e.prompt("tasks again")
+	nvimtest.Wait(t, "the second task", waitTimeout, func() bool {
+		_, lines := taskWindow(e)
+		return strings.Count(lines, "☐ One") == 2
+	})
+	if wins, _ := taskWindow(e); wins != 0 {
+		t.Errorf("the task list the user closed opened again on a change")
+	}
+	e.nv.Lua(nil, `vim.api.nvim_set_current_win(vim.fn.bufwinid(require('claude.chat').buffers().transcript))`)
+	e.nv.Keys("gl")
+	if wins, _ := taskWindow(e); wins != 1 {
+		t.Errorf("gl did not show the task list again")
+	}
+	e.nv.Keys("gl")
+	if wins, _ := taskWindow(e); wins != 0 {
+		t.Errorf("gl did not hide the task list")
+	}
 }

@@ -17,7 +17,8 @@ import (
 // two tool uses), "collide" (two permission requests under one request_id: echo hi, then
 // rm -rf ~/work), "slow" (a turn that runs until interrupted), "crash" (exit 3 mid-turn),
 // "questions" (an AskUserQuestion request), "plan" (an ExitPlanMode request), "subagent" (a
-// background subagent whose Bash call comes while the answer streams).
+// background subagent whose Bash call comes while the answer streams), "tasks" (a task
+// created).
 const chatCLI = `#!/bin/sh
 rec=RECORD
 say() { printf '%s\n' "$1"; }
@@ -90,6 +91,10 @@ while IFS= read -r line; do
       say '{"type":"control_request","request_id":"r3","request":{"subtype":"can_use_tool","tool_name":"AskUserQuestion","display_name":"AskUserQuestion","input":{"questions":[{"question":"Which colour?","header":"Colour","multiSelect":false,"options":[{"label":"Red","description":"warm"},{"label":"Blue","description":"cold"}]}]},"permission_suggestions":[],"tool_use_id":"t1"}}' ;;
     *plan*)
       say '{"type":"control_request","request_id":"r4","request":{"subtype":"can_use_tool","tool_name":"ExitPlanMode","display_name":"ExitPlanMode","input":{"plan":"# Plan\n\n1. Shout\n","planFilePath":"/tmp/plans/p.md"},"permission_suggestions":[],"tool_use_id":"t1"}}' ;;
+    *tasks*)
+      say '{"type":"assistant","message":{"id":"m8","content":[{"type":"tool_use","id":"t7","name":"TaskCreate","input":{"subject":"One","activeForm":"Doing one"}}]}}'
+      say '{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t7","type":"tool_result","content":"Task #1 created successfully: One"}]},"tool_use_result":{"task":{"id":"1","subject":"One"}}}'
+      text "Planned."; result ;;
     *subagent*)
       say '{"type":"assistant","message":{"id":"m5","content":[{"type":"tool_use","id":"t5","name":"Agent","input":{"description":"Look around","prompt":"P","subagent_type":"Explore"}}]}}'
       say '{"type":"system","subtype":"task_started","task_id":"k1","tool_use_id":"t5","description":"Look around","subagent_type":"Explore","task_type":"local_agent","is_backgrounded":true}'
