@@ -343,8 +343,8 @@
 //     opening "[SUGGESTION MODE: Suggest what the user might naturally type next into Claude
 //     Code.]". fakeapi answers it as a side request. We do not ask for suggestions.
 //
-// The task list and subagents (2.1.332, and 2.1.197 where said; e2e/zzprobe-style runs
-// against the stand-in, whose Server.Agent scripts a subagent by its prompt):
+// The task list and subagents (2.1.332, and 2.1.197 where said; the CLI run by hand in
+// stream-json mode against the stand-in, whose Server.Agent scripts a subagent by its prompt):
 //
 //   - The task list is kept with TaskCreate {subject, description, activeForm}, TaskUpdate
 //     {taskId, status (pending, in_progress, completed, deleted), subject, activeForm},

@@ -2,6 +2,8 @@ package chatctl
 
 import (
 	"context"
+	"encoding/json"
+	"strings"
 
 	"github.com/claude-nvim/claude.nvim/chat"
 )
@@ -27,8 +29,7 @@ type taskTools struct{ ids map[string]bool }
 func (h *taskTools) hides(ev chat.Event) bool {
 	switch e := ev.(type) {
 	case chat.ToolUse:
-		switch e.Name {
-		case chat.ToolTaskCreate, chat.ToolTaskUpdate, chat.ToolTaskList, chat.ToolTodoWrite:
+		if isTaskTool(e.Name) || loadsTaskTools(e) {
 			if h.ids == nil {
 				h.ids = map[string]bool{}
 			}
@@ -42,6 +43,38 @@ func (h *taskTools) hides(ev chat.Event) bool {
 		}
 	}
 	return false
+}
+
+func isTaskTool(name string) bool {
+	switch name {
+	case chat.ToolTaskCreate, chat.ToolTaskUpdate, chat.ToolTaskList, chat.ToolTodoWrite, "TaskGet":
+		return true
+	}
+	return false
+}
+
+// loadsTaskTools reports whether e is a ToolSearch that only loads task tools (2.1.332 defers
+// them: "select:TaskCreate,TaskUpdate" comes before their first use).
+func loadsTaskTools(e chat.ToolUse) bool {
+	if e.Name != "ToolSearch" {
+		return false
+	}
+	var in struct {
+		Query string `json:"query"`
+	}
+	if json.Unmarshal(e.Input, &in) != nil {
+		return false
+	}
+	names, ok := strings.CutPrefix(in.Query, "select:")
+	if !ok || names == "" {
+		return false
+	}
+	for _, n := range strings.Split(names, ",") {
+		if !isTaskTool(strings.TrimSpace(n)) {
+			return false
+		}
+	}
+	return true
 }
 
 // tasksItem is the transcript's "tasks" item: the whole list, small, replacing the one shown.

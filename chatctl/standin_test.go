@@ -16,8 +16,9 @@ import (
 // permission), "edit" (an Edit of greet.txt that needs permission), "think" (thinking and
 // two tool uses), "collide" (two permission requests under one request_id: echo hi, then
 // rm -rf ~/work), "slow" (a turn that runs until interrupted), "crash" (exit 3 mid-turn),
-// "questions" (an AskUserQuestion request), "plan" (an ExitPlanMode request). It refuses
-// every rewind, as a CLI does without checkpoints and mid-turn.
+// "questions" (an AskUserQuestion request), "plan" (an ExitPlanMode request), "subagent" (a
+// background subagent whose Bash call comes while the answer streams), "tasks" (a task
+// created). It refuses every rewind, as a CLI does without checkpoints and mid-turn.
 const chatCLI = `#!/bin/sh
 rec=RECORD
 say() { printf '%s\n' "$1"; }
@@ -94,6 +95,24 @@ while IFS= read -r line; do
       say '{"type":"control_request","request_id":"r3","request":{"subtype":"can_use_tool","tool_name":"AskUserQuestion","display_name":"AskUserQuestion","input":{"questions":[{"question":"Which colour?","header":"Colour","multiSelect":false,"options":[{"label":"Red","description":"warm"},{"label":"Blue","description":"cold"}]}]},"permission_suggestions":[],"tool_use_id":"t1"}}' ;;
     *plan*)
       say '{"type":"control_request","request_id":"r4","request":{"subtype":"can_use_tool","tool_name":"ExitPlanMode","display_name":"ExitPlanMode","input":{"plan":"# Plan\n\n1. Shout\n","planFilePath":"/tmp/plans/p.md"},"permission_suggestions":[],"tool_use_id":"t1"}}' ;;
+    *tasks*)
+      say '{"type":"assistant","message":{"id":"m8","content":[{"type":"tool_use","id":"t7","name":"TaskCreate","input":{"subject":"One","activeForm":"Doing one"}}]}}'
+      say '{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t7","type":"tool_result","content":"Task #1 created successfully: One"}]},"tool_use_result":{"task":{"id":"1","subject":"One"}}}'
+      text "Planned."; result ;;
+    *subagent*)
+      say '{"type":"assistant","message":{"id":"m5","content":[{"type":"tool_use","id":"t5","name":"Agent","input":{"description":"Look around","prompt":"P","subagent_type":"Explore"}}]}}'
+      say '{"type":"system","subtype":"task_started","task_id":"k1","tool_use_id":"t5","description":"Look around","subagent_type":"Explore","task_type":"local_agent","is_backgrounded":true}'
+      say '{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t5","type":"tool_result","content":"Async agent launched successfully."}]}}'
+      se '{"type":"message_start","message":{"id":"m6"}}'
+      se '{"type":"content_block_start","index":0,"content_block":{"type":"text"}}'
+      se '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Main text"}}'
+      say '{"type":"system","subtype":"task_progress","task_id":"k1","tool_use_id":"t5","description":"Running ls","last_tool_name":"Bash","usage":{"total_tokens":9,"tool_uses":1,"duration_ms":80}}'
+      say '{"type":"assistant","message":{"id":"m7","content":[{"type":"tool_use","id":"t6","name":"Bash","input":{"command":"ls"}}]},"parent_tool_use_id":"t5"}'
+      say '{"type":"user","message":{"role":"user","content":[{"tool_use_id":"t6","type":"tool_result","content":"a.txt\nb.txt"}]},"parent_tool_use_id":"t5"}'
+      se '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":" goes on."}}'
+      se '{"type":"content_block_stop","index":0}'
+      say '{"type":"system","subtype":"task_notification","task_id":"k1","tool_use_id":"t5","status":"completed","summary":"Two files.","usage":{"total_tokens":20,"tool_uses":1,"duration_ms":2500}}'
+      result ;;
     *crash*)
       se '{"type":"content_block_start","index":0,"content_block":{"type":"text"}}'
       se '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"half an answer"}}'

@@ -28,7 +28,7 @@ func TestCaptureAChatTaskListAndSubagentScreen(t *testing.T) {
 	api.Agent(prompt, fakeapi.Use("Bash", map[string]any{"command": "ls", "description": "list the files"}), fakeapi.Say("TestParse fails on an empty line."))
 	env := clienv.New(t, api.URL())
 	env.Set("CLAUDE_CODE_ENABLE_TODO_TOOLS", "1")
-	term := neovimInTmux(t, env, env.Project, cli, 110, 24, "")
+	term := neovimInTmux(t, env, env.Project, cli, 150, 22, "")
 	ctx, cancel := context.WithTimeout(context.Background(), turnTimeout)
 	defer cancel()
 	term.Type(":ClaudeChat")
@@ -43,6 +43,13 @@ func TestCaptureAChatTaskListAndSubagentScreen(t *testing.T) {
 	}
 	term.Send("Escape")
 	screen := settledScreen(t, term)
+	// Then the subagent's group opened: zo on its Agent line.
+	term.Type(`:lua vim.api.nvim_set_current_win(vim.fn.bufwinid(require('claude.chat').buffers().transcript)); vim.fn.search('Agent(', 'w'); vim.cmd('normal! zo')`)
+	term.Send("Enter")
+	if _, err := term.WaitForText(ctx, "● Bash(ls)"); err != nil {
+		t.Fatal(err)
+	}
+	screen += "\n" + settledScreen(t, term)
 	if err := os.WriteFile(out, []byte(screen), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -76,7 +76,8 @@ local function footer(a)
     return "  ⎿  " .. (a.activity ~= nil and a.activity ~= "" and a.activity or "running…")
       .. (a.task_id and "  (stop: :ClaudeChatStopAgent)" or "")
   end
-  local report = a.report and a.report ~= "" and (": " .. first_line(a.report)) or ""
+  -- CLI 2.1.197 gives the task's description as its summary: no report.
+  local report = a.report and a.report ~= "" and a.report ~= a.summary and (": " .. first_line(a.report)) or ""
   return string.format("  ⎿  %s%s", st == "completed" and "Done" or (st:sub(1, 1):upper() .. st:sub(2)), report)
 end
 

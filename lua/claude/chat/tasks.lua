@@ -90,6 +90,19 @@ local function open(c)
   vim.wo[win].signcolumn = "no"
   vim.wo[win].wrap = false
   vim.wo[win].winbar = ""
+  -- Closed by the user (:q, <C-w>c): it stays closed, as after gl, until
+  -- gl or :ClaudeChatTasks shows it again.
+  vim.api.nvim_create_autocmd("WinClosed", {
+    group = vim.api.nvim_create_augroup("ClaudeChatTasks" .. win, { clear = true }),
+    pattern = tostring(win),
+    once = true,
+    desc = "claude.nvim: keep the chat's task list closed once its window is",
+    callback = function()
+      if not c.closing_tasks then
+        c.tasks_hidden = true
+      end
+    end,
+  })
   return win
 end
 
@@ -117,7 +130,9 @@ end
 function M.hide(c)
   local win = c.taskbuf and vim.api.nvim_buf_is_valid(c.taskbuf) and window_of(c.taskbuf)
   if win and #vim.api.nvim_list_wins() > 1 then
-    vim.api.nvim_win_close(win, true)
+    c.closing_tasks = true -- not the user's doing (WinClosed above)
+    pcall(vim.api.nvim_win_close, win, true)
+    c.closing_tasks = false
   end
 end
 

@@ -62,14 +62,15 @@ local function make_buffers(c)
     -- [[ and ]] go from prompt to prompt, as they do between the shell's
     -- prompts in Neovim's terminal (markdown's ftplugin had them jump
     -- between headers, which the transcript has none of).
+    vim.keymap.set("n", "[[", "<Plug>(ClaudeChatPrevPrompt)", { buffer = buf, desc = "claude.nvim: previous prompt" })
+    vim.keymap.set("n", "]]", "<Plug>(ClaudeChatNextPrompt)", { buffer = buf, desc = "claude.nvim: next prompt" })
+    -- The task list (chat/tasks.lua) and subagents (chat/agents.lua).
     map(buf, { "n" }, "gl", function()
       require("claude.chat.tasks").toggle(c)
     end, "show or hide Claude's task list")
     map(buf, { "n" }, "gS", function()
       require("claude.chat.agents").stop(c)
     end, "stop the subagent under the cursor")
-    vim.keymap.set("n", "[[", "<Plug>(ClaudeChatPrevPrompt)", { buffer = buf, desc = "claude.nvim: previous prompt" })
-    vim.keymap.set("n", "]]", "<Plug>(ClaudeChatNextPrompt)", { buffer = buf, desc = "claude.nvim: next prompt" })
     -- R: the transcript is read-only, Replace mode has nothing to do there.
     vim.keymap.set("n", "R", "<Plug>(ClaudeChatRewind)", { buffer = buf, desc = "claude.nvim: rewind, fork or edit from the prompt at the cursor" })
     map(buf, { "n" }, "g?", require("claude.chat.keys").help, "show the chat's keys")
