@@ -89,6 +89,8 @@ func (h *Host) Register(p *plugin.Plugin) error {
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatStart"}, chat.Start)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatSessions"}, chat.Conversations)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatTrusted"}, chat.Trusted)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatRename"}, chat.HistoryRename)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatDelete"}, chat.HistoryDelete)
 
 	// Async: fire and forget from Lua.
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostStartAsync"}, h.startAsync)
@@ -104,6 +106,8 @@ func (h *Host) Register(p *plugin.Plugin) error {
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatModel"}, chat.Model)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatModels"}, chat.Models)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatTrust"}, chat.Trust)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatHistory"}, chat.HistoryList)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatPreview"}, chat.HistoryPreview)
 
 	for _, event := range []string{"CursorMoved", "CursorMovedI", "ModeChanged", "BufEnter"} {
 		p.HandleAutocmd(&plugin.AutocmdOptions{Event: event, Pattern: "*", Eval: "*"}, h.cursorEvent)

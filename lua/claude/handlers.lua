@@ -130,4 +130,10 @@ function M.show_models(dir, models, running, err)
   require("claude.chat.models").show(dir, models, running, err)
 end
 
+--- A list of stored conversations, or a preview of one, for the history
+--- browser (:ClaudeChat resume; nvimapi.Editor.ChatHistory).
+function M.show_history(dir, reply)
+  require("claude.chat.history").show(dir, reply)
+end
+
 return M
