@@ -169,6 +169,18 @@ func TestTheConversationListSearchesRenamesDeletesAndResumesWithToolLinesAndAnsw
 		t.Errorf("the conversation's file has no custom-title line for %q", title)
 	}
 
+	// The conversation the chat's CLI runs is not deleted: the CLI would write it again.
+	fruitID := s.conversationID(fruit)
+	s.onHistoryLine(fruit)
+	before := s.nv.Messages()
+	s.nv.Keys("dd")
+	nvimtest.Wait(t, "d d on the running conversation to say why it is kept", turnTimeout, func() bool {
+		return strings.Contains(strings.TrimPrefix(s.nv.Messages(), before), "the chat runs it")
+	})
+	if _, err := os.Stat(s.storedFile(fruitID)); err != nil {
+		t.Errorf("d d deleted the conversation the chat runs: %v", err)
+	}
+
 	// Delete: the first d asks on the line and deletes nothing; the second deletes.
 	s.onHistoryLine(plum)
 	s.nv.Keys("d")
