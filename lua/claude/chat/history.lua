@@ -50,7 +50,9 @@ local function draw(b)
   local lines, rows = {}, {}
   local n = #(b.list or {})
   local what
-  if b.error then
+  if b.reading then
+    what = "reading…"
+  elseif b.error then
     what = "error: " .. b.error
   elseif not b.list then
     what = "reading…"
@@ -73,9 +75,11 @@ local function draw(b)
 end
 
 -- Asks the host for the list (with b.query); the answer comes to M.show.
+-- The lines shown stay until it comes, so the keys typed meanwhile act on
+-- what is on the screen.
 local function request(b)
   b.seq = b.seq + 1
-  b.list, b.error, b.confirm = nil, nil, nil
+  b.reading, b.error, b.confirm = true, nil, nil
   draw(b)
   require("claude.host").list_history({ dir = b.dir, env = b.env, seq = b.seq, query = b.query })
 end
@@ -164,6 +168,7 @@ function M.show(dir, r)
   if r.seq ~= b.seq then
     return -- an older request's answer
   end
+  b.reading = false
   b.list, b.error = r.conversations or {}, (r.error ~= nil and r.error ~= "") and r.error or nil
   draw(b)
   local win = vim.fn.bufwinid(b.buf)
@@ -233,10 +238,13 @@ function actions.rename(b)
     if not title or vim.trim(title) == "" then
       return
     end
-    -- A failure (a title of several lines, a file gone) is reported by host.lua.
-    if require("claude.host").rename_conversation({ dir = b.dir, env = b.env, id = s.id, title = title }) then
-      request(b)
-    end
+    -- Out of the prompt's callback: the keys typed after it stay the user's.
+    vim.schedule(function()
+      -- A failure (a title of several lines, a file gone) is reported by host.lua.
+      if require("claude.host").rename_conversation({ dir = b.dir, env = b.env, id = s.id, title = title }) then
+        request(b)
+      end
+    end)
   end)
 end
 
@@ -255,6 +263,9 @@ function actions.delete(b)
     draw(b) -- kept, and host.lua said why (the chat runs it, …)
     return
   end
+  b.list = vim.tbl_filter(function(x)
+    return x.id ~= s.id
+  end, b.list)
   request(b)
 end
 
