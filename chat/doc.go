@@ -85,9 +85,8 @@
 //     --resume ID keeps the session id and appends to the same file.
 //   - Stored conversations and the history browser (stored.go; 2.1.332, and 2.1.197 where
 //     said): a title is a line {"type":"custom-title","customTitle":T,"sessionId":ID}
-//     appended to the file (the CLI's /rename writes the same; the last one wins, and a
-//     resumed CLI writes it again with its metadata); 2.1.332 also has "ai-title" lines. The
-//     CLI's interactive --resume picker (both versions) shows the title, but it lists
+//     appended to the file (the CLI's /rename writes the same, its code reads the last one;
+//     checked: the --resume picker shows the one Rename appended). The CLI's interactive --resume picker (both versions) shows the title, but it lists
 //     print-mode conversations (lines with entrypoint "sdk-cli") only when it runs with
 //     CLAUDE_CODE_ENTRYPOINT=sdk-cli itself: plain `claude --resume` says "No sessions in
 //     this project yet". An assistant message is one line per content block with the same
