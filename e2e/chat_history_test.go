@@ -163,6 +163,10 @@ func TestTheConversationListSearchesRenamesDeletesAndResumesWithToolLinesAndAnsw
 	s.answerInput("")
 	s.nv.Keys("s")
 	s.waitHistory("all of them again", tools, plum, fruit)
+	s.nv.Cmd("ClaudeChat resume " + strings.ToUpper(refusal))
+	s.waitHistory(":ClaudeChat resume with a text: only the conversations with it", tools)
+	s.nv.Keys("s")
+	s.waitHistory("all of them again", tools, plum, fruit)
 
 	// Rename: the title is stored as the CLI stores its own, and survives a new list.
 	s.onHistoryLine(tools)

@@ -127,7 +127,8 @@ local function make_buffer(b)
 end
 
 --- Opens the browser of dir's stored conversations (default: the current
---- workspace) in a window below, searching for query if given.
+--- workspace) in a window below, searching for query if given (else
+--- listing them all).
 ---@param dir string|nil
 ---@param query string|nil
 function M.open(dir, query)
@@ -138,7 +139,7 @@ function M.open(dir, query)
   end
   local b = browsers[dir] or { dir = dir, seq = 0, query = "" }
   browsers[dir] = b
-  b.env, b.query = args.env, query or b.query
+  b.env, b.query = args.env, query or ""
   if not valid(b.buf) then
     make_buffer(b)
   end
