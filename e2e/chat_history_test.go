@@ -153,6 +153,13 @@ func TestTheConversationListSearchesRenamesDeletesAndResumesWithToolLinesAndAnsw
 		t.Errorf("the list does not show the branch and the message count (2 prompts, 4 API messages) of %q:\n%s", tools, got)
 	}
 
+	// g? lists the keys, as a message: nothing takes the cursor.
+	before := s.nv.Messages()
+	s.nv.Keys("g?")
+	if got := strings.TrimPrefix(s.nv.Messages(), before); !strings.Contains(got, "claude-chat-history") || !strings.Contains(got, "d d") {
+		t.Errorf("g? in the list said %q, want its keys", got)
+	}
+
 	// Search by text that only an answer (mango) or a denial's reason holds.
 	s.answerInput("MANGO")
 	s.nv.Keys("s")
@@ -182,7 +189,7 @@ func TestTheConversationListSearchesRenamesDeletesAndResumesWithToolLinesAndAnsw
 	// The conversation the chat's CLI runs is not deleted: the CLI would write it again.
 	plumID := s.conversationID(plum)
 	s.onHistoryLine(plum)
-	before := s.nv.Messages()
+	before = s.nv.Messages()
 	s.nv.Keys("dd")
 	nvimtest.Wait(t, "d d on the running conversation to say why it is kept", turnTimeout, func() bool {
 		return strings.Contains(strings.TrimPrefix(s.nv.Messages(), before), "the chat runs it")
