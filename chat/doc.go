@@ -85,6 +85,21 @@
 //     outside a repository), version; the first prompt is the first user line that is not
 //     isMeta nor a <command-…>/<local-command-…> echo; the file ends with a last-prompt line.
 //     --resume ID keeps the session id and appends to the same file.
+//   - Stored conversations and the history browser (stored.go; 2.1.332, and 2.1.197 where
+//     said): a title is a line {"type":"custom-title","customTitle":T,"sessionId":ID}
+//     appended to the file (the CLI's /rename writes the same, its code reads the last one;
+//     checked: the --resume picker shows the one Rename appended). The CLI's interactive --resume picker (both versions) shows the title, but it lists
+//     print-mode conversations (lines with entrypoint "sdk-cli") only when it runs with
+//     CLAUDE_CODE_ENTRYPOINT=sdk-cli itself: plain `claude --resume` says "No sessions in
+//     this project yet". An assistant message is one line per content block with the same
+//     message.id (counted once). A tool result's line records the permission answer
+//     (2.1.332 only): "permissionDecision": {"decision": "accept", "source":
+//     "user_temporary", "grantScope": "once"} or {"decision": "reject", "source":
+//     "user_reject"} with "holdsPersonsWords": true when the result's text is the user's
+//     reason. Most lines are bookkeeping (queue-operation, attachment, api-request and
+//     its blobs, tools-used, atis-latch, last-prompt): not searched. 2.1.197 wrote the
+//     running conversation's last answer to its file late (a search right after the first
+//     turn of a `:ClaudeChat new` did not find it; it was there once the CLI exited).
 //   - --mcp-config with a server of type "http" (streamable HTTP; JSON answers, 202 for
 //     notifications, 405 for the GET stream are enough) is connected before the first turn;
 //     its tools reach the model as mcp__<server>__<tool>, and --allowedTools=<those names>

@@ -36,6 +36,8 @@ type Controller struct {
 	// runs counts the run loops still going: each cleans up after its CLI once that has
 	// exited, and an exiting host waits for them (WaitGone).
 	runs sync.WaitGroup
+	// historySeqs stops a history search a newer one replaced (history.go).
+	historySeqs historySeqs
 }
 
 // Options configure a Controller.

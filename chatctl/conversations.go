@@ -22,6 +22,10 @@ type Conversation struct {
 	FirstPrompt string `msgpack:"first_prompt"`
 	Modified    int64  `msgpack:"modified"` // Unix seconds of the last activity
 	Branch      string `msgpack:"branch"`
+	// The history browser's (HistoryList): the user's name for it, and how many prompts and
+	// answers it holds.
+	Title    string `msgpack:"title,omitempty"`
+	Messages int    `msgpack:"messages,omitempty"`
 }
 
 // Conversations serves ClaudeHostChatSessions: the workspace's stored conversations, newest
@@ -50,7 +54,8 @@ func (c *Controller) Conversations(args []ConversationsArgs) ([]Conversation, er
 const historyMax = 5000
 
 // showHistory renders the stored conversation id of dir in its transcript, for a chat that
-// resumes it: the earlier prompts (as "prompt" items), text, thinking, tool uses and results.
+// resumes it: the earlier prompts (as "prompt" items), text, thinking, tool uses, the user's
+// permission answers ("answered") and the tools' results.
 func (c *Controller) showHistory(dir string, env []string, id string) {
 	path := filepath.Join(chat.ProjectDir(chat.ConfigDir(env), dir), id+".jsonl")
 	evs, err := chat.History(path, historyMax)
@@ -60,8 +65,12 @@ func (c *Controller) showHistory(dir string, env []string, id string) {
 	}
 	items := make([]Item, 0, len(evs))
 	for _, ev := range evs {
-		if u, ok := ev.(chat.UserText); ok {
-			items = append(items, Item{Kind: "prompt", Text: u.Text})
+		switch e := ev.(type) {
+		case chat.UserText:
+			items = append(items, Item{Kind: "prompt", Text: e.Text})
+			continue
+		case chat.PermissionAnswer:
+			items = append(items, Item{Kind: "answered", ID: e.ToolUseID, Text: answerText(e)})
 			continue
 		}
 		items = append(items, contentItem(ev))

@@ -28,7 +28,8 @@
 //     under its config directory. The CLI creates and names it (its id is what the CLI
 //     calls the session id, session_id on the wire). Go lists it, reads it back for the
 //     transcript, and resumes the chat's last one when it starts a chat process again
-//     (--resume); Lua's picker chooses one to resume. The plugin never deletes one.
+//     (--resume); Lua's history browser (history.go) chooses one to resume, and renames
+//     or deletes one when the user asks it to.
 //
 // Names on the wire to the CLI and to Lua (session_id, "session" fields, the
 // ClaudeHostChatSessions handler) stay as they are.

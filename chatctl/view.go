@@ -19,6 +19,9 @@ type View interface {
 	// ChatTrusted tells dir's chat how recording the user's trust in its folder went: errText
 	// is "" when it is recorded (the chat then starts its CLI), else why not.
 	ChatTrusted(ctx context.Context, dir string, errText string) error
+	// ChatHistory hands the history browser (:ClaudeChat resume) a list of dir's stored
+	// conversations or a preview of one.
+	ChatHistory(ctx context.Context, dir string, r HistoryReply) error
 	// OpenDiff shows a proposed change until the user accepts or rejects it, or ctx ends.
 	OpenDiff(ctx context.Context, req mcp.DiffRequest) (mcp.DiffResult, error)
 }

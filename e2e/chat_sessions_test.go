@@ -43,23 +43,6 @@ func (s *session) restartNvim() {
 		pluginBinary, clienv.Bin(s.t), s.logFile, s.env.Project)
 }
 
-// pickSession makes the next vim.ui.select pick the entry whose label contains want; the
-// labels offered are kept in _G.offered.
-func (s *session) pickSession(want string) {
-	s.nv.Lua(nil, `
-		local want = ...
-		_G.offered = {}
-		vim.ui.select = function(items, opts, on_choice)
-			local pick
-			for _, it in ipairs(items) do
-				local label = opts.format_item(it)
-				table.insert(_G.offered, label)
-				if not pick and label:find(want, 1, true) then pick = it end
-			end
-			on_choice(pick)
-		end`, want)
-}
-
 // turnDone waits until the transcript has n turn summary lines.
 func (s *session) turnDone(n int) {
 	s.t.Helper()
@@ -80,13 +63,14 @@ func TestAChatIsResumedAfterNeovimRestartsFromThePicker(t *testing.T) {
 
 	s.restartNvim()
 	s.api.Push(fakeapi.Say("You said PLUM."))
-	s.pickSession(first)
-	s.openChat("resume")
-	var offered []string
-	s.nv.Lua(&offered, `return _G.offered`)
-	if len(offered) != 1 || !strings.Contains(offered[0], first) || !strings.Contains(offered[0], "HEAD") {
-		t.Errorf("the picker offered %q, want one stored session showing its first prompt and branch", offered)
+	s.nv.Cmd("ClaudeChat resume")
+	lines := s.waitHistory("the stored conversation", first)
+	if !strings.Contains(lines[2], "HEAD") {
+		t.Errorf("the conversation list shows %q, want the stored conversation's first prompt and branch", lines[2])
 	}
+	s.onHistoryLine(first)
+	s.nv.Keys("<CR>")
+	s.readChatPIDs()
 	nvimtest.Wait(t, "the transcript to say which conversation goes on", turnTimeout, func() bool {
 		return strings.HasPrefix(s.chatTranscript(), "_Resumed: ") && strings.Contains(s.chatTranscript(), first)
 	})
@@ -98,9 +82,11 @@ func TestAChatIsResumedAfterNeovimRestartsFromThePicker(t *testing.T) {
 	if got := s.chatRequest(2).UserText(); !strings.Contains(got, first) {
 		t.Errorf("after resuming, the model got %q, want the earlier conversation with %q", got, first)
 	}
-	// Picking the conversation the chat shows keeps it as it is.
-	s.pickSession(first)
+	// Resuming the conversation the chat shows keeps it as it is.
 	s.nv.Cmd("ClaudeChat resume")
+	s.waitHistory("the stored conversation", first)
+	s.onHistoryLine(first)
+	s.nv.Keys("<CR>")
 	if got := s.chatTranscript(); !strings.Contains(got, "You said PLUM.") {
 		t.Errorf("resuming the conversation the chat shows emptied its transcript:\n%s", got)
 	}

@@ -20,6 +20,12 @@ import (
 func (s *session) openChat(args ...string) {
 	s.t.Helper()
 	s.nv.Cmd(strings.Join(append([]string{"ClaudeChat"}, args...), " "))
+	s.readChatPIDs()
+}
+
+// readChatPIDs records the host's and the chat CLI's pids (see openChat).
+func (s *session) readChatPIDs() {
+	s.t.Helper()
 	s.nv.Lua(&s.hostPID, `return vim.fn.jobpid(require('claude.host').channel())`)
 	// The CLI is the host's one child; /proc lists children per thread of the parent.
 	tasks, _ := filepath.Glob("/proc/" + strconv.Itoa(s.hostPID) + "/task/*/children")

@@ -101,6 +101,8 @@ func (h *Host) Register(p *plugin.Plugin) error {
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatTrusted"}, chat.Trusted)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChangesConfigure"}, h.configureChanges)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChangesHealth"}, h.changesHealth)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatRename"}, chat.HistoryRename)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatDelete"}, chat.HistoryDelete)
 
 	// Async: fire and forget from Lua.
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostStartAsync"}, h.startAsync)
@@ -120,6 +122,8 @@ func (h *Host) Register(p *plugin.Plugin) error {
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatStopTask"}, chat.StopTask)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatRewind"}, chat.Rewind)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChanges"}, h.changesRequest)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatHistory"}, chat.HistoryList)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatPreview"}, chat.HistoryPreview)
 
 	for _, event := range []string{"CursorMoved", "CursorMovedI", "ModeChanged", "BufEnter"} {
 		p.HandleAutocmd(&plugin.AutocmdOptions{Event: event, Pattern: "*", Eval: "*"}, h.cursorEvent)

@@ -38,3 +38,12 @@ func (e *Editor) ChatTrusted(ctx context.Context, dir string, errText string) er
 	}
 	return nil
 }
+
+// ChatHistory hands the history browser (lua/claude/chat/history.lua) a list of dir's stored
+// conversations or the preview of one.
+func (e *Editor) ChatHistory(ctx context.Context, dir string, r chatctl.HistoryReply) error {
+	if err := e.lua(ctx, nil, `require('claude.handlers').show_history(...)`, dir, r); err != nil {
+		return luaError(err)
+	}
+	return nil
+}

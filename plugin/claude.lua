@@ -132,7 +132,7 @@ end, {
   complete = function()
     return require("claude.chat").subcommands
   end,
-  desc = "Open (or focus) the native chat of this workspace; new, resume (pick) or last: another conversation",
+  desc = "Open (or focus) the native chat of this workspace; new, resume [text] (the conversation list) or last: another conversation",
 })
 
 command("ClaudeChatAttach", function(o)
@@ -253,3 +253,11 @@ map({ "n" }, "<Plug>(ClaudeChangeRevertHunk)", "<Cmd>lua require('claude.changes
 map({ "n" }, "<Plug>(ClaudeChangeReview)", "<Cmd>lua require('claude.changes.diff').review()<CR>", "Mark Claude's hunk under the cursor reviewed (:ClaudeChanges diff)")
 map({ "n" }, "<Plug>(ClaudeChangeRevertFile)", "<Cmd>lua require('claude.changes.diff').revert_file()<CR>", "Revert Claude's change to this file (:ClaudeChanges diff)")
 map({ "n" }, "<Plug>(ClaudeChangeRevertTurn)", "<Cmd>lua require('claude.changes.diff').revert_turn()<CR>", "Revert Claude's whole turn (:ClaudeChanges diff)")
+map({ "n" }, "<Plug>(ClaudeHistoryResume)", "<Cmd>lua require('claude.chat.history').action('resume')<CR>", "Resume the conversation under the cursor")
+map({ "n" }, "<Plug>(ClaudeHistoryPreview)", "<Cmd>lua require('claude.chat.history').action('preview')<CR>", "Preview the conversation's first and last messages")
+map({ "n" }, "<Plug>(ClaudeHistoryRename)", "<Cmd>lua require('claude.chat.history').action('rename')<CR>", "Rename the conversation under the cursor")
+map({ "n" }, "<Plug>(ClaudeHistoryDelete)", "<Cmd>lua require('claude.chat.history').action('delete')<CR>", "Delete the conversation under the cursor (asks on its line first)")
+map({ "n" }, "<Plug>(ClaudeHistorySearch)", "<Cmd>lua require('claude.chat.history').action('search')<CR>", "Search the stored conversations' text")
+map({ "n" }, "<Plug>(ClaudeHistoryRefresh)", "<Cmd>lua require('claude.chat.history').action('refresh')<CR>", "List the stored conversations again")
+map({ "n" }, "<Plug>(ClaudeHistoryClose)", "<Cmd>lua require('claude.chat.history').action('close')<CR>", "Close the conversation list")
+map({ "n" }, "<Plug>(ClaudeHistoryHelp)", "<Cmd>lua require('claude.chat.history').action('help')<CR>", "Show the conversation list's keys")

@@ -142,4 +142,10 @@ function M.mark_changes(marks)
   require("claude.changes.signs").set(marks)
 end
 
+--- A list of stored conversations, or a preview of one, for the history
+--- browser (:ClaudeChat resume; nvimapi.Editor.ChatHistory).
+function M.show_history(dir, reply)
+  require("claude.chat.history").show(dir, reply)
+end
+
 return M

@@ -534,6 +534,30 @@ function M.list_conversations(args)
   return M.call("ClaudeHostChatSessions", args)
 end
 
+--- Asks for the history browser's list ({ dir, env, seq, query }); the
+--- answer comes through handlers.show_history.
+function M.list_history(args)
+  return M.call("ClaudeHostChatHistory", args)
+end
+
+--- Asks for a stored conversation's preview ({ dir, env, id }); the answer
+--- comes through handlers.show_history.
+function M.preview_conversation(args)
+  return M.call("ClaudeHostChatPreview", args)
+end
+
+--- Titles a stored conversation ({ dir, env, id, title }): true, or nil
+--- after telling the user why not.
+function M.rename_conversation(args)
+  return M.call("ClaudeHostChatRename", args)
+end
+
+--- Deletes a stored conversation ({ dir, env, id }): true, or nil after
+--- telling the user why not.
+function M.delete_conversation(args)
+  return M.call("ClaudeHostChatDelete", args)
+end
+
 --- Asks for the CLI's model list; the answer comes through
 --- handlers.show_models.
 function M.request_models(args)

@@ -55,7 +55,8 @@ function M.list(dir)
 end
 
 local function conversation_label(s)
-  return string.format("%s  %s  %s", os.date("%Y-%m-%d %H:%M", s.modified), s.branch ~= "" and s.branch or "-", s.first_prompt)
+  local title = (s.title and s.title ~= "") and (s.title .. " — ") or ""
+  return string.format("%s  %s  %s%s", os.date("%Y-%m-%d %H:%M", s.modified), s.branch ~= "" and s.branch or "-", title, s.first_prompt)
 end
 
 --- Continues a stored conversation in dir's chat: s is one of M.list.

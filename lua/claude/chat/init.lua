@@ -139,6 +139,11 @@ end
 
 --- :ClaudeChat [new|resume|last]
 function M.command(arg)
+  -- resume [text]: the history browser, searching for text if given.
+  local query = arg and arg:match("^resume%s+(.-)%s*$")
+  if arg == "resume" or query then
+    return require("claude.chat.history").open(nil, query)
+  end
   return require("claude.chat.conversations").command(arg)
 end
 
