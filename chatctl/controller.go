@@ -28,6 +28,9 @@ type Controller struct {
 	// editorTools gives the arguments that hand a CLI the editor's tools (host/chat_mcp.go):
 	// the --mcp-config files and any other arguments.
 	editorTools func() (mcpConfigs, args []string)
+	// observe sees every batch of items a chat shows, and the turns and answers the user
+	// sends, as they happen (the host's attention list, host/attention.go).
+	observe func(dir string, items []Item)
 
 	mu    sync.Mutex // guards chats; never held while calling Neovim or the CLI
 	chats map[string]*dirChat
@@ -43,6 +46,11 @@ type Options struct {
 	// EditorTools, when set, is asked at each CLI start for the --mcp-config files and the
 	// arguments that give the CLI the editor's tools.
 	EditorTools func() (mcpConfigs, args []string)
+	// Observe, when set, sees what each chat shows (as the transcript gets it) and, as "user"
+	// and "answered" items it is alone to see, each turn the user sends and each answer to a
+	// permission, question or plan. It runs on the chat's own goroutines and must return at
+	// once: it never calls Neovim.
+	Observe func(dir string, items []Item)
 }
 
 // New returns a controller with no chat; a chat starts when Lua calls Start.
@@ -53,7 +61,10 @@ func New(opts Options) *Controller {
 	if opts.EditorTools == nil {
 		opts.EditorTools = func() ([]string, []string) { return nil, nil }
 	}
-	return &Controller{view: opts.View, log: opts.Log, editorTools: opts.EditorTools, chats: map[string]*dirChat{}}
+	if opts.Observe == nil {
+		opts.Observe = func(string, []Item) {}
+	}
+	return &Controller{view: opts.View, log: opts.Log, editorTools: opts.EditorTools, observe: opts.Observe, chats: map[string]*dirChat{}}
 }
 
 // dirChat is one workspace directory's chat: its running CLI process, if any, and the
@@ -193,6 +204,7 @@ func (c *Controller) fail(dir, what string, err error) {
 
 // show hands items to dir's transcript; a failure is only logged, as nobody waits on it.
 func (c *Controller) show(ctx context.Context, dir string, items ...Item) {
+	c.observe(dir, items)
 	if err := c.view.ChatEvents(ctx, dir, items); err != nil {
 		c.log.Warn("chat: render", "dir", dir, "err", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/claude-nvim/claude.nvim/attention"
 	"github.com/claude-nvim/claude.nvim/mcp"
 	"github.com/claude-nvim/claude.nvim/memtrim"
 	"github.com/claude-nvim/claude.nvim/nvimapi"
@@ -28,11 +29,12 @@ type Host struct {
 	lockDir     string
 	listenDelay time.Duration
 
-	editor  *nvimapi.Editor
-	tracker *selection.Tracker
-	diags   *diagnosticsNotifier
-	chats   chats         // :ClaudeChat (chat.go, chatctl)
-	idle    *memtrim.Idle // drops our executable's pages once quiet (memory.go)
+	editor    *nvimapi.Editor
+	tracker   *selection.Tracker
+	diags     *diagnosticsNotifier
+	chats     chats         // :ClaudeChat (chat.go, chatctl)
+	attention attentionList // which session needs the user (attention.go)
+	idle      *memtrim.Idle // drops our executable's pages once quiet (memory.go)
 
 	// lifecycle serialises starting and stopping the server; never held
 	// while calling Neovim.
@@ -61,6 +63,7 @@ func New(opts Options) *Host {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
 	h := &Host{log: opts.Log, lockDir: opts.LockDir, listenDelay: opts.ListenDelay}
+	h.attention.board = attention.New(nil)
 	h.idle = memtrim.NewIdle(trimQuiet, h.trimMemory)
 	return h
 }
@@ -104,6 +107,7 @@ func (h *Host) Register(p *plugin.Plugin) error {
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatModel"}, chat.Model)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatModels"}, chat.Models)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatTrust"}, chat.Trust)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostAttention"}, h.attentionFromLua)
 
 	for _, event := range []string{"CursorMoved", "CursorMovedI", "ModeChanged", "BufEnter"} {
 		p.HandleAutocmd(&plugin.AutocmdOptions{Event: event, Pattern: "*", Eval: "*"}, h.cursorEvent)

@@ -5,6 +5,7 @@ call remote#host#RegisterPlugin('claude-nvim', '0', [
 \ {'type': 'autocmd', 'name': 'DiagnosticChanged', 'sync': 0, 'opts': {'eval': '{''buf'': str2nr(expand(''<abuf>'')), ''path'': expand(''<afile>:p''), ''tick'': getbufvar(str2nr(expand(''<abuf>'')), ''changedtick''), ''file'': v:lua.require''claude.handlers''.is_file_buf(str2nr(expand(''<abuf>'')))}', 'pattern': '*'}},
 \ {'type': 'autocmd', 'name': 'DirChanged', 'sync': 0, 'opts': {'pattern': '*'}},
 \ {'type': 'autocmd', 'name': 'ModeChanged', 'sync': 0, 'opts': {'eval': '{''buf'': bufnr(), ''path'': expand(''%:p''), ''file'': v:lua.require''claude.handlers''.is_file_buf(0), ''mode'': mode(), ''cursor'': getcurpos(), ''visual'': getpos(''v''), ''tick'': b:changedtick}', 'pattern': '*'}},
+\ {'type': 'function', 'name': 'ClaudeHostAttention', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostChatAnswer', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostChatInterrupt', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostChatMode', 'sync': 0, 'opts': {}},
