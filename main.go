@@ -30,7 +30,7 @@ func main() {
 	// A hook of a CLI the plugin started (hooks.Settings): hand the event to the plugin's
 	// process and exit 0 whatever happens, so Claude never stops for us.
 	if len(os.Args) == 3 && os.Args[1] == "-hook" {
-		_ = hooks.Forward(os.Args[2], os.Stdin, os.Stdout)
+		_ = hooks.Forward(os.Args[2], os.Getenv(hooks.OriginEnv), os.Stdin, os.Stdout)
 		return
 	}
 

@@ -100,13 +100,13 @@ func (b *Board) All() []Session {
 	return out
 }
 
-// Hook takes a terminal CLI's hook event; origin is the event's ("terminal:N"). Events of
-// other origins (a chat's CLI: its stream says more; a CLI we did not start) are ignored.
-func (b *Board) Hook(origin string, e hooks.Event) {
-	if !strings.HasPrefix(origin, "terminal:") {
+// Hook takes a terminal CLI's hook event (Origin "terminal:N"). Events of other origins (a
+// chat's CLI: its stream says more; a CLI we did not start) are ignored.
+func (b *Board) Hook(e hooks.Event) {
+	if !strings.HasPrefix(e.Origin, "terminal:") {
 		return
 	}
-	b.update(origin, func(s *entry) {
+	b.update(e.Origin, func(s *entry) {
 		if e.Cwd != "" {
 			s.Cwd = e.Cwd
 		}

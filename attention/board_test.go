@@ -23,6 +23,12 @@ func ev(name string, fields ...string) hooks.Event {
 	return e
 }
 
+// at gives e the origin.
+func at(origin string, e hooks.Event) hooks.Event {
+	e.Origin = origin
+	return e
+}
+
 // only returns the one session of the board, failing if there is not exactly one.
 func only(t *testing.T, b *Board) Session {
 	t.Helper()
@@ -60,7 +66,7 @@ func TestATerminalsHooksMoveItsState(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			b := New(nil)
 			for _, e := range tt.hooks {
-				b.Hook("terminal:2", e)
+				b.Hook(at("terminal:2", e))
 			}
 			got := only(t, b)
 			if got.State != tt.state || got.Kind != tt.kind || got.Wait != tt.wait || got.Key != "terminal:2" || got.Cwd != "/w" {
@@ -73,7 +79,7 @@ func TestATerminalsHooksMoveItsState(t *testing.T) {
 func TestHooksOfOtherOriginsAreIgnored(t *testing.T) {
 	b := New(nil)
 	for _, origin := range []string{"", "chat:/w", "terminal"} {
-		b.Hook(origin, ev(hooks.UserPromptSubmit))
+		b.Hook(at(origin, ev(hooks.UserPromptSubmit)))
 	}
 	if all := b.All(); len(all) != 0 {
 		t.Errorf("sessions from foreign origins: %+v", all)
@@ -82,19 +88,19 @@ func TestHooksOfOtherOriginsAreIgnored(t *testing.T) {
 
 func TestAFinishedTurnLookedAtNeedsNobody(t *testing.T) {
 	b := New(nil)
-	b.Hook("terminal:1", ev(hooks.UserPromptSubmit))
-	b.Hook("terminal:1", ev(hooks.Stop))
+	b.Hook(at("terminal:1", ev(hooks.UserPromptSubmit)))
+	b.Hook(at("terminal:1", ev(hooks.Stop)))
 	b.Here("terminal:1")
 	b.Here("")
-	b.Hook("terminal:1", ev(hooks.Notification, "notification", "idle_prompt"))
+	b.Hook(at("terminal:1", ev(hooks.Notification, "notification", "idle_prompt")))
 	if got := only(t, b); got.State != Done {
 		t.Errorf("idle prompt after the user looked: %+v, want done", got)
 	}
 
 	// Waiting on an idle prompt, then looked at: done again, the same wait.
-	b.Hook("terminal:1", ev(hooks.UserPromptSubmit))
-	b.Hook("terminal:1", ev(hooks.Stop))
-	b.Hook("terminal:1", ev(hooks.Notification, "notification", "idle_prompt"))
+	b.Hook(at("terminal:1", ev(hooks.UserPromptSubmit)))
+	b.Hook(at("terminal:1", ev(hooks.Stop)))
+	b.Hook(at("terminal:1", ev(hooks.Notification, "notification", "idle_prompt")))
 	waiting := only(t, b)
 	if waiting.State != NeedsYou || waiting.Kind != KindIdle {
 		t.Fatalf("idle prompt unseen: %+v", waiting)
@@ -105,9 +111,9 @@ func TestAFinishedTurnLookedAtNeedsNobody(t *testing.T) {
 	}
 
 	// A turn that ends while the user is in its window is seen.
-	b.Hook("terminal:1", ev(hooks.UserPromptSubmit))
-	b.Hook("terminal:1", ev(hooks.Stop))
-	b.Hook("terminal:1", ev(hooks.Notification, "notification", "idle_prompt"))
+	b.Hook(at("terminal:1", ev(hooks.UserPromptSubmit)))
+	b.Hook(at("terminal:1", ev(hooks.Stop)))
+	b.Hook(at("terminal:1", ev(hooks.Notification, "notification", "idle_prompt")))
 	if got := only(t, b); got.State != Done {
 		t.Errorf("a turn that ended under the user's eyes then idled: %+v, want done", got)
 	}
@@ -115,7 +121,7 @@ func TestAFinishedTurnLookedAtNeedsNobody(t *testing.T) {
 
 func TestLookingAtAPermissionDoesNotAnswerIt(t *testing.T) {
 	b := New(nil)
-	b.Hook("terminal:1", ev(hooks.PermissionRequest))
+	b.Hook(at("terminal:1", ev(hooks.PermissionRequest)))
 	b.Here("terminal:1")
 	if got := only(t, b); got.State != NeedsYou || got.Kind != KindPermission {
 		t.Errorf("%+v, want needs_you permission", got)
@@ -146,8 +152,8 @@ func TestAChatsStates(t *testing.T) {
 func TestTakeGivesEachChangedSessionOnceAndWakesOnce(t *testing.T) {
 	clock := time.Unix(1000, 0)
 	b := New(func() time.Time { return clock })
-	b.Hook("terminal:1", ev(hooks.UserPromptSubmit, "prompt", "one"))
-	b.Hook("terminal:1", ev(hooks.PreToolUse))
+	b.Hook(at("terminal:1", ev(hooks.UserPromptSubmit, "prompt", "one")))
+	b.Hook(at("terminal:1", ev(hooks.PreToolUse)))
 	b.ChatSent("/w", "two")
 	select {
 	case <-b.Changes():
@@ -166,7 +172,7 @@ func TestTakeGivesEachChangedSessionOnceAndWakesOnce(t *testing.T) {
 	if again := b.Take(); len(again) != 0 {
 		t.Errorf("a second Take: %+v", again)
 	}
-	b.Hook("terminal:1", ev(hooks.PostToolUse)) // working already: nothing changes
+	b.Hook(at("terminal:1", ev(hooks.PostToolUse))) // working already: nothing changes
 	if again := b.Take(); len(again) != 0 {
 		t.Errorf("Take after an event that changed nothing: %+v", again)
 	}
@@ -178,7 +184,7 @@ func TestAGoneProcessExitsOnlyAKnownSession(t *testing.T) {
 	if all := b.All(); len(all) != 0 {
 		t.Fatalf("an unknown session appeared: %+v", all)
 	}
-	b.Hook("terminal:3", ev(hooks.UserPromptSubmit))
+	b.Hook(at("terminal:3", ev(hooks.UserPromptSubmit)))
 	b.Gone("terminal:3")
 	if got := only(t, b); got.State != Exited {
 		t.Errorf("%+v, want exited", got)

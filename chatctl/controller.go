@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"sort"
 	"sync"
 	"time"
@@ -28,6 +29,7 @@ type Controller struct {
 	// editorTools gives the arguments that hand a CLI the editor's tools (host/chat_mcp.go):
 	// the --mcp-config files and any other arguments.
 	editorTools func() (mcpConfigs, args []string)
+	cliEnv      func(dir string) []string
 	// observe sees every batch of items a chat shows, and the turns and answers the user
 	// sends, as they happen (the host's attention list, host/attention.go).
 	observe func(dir string, items []Item)
@@ -46,6 +48,8 @@ type Options struct {
 	// EditorTools, when set, is asked at each CLI start for the --mcp-config files and the
 	// arguments that give the CLI the editor's tools.
 	EditorTools func() (mcpConfigs, args []string)
+	// CLIEnv, when set, gives variables (KEY=VALUE) added to the environment of dir's CLI.
+	CLIEnv func(dir string) []string
 	// Observe, when set, sees what each chat shows (as the transcript gets it) and, as "user"
 	// and "answered" items it is alone to see, each turn the user sends and each answer to a
 	// permission, question or plan. It runs on the chat's own goroutines and must return at
@@ -64,7 +68,10 @@ func New(opts Options) *Controller {
 	if opts.Observe == nil {
 		opts.Observe = func(string, []Item) {}
 	}
-	return &Controller{view: opts.View, log: opts.Log, editorTools: opts.EditorTools, observe: opts.Observe, chats: map[string]*dirChat{}}
+	if opts.CLIEnv == nil {
+		opts.CLIEnv = func(string) []string { return nil }
+	}
+	return &Controller{view: opts.View, log: opts.Log, editorTools: opts.EditorTools, observe: opts.Observe, cliEnv: opts.CLIEnv, chats: map[string]*dirChat{}}
 }
 
 // dirChat is one workspace directory's chat: its running CLI process, if any, and the
@@ -130,7 +137,7 @@ func (c *Controller) Start(args []StartArgs) (int, error) {
 		dc.conversation = a.Resume
 	}
 	proc, err := chat.Start(chat.Options{
-		Bin: a.Bin, Dir: a.Dir, Env: envList(a.Env), Args: append(mcpArgs, a.Args...),
+		Bin: a.Bin, Dir: a.Dir, Env: c.environment(a), Args: append(mcpArgs, a.Args...),
 		MCPConfig: mcpConfigs, Resume: dc.conversation, Logger: c.log.With("chat", a.Dir),
 	})
 	if err != nil {
@@ -171,6 +178,16 @@ func (c *Controller) forgetLocked(dc *dirChat) {
 		cancel()
 	}
 	dc.proc, dc.reviews, dc.init = nil, nil, nil
+}
+
+// environment is the whole environment of a's CLI: Lua's (this process's when Lua sent none)
+// and the host's additions.
+func (c *Controller) environment(a StartArgs) []string {
+	env := envList(a.Env)
+	if a.Env == nil {
+		env = os.Environ()
+	}
+	return append(env, c.cliEnv(a.Dir)...)
 }
 
 // envList turns the environment Lua sends into KEY=VALUE pairs, sorted so logs compare.

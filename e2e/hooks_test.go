@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/claude-nvim/claude.nvim/e2e/fakeapi"
 	"github.com/claude-nvim/claude.nvim/e2e/tmuxterm"
 	"github.com/claude-nvim/claude.nvim/hooks"
+	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
 // The hooks Settings installs reach the plugin's process from the real CLI, through the real
@@ -102,4 +104,48 @@ func TestTheCLIsHooksReachThePluginInTurnOrder(t *testing.T) {
 		}
 	case <-time.After(0):
 	}
+}
+
+// Every CLI the plugin starts sends its hooks to the plugin's host, saying which session it
+// is: a terminal's as "terminal:N", a chat's as "chat:DIR".
+func TestTheHooksOfATerminalAndAChatReachTheHostWithTheirOrigin(t *testing.T) {
+	t.Parallel()
+	s := newSession(t, fakeapi.Say("Hello from the terminal."), fakeapi.Say("Hello from the chat."))
+	s.open()
+	s.prompt("say hello")
+	s.waitText("Hello from the terminal.", turnTimeout)
+	s.waitHookLogged(hooks.Stop, "terminal:1")
+	s.openChat()
+	s.nv.Keys("i" + "greet me" + "<Esc><CR>")
+	s.waitChat("Hello from the chat.")
+	s.waitHookLogged(hooks.UserPromptSubmit, "chat:"+s.env.Project)
+	s.waitHookLogged(hooks.Stop, "chat:"+s.env.Project)
+}
+
+// waitHookLogged waits until the plugin's log shows a hook event of that name from origin.
+func (s *session) waitHookLogged(name, origin string) {
+	s.t.Helper()
+	want := []string{"msg=hook ", "event=" + name + " ", "origin=" + logValue(origin)}
+	nvimtest.Wait(s.t, "the host to log the "+name+" hook of "+origin, turnTimeout, func() bool {
+		log, _ := os.ReadFile(s.logFile)
+		for _, line := range strings.Split(string(log), "\n") {
+			ok := true
+			for _, w := range want {
+				ok = ok && strings.Contains(line, w)
+			}
+			if ok {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// logValue is v as slog's text handler writes it: quoted when it holds a space, a quote or
+// an equals sign.
+func logValue(v string) string {
+	if strings.ContainsAny(v, " \"=") {
+		return fmt.Sprintf("%q", v)
+	}
+	return v
 }

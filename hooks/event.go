@@ -1,12 +1,18 @@
 package hooks
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 )
 
 // Event is what a hook receives, the fields the plugin reads.
 type Event struct {
+	// Origin is the plugin's session the CLI runs in (OriginEnv): "terminal:N" for the
+	// terminal session numbered N, "chat:DIR" for the chat of directory DIR; empty when the
+	// CLI did not say (started outside the plugin with our settings).
+	Origin string `json:"-"`
+
 	Name           string          `json:"hook_event_name"`
 	SessionID      string          `json:"session_id"`
 	TranscriptPath string          `json:"transcript_path"`
@@ -35,9 +41,14 @@ const (
 	SessionEnd        = "SessionEnd"
 )
 
-// parseEvent decodes a hook's stdin; an event without a name is refused.
+// parseEvent decodes what Forward sends: the origin's line, then the hook's stdin. An event
+// without a name is refused.
 func parseEvent(data []byte) (Event, error) {
-	var e Event
+	origin, data, ok := bytes.Cut(data, []byte("\n"))
+	if !ok {
+		return Event{}, fmt.Errorf("hooks: event without an origin line")
+	}
+	e := Event{Origin: string(origin)}
 	if err := json.Unmarshal(data, &e); err != nil {
 		return Event{}, fmt.Errorf("hooks: event: %w", err)
 	}

@@ -16,7 +16,7 @@ import (
 // `claude-nvim -hook SOCKET` does, so the tests run it the way the CLI runs ours.
 func TestMain(m *testing.M) {
 	if socket := os.Getenv("HOOKS_TEST_FORWARD"); socket != "" {
-		_ = Forward(socket, os.Stdin, os.Stdout)
+		_ = Forward(socket, os.Getenv(OriginEnv), os.Stdin, os.Stdout)
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
@@ -26,7 +26,7 @@ func TestMain(m *testing.M) {
 func hookCommand(t *testing.T, socket string, event []byte) (stdout string, exitCode int) {
 	t.Helper()
 	cmd := exec.Command("sh", "-c", shellQuote(os.Args[0]))
-	cmd.Env = append(os.Environ(), "HOOKS_TEST_FORWARD="+socket)
+	cmd.Env = append(os.Environ(), "HOOKS_TEST_FORWARD="+socket, OriginEnv+"=terminal:2")
 	cmd.Stdin = bytes.NewReader(event)
 	out, err := cmd.Output()
 	if exit, ok := err.(*exec.ExitError); ok {
@@ -60,7 +60,8 @@ func TestAnEventReachesTheHandlerAndItsReplyIsPrinted(t *testing.T) {
 		t.Errorf("hook printed %q and exited %d", out, code)
 	}
 	e := <-got
-	if e.Name != UserPromptSubmit || e.SessionID != "s1" || e.Prompt != "fix it" || e.Cwd != "/w" || e.PromptID != "p1" {
+	if e.Name != UserPromptSubmit || e.SessionID != "s1" || e.Prompt != "fix it" || e.Cwd != "/w" || e.PromptID != "p1" ||
+		e.Origin != "terminal:2" {
 		t.Errorf("event %+v", e)
 	}
 }

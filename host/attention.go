@@ -50,8 +50,8 @@ func (h *Host) pushAttention() {
 
 // attentionHook is the hook bus's handler for the attention list: a terminal CLI's events
 // move its session (the board ignores the others). Quick: it only updates the board.
-func (h *Host) attentionHook(origin string, e hooks.Event) hooks.Reply {
-	h.attention.board.Hook(origin, e)
+func (h *Host) attentionHook(ctx context.Context, e hooks.Event) hooks.Reply {
+	h.attention.board.Hook(e)
 	h.attentionChanged()
 	return hooks.Reply{}
 }

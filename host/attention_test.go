@@ -1,6 +1,7 @@
 package host
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -61,11 +62,11 @@ func TestATerminalsHooksReachTheAttentionListOncePerWait(t *testing.T) {
 	needs := e.nv.UserEvents("ClaudeNeedsYou")
 	done := e.nv.UserEvents("ClaudeDone")
 	hook := func(name string, set func(*hooks.Event)) {
-		ev := hooks.Event{Name: name, SessionID: "conv-1", Cwd: dir}
+		ev := hooks.Event{Name: name, SessionID: "conv-1", Cwd: dir, Origin: "terminal:1"}
 		if set != nil {
 			set(&ev)
 		}
-		e.host.attentionHook("terminal:1", ev)
+		e.host.hookBus.handle(context.Background(), ev)
 	}
 
 	hook(hooks.UserPromptSubmit, func(ev *hooks.Event) { ev.Prompt = "make a file" })
@@ -115,9 +116,10 @@ func TestATerminalsHooksReachTheAttentionListOncePerWait(t *testing.T) {
 func TestClaudeSessionsListsWhatNeedsYouFirst(t *testing.T) {
 	e := newEnv(t)
 	a, b := t.TempDir(), t.TempDir()
-	e.host.attentionHook("terminal:1", hooks.Event{Name: hooks.UserPromptSubmit, Cwd: a, Prompt: "work on a"})
-	e.host.attentionHook("terminal:2", hooks.Event{Name: hooks.UserPromptSubmit, Cwd: b, Prompt: "ask about b"})
-	e.host.attentionHook("terminal:2", hooks.Event{Name: hooks.PermissionRequest, Cwd: b})
+	ctx := context.Background()
+	e.host.hookBus.handle(ctx, hooks.Event{Name: hooks.UserPromptSubmit, Cwd: a, Prompt: "work on a", Origin: "terminal:1"})
+	e.host.hookBus.handle(ctx, hooks.Event{Name: hooks.UserPromptSubmit, Cwd: b, Prompt: "ask about b", Origin: "terminal:2"})
+	e.host.hookBus.handle(ctx, hooks.Event{Name: hooks.PermissionRequest, Cwd: b, Origin: "terminal:2"})
 	e.waitAttention("terminal:2", "needs_you", "permission")
 	e.waitAttention("terminal:1", "working", "")
 	e.nv.Lua(nil, `

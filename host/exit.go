@@ -39,6 +39,8 @@ func (h *Host) Exit() {
 	if h.chats.ctl != nil {
 		h.chats.ctl.WaitGone(chatReapWait)
 	}
+	// Last: the CLIs' last hooks (SessionEnd) find it while they exit; a later one exits 0.
+	h.hookBus.close()
 }
 
 // removeChatMCPConfig removes the chats' MCP config file and its

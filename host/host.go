@@ -35,6 +35,7 @@ type Host struct {
 	chats     chats         // :ClaudeChat (chat.go, chatctl)
 	attention attentionList // which session needs the user (attention.go)
 	idle      *memtrim.Idle // drops our executable's pages once quiet (memory.go)
+	hookBus   hookBus       // the hook events of the CLIs we start (hooks.go)
 
 	// lifecycle serialises starting and stopping the server; never held
 	// while calling Neovim.
@@ -55,6 +56,9 @@ type Options struct {
 	LockDir string
 	// ListenDelay is passed to the MCP server (mcp.Config.ListenDelay).
 	ListenDelay time.Duration
+	// HookBinary is the program the CLIs' hooks run in -hook mode; empty means this
+	// process's executable (tests, whose executable is not the plugin, name it).
+	HookBinary string
 }
 
 // New returns a host; it does nothing until Neovim calls it.
@@ -63,6 +67,7 @@ func New(opts Options) *Host {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
 	h := &Host{log: opts.Log, lockDir: opts.LockDir, listenDelay: opts.ListenDelay}
+	h.hookBus.log, h.hookBus.binary = opts.Log, opts.HookBinary
 	h.attention.board = attention.New(nil)
 	h.idle = memtrim.NewIdle(trimQuiet, h.trimMemory)
 	return h
@@ -82,6 +87,7 @@ func (h *Host) Register(p *plugin.Plugin) error {
 		h.newChats(nil) // the manifest only needs the handlers' signatures
 	}
 	chat := h.chats.ctl
+	h.hookBus.subscribe(h.attentionHook)
 
 	// Sync: the Lua layer waits for these; each returns in well under a
 	// millisecond of work plus at most one call back into Neovim.

@@ -59,6 +59,12 @@ type serverInfo struct {
 	Diffs    []string     `msgpack:"diffs"` // tab names of the proposals waiting for an answer
 	// Every running bridge, the first included (ClaudeHostStatus only).
 	Sessions []*serverInfo `msgpack:"sessions,omitempty"`
+
+	// What the terminal's CLI is started with so that its hooks reach this host (hooks.go):
+	// the --settings file and the hooks.OriginEnv value (ClaudeHostStart only; no settings
+	// when the hooks cannot run).
+	HookSettings string `msgpack:"hook_settings,omitempty"`
+	HookOrigin   string `msgpack:"hook_origin,omitempty"`
 }
 
 type clientInfo struct {
@@ -72,8 +78,19 @@ type clientInfo struct {
 // start serves ClaudeHostStart: listen on loopback, write the lock file,
 // return the port. Idempotent. It is synchronous because :ClaudeOpen must
 // not launch the CLI before the lock exists; the work is a listen, a small
-// directory scan and one file write.
+// directory scan and one file write (and, the first time, the hook
+// receiver's listen and settings file).
 func (h *Host) start(args []startOptions) (*serverInfo, error) {
+	info, err := h.startBridge(args)
+	if err != nil {
+		return nil, err
+	}
+	info.HookSettings, info.HookOrigin = h.hookSettings(), terminalOrigin(info.Session)
+	return info, nil
+}
+
+// startBridge starts the bridge start asks for, unless it runs.
+func (h *Host) startBridge(args []startOptions) (*serverInfo, error) {
 	var opts startOptions
 	if len(args) > 0 {
 		opts = args[0]

@@ -21,8 +21,14 @@ func TestClaudeOpenStartsTheCLIWithTheIDEEnvironment(t *testing.T) {
 
 	var port int
 	e.nv.Lua(&port, `return require('claude').status().port`)
+	settings := e.host.hookBus.settings
+	if settings == "" {
+		t.Fatal("the host wrote no hook settings for the terminal's CLI")
+	}
 	for _, want := range []string{
-		"args [--resume] [a b] [--permission-mode] [default]", // permission_mode's default (issue 21)
+		// permission_mode's default (issue 21), and the hooks' settings (hooks.go)
+		"args [--resume] [a b] [--permission-mode] [default] [--settings] [" + settings + "]",
+		"env CLAUDE_NVIM_HOOK_ORIGIN=terminal:1",
 		"cwd " + e.nv.Cwd,
 		"lock present",
 		"env CLAUDE_CODE_SSE_PORT=" + itoa(port),

@@ -40,6 +40,31 @@ function M.env(port)
   return env
 end
 
+-- The variable that tells a CLI's hooks which session they are from
+-- (hooks.OriginEnv in Go).
+M.HOOK_ORIGIN_ENV = "CLAUDE_NVIM_HOOK_ORIGIN"
+
+--- args with the --settings file that sends the CLI's hook events to the
+--- Go host (its session's state, the changes it makes), when the host gave
+--- one (ClaudeHostStart's hook_settings). A user's own --settings wins:
+--- the CLI reads one such flag, and theirs is what they asked for.
+---@param args string[]
+---@param info table ClaudeHostStart's answer
+function M.with_hooks(args, info)
+  if not info.hook_settings or info.hook_settings == "" then
+    return args
+  end
+  local cmd = require("claude.config").get().terminal_cmd
+  local mine = type(cmd) == "table" and table.concat(cmd, " ") or cmd
+  for _, a in ipairs(args) do
+    mine = mine .. " " .. a
+  end
+  if mine:find("%-%-settings") then
+    return args
+  end
+  return vim.list_extend(vim.list_extend({}, args), { "--settings", info.hook_settings })
+end
+
 --- terminal_cmd with args (and the picked model) added: a list, or a
 --- shell command line when terminal_cmd is a string.
 ---@param args string[]|nil

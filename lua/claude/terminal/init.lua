@@ -137,7 +137,9 @@ local function start_in_terminal(s, info, args)
   permission.warn_no_review(s.permission)
   local provider = require("claude.config").get().terminal.provider
   local cli = require("claude.cli")
+  args = cli.with_hooks(args, info)
   local cmd, env = cli.command(args), cli.env(info.port)
+  env[cli.HOOK_ORIGIN_ENV] = info.hook_origin
   if provider == "snacks" then
     return require("claude.terminal.snacks").start(s, cmd, env, on_exit)
   elseif provider ~= "native" then
