@@ -66,7 +66,7 @@ func (h *Host) observeChat(dir string, items []chatctl.Item) {
 			b.ChatSent(dir, it.Text)
 		case "init":
 			b.ChatConversation(dir, it.SessionID)
-		case "status", "text", "thinking", "tool", "result", "block_end":
+		case "text", "thinking", "tool", "result", "block_end": // not "status": the CLI may send one after the end
 			b.ChatWorking(dir)
 		case "permission":
 			b.ChatWaits(dir, waitKind(it))

@@ -228,39 +228,56 @@ function M.restore()
       running[s.conversation] = true
     end
   end
-  local n, skipped = 0, {}
-  for dir, ws in pairs(attention.remembered()) do
+  local remembered = attention.remembered()
+  local dirs = {}
+  for dir in pairs(remembered) do
     if dir == cwd or vim.startswith(dir, cwd .. "/") then
-      if vim.fn.isdirectory(dir) ~= 1 then
-        table.insert(skipped, dir .. " (gone)")
-      elseif not trusted(dir) then
-        table.insert(skipped, dir .. " (not trusted: open it with :ClaudeOpen or :ClaudeChat first)")
-      else
-        local seen = {}
-        for _, id in pairs(ws.terminals or {}) do
-          if not running[id] and not seen[id] then
-            seen[id] = true
-            vim.cmd.tabnew()
-            vim.cmd.tcd(vim.fn.fnameescape(dir))
-            if require("claude.terminal").open({ "--resume", id }) then
-              n = n + 1
-            end
-          end
+      table.insert(dirs, dir)
+    end
+  end
+  table.sort(dirs)
+  local n, skipped, ok_dirs = 0, {}, {}
+  for _, dir in ipairs(dirs) do
+    if vim.fn.isdirectory(dir) ~= 1 then
+      table.insert(skipped, dir .. " (gone)")
+    elseif not trusted(dir) then
+      table.insert(skipped, dir .. " (not trusted: open it with :ClaudeOpen or :ClaudeChat first)")
+    else
+      table.insert(ok_dirs, dir)
+    end
+  end
+  -- The chats first, in this tab page; then each terminal in a tab page of
+  -- its own.
+  for _, dir in ipairs(ok_dirs) do
+    local id = remembered[dir].chat
+    if type(id) == "string" and id ~= "" and not running[id] then
+      local chat = require("claude.chat")
+      local found
+      for _, c in ipairs(chat.conversations(dir) or {}) do
+        if c.id == id then
+          found = c
         end
-        if ws.chat and ws.chat ~= "" and not running[ws.chat] then
-          local chat = require("claude.chat")
-          local found
-          for _, c in ipairs(chat.conversations(dir) or {}) do
-            if c.id == ws.chat then
-              found = c
-            end
-          end
-          if found and chat.resume(found, dir) then
-            n = n + 1
-          elseif not found then
-            table.insert(skipped, dir .. " (its chat's conversation is gone)")
-          end
-        end
+      end
+      if not found then
+        table.insert(skipped, dir .. " (its chat's conversation is gone)")
+      elseif chat.resume(found, dir) then
+        n = n + 1
+      end
+    end
+  end
+  for _, dir in ipairs(ok_dirs) do
+    local ids = {}
+    for _, id in pairs(remembered[dir].terminals or {}) do
+      if type(id) == "string" and not running[id] and not vim.tbl_contains(ids, id) then
+        table.insert(ids, id)
+      end
+    end
+    table.sort(ids)
+    for _, id in ipairs(ids) do
+      vim.cmd.tabnew()
+      vim.cmd.tcd(vim.fn.fnameescape(dir))
+      if require("claude.terminal").open({ "--resume", id }) then
+        n = n + 1
       end
     end
   end
