@@ -2,6 +2,8 @@ package host
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -136,5 +138,36 @@ func TestClaudeSessionsListsWhatNeedsYouFirst(t *testing.T) {
 	}
 	if msgs := commandMessages(t, e.nv, "ClaudeSessions bogus"); !strings.Contains(msgs, "takes restore or nothing") {
 		t.Errorf(":ClaudeSessions bogus said %q", msgs)
+	}
+}
+
+// attention.notify = "system": notify-send runs when a session comes to need the user while
+// Neovim is not focused, and not while it is.
+func TestANoticeGoesOutOnlyWhileNeovimIsNotFocused(t *testing.T) {
+	bin := t.TempDir()
+	record := filepath.Join(bin, "record")
+	script := "#!/bin/sh\nfor a in \"$@\"; do printf '%s|' \"$a\"; done >> '" + record + "'\necho >> '" + record + "'\n"
+	if err := os.WriteFile(filepath.Join(bin, "notify-send"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, nvimtest.WithEnv("PATH="+bin+":"+os.Getenv("PATH")))
+	e.nv.Lua(nil, `require('claude').setup({ attention = { notify = 'system' } }); require('claude.host').ensure()`)
+	hook := func(origin, dir, name string) {
+		e.host.hookBus.handle(context.Background(), hooks.Event{Name: name, Cwd: dir, Origin: origin})
+	}
+	// Focused: terminal 1 (shop) needs the user, no notice. Not focused: terminal 2 (mall).
+	// Notices are started in order, so once mall's is written shop's would be too.
+	hook("terminal:1", "/w/shop", hooks.PermissionRequest)
+	e.waitAttention("terminal:1", "needs_you", "permission")
+	e.nv.Cmd("doautocmd FocusLost")
+	hook("terminal:2", "/w/mall", hooks.PermissionRequest)
+	var lines []string
+	nvimtest.Wait(t, "notify-send to run for mall", waitTimeout, func() bool {
+		data, _ := os.ReadFile(record)
+		lines = strings.Split(strings.TrimSpace(string(data)), "\n")
+		return strings.Contains(string(data), "mall")
+	})
+	if want := "--app-name=Neovim|Claude needs you|mall (permission)|"; len(lines) != 1 || lines[0] != want {
+		t.Errorf("notify-send ran with %q, want once with %q (not for shop's wait while focused)", lines, want)
 	}
 }
