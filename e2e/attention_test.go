@@ -205,9 +205,11 @@ func TestTheAttentionListShowsWhoNeedsYouAndTheSessionsComeBack(t *testing.T) {
 		t.Errorf("ClaudeNeedsYou data %v, want a's permission", ev)
 	}
 
-	// From b's tab page, out of any terminal: :ClaudeSessions lists exactly that, and
-	// picking a lands in a's terminal, in Terminal mode, on its question.
+	// From b's tab page, out of any terminal (a's tab page too has its cursor elsewhere):
+	// :ClaudeSessions lists exactly that, and picking a lands in a's terminal, in Terminal
+	// mode, on its question.
 	s.nv.Cmd("stopinsert")
+	s.nv.Cmd("wincmd p")
 	s.nv.Cmd("tabnext 2")
 	s.nv.Cmd("wincmd p")
 	s.pickSession("terminal 1")
