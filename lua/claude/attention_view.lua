@@ -163,11 +163,16 @@ local function go_to_terminal(id)
   end
 end
 
--- Opens dir's chat with the cursor at the end of its transcript, where a
--- question or permission waits.
-local function go_to_chat(dir)
+-- Opens dir's chat with the cursor on the line of the question that waits
+-- (where <CR> answers it), else at the end of its transcript; an edit under
+-- review is answered in its diff, so that goes to the diff.
+local function go_to_chat(dir, kind)
   local chat = require("claude.chat")
   chat.open(dir)
+  if kind == "diff" and require("claude.diff").count() > 0 then
+    require("claude.diff").focus()
+    return
+  end
   local b = chat.buffers(dir)
   if not b then
     return
@@ -175,7 +180,15 @@ local function go_to_chat(dir)
   for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
     if vim.api.nvim_win_get_buf(win) == b.transcript then
       vim.api.nvim_set_current_win(win)
-      vim.api.nvim_win_set_cursor(win, { vim.api.nvim_buf_line_count(b.transcript), 0 })
+      local lines = vim.api.nvim_buf_get_lines(b.transcript, 0, -1, false)
+      local at = #lines
+      for i = #lines, 1, -1 do
+        if lines[i]:find("waiting for you: <CR>", 1, true) then
+          at = i
+          break
+        end
+      end
+      vim.api.nvim_win_set_cursor(win, { math.max(at, 1), 0 })
       return
     end
   end
@@ -187,7 +200,7 @@ function M.go(e)
   if kind == "terminal" then
     go_to_terminal(tonumber(name))
   elseif kind == "chat" then
-    go_to_chat(name)
+    go_to_chat(name, e.state == "needs_you" and e.kind or nil)
   end
 end
 
