@@ -100,7 +100,7 @@ func (m *chatMCP) writeConfig() error {
 		return fmt.Errorf("chat mcp config: %w", err)
 	}
 	file := filepath.Join(dir, "mcp.json")
-	err = writeChatMCPOwner(dir) // first: a dir without it is never swept (chat_sweep.go)
+	err = writeOwner(dir) // first: a dir without it is never swept (chat_sweep.go)
 	if err == nil {
 		err = os.WriteFile(file, []byte(m.config()), 0o600)
 	}

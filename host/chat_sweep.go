@@ -9,19 +9,23 @@ import (
 )
 
 // A chat endpoint's config directory outlives a host that was killed (SIGKILL, a crash, an
-// exit Neovim did not wait for), and it holds the endpoint's token. The next host to start a
-// chat endpoint removes such leftovers: only directories that are surely ours (the name, this
-// user's, mode 0700, not a symlink) and whose owning host, named in the directory, is gone.
+// exit Neovim did not wait for), and it holds the endpoint's token; so does the hook
+// receiver's directory (hooks.go), with its socket and settings. The next host to start
+// removes such leftovers: only directories that are surely ours (the name, this user's, mode
+// 0700, not a symlink) and whose owning host, named in the directory, is gone.
 
 // chatMCPDirPattern names the config directories (os.MkdirTemp's pattern).
 const chatMCPDirPattern = "claude-nvim-chat-mcp-"
 
-// chatMCPOwnerFile, in a config directory, holds the pid of the host that made it.
-const chatMCPOwnerFile = "host.pid"
+// hookDirPattern names the hook receivers' directories (hooks.Listen's pattern).
+const hookDirPattern = "claude-nvim-hooks-"
 
-// writeChatMCPOwner records this process as dir's owner, for a later sweep.
-func writeChatMCPOwner(dir string) error {
-	return os.WriteFile(filepath.Join(dir, chatMCPOwnerFile), []byte(strconv.Itoa(os.Getpid())), 0o600)
+// ownerFile, in a host's directory, holds the pid of the host that made it.
+const ownerFile = "host.pid"
+
+// writeOwner records this process as dir's owner, for a later sweep.
+func writeOwner(dir string) error {
+	return os.WriteFile(filepath.Join(dir, ownerFile), []byte(strconv.Itoa(os.Getpid())), 0o600)
 }
 
 // sweepChatLeftovers removes, in the background, the config directories of dead hosts, once
@@ -29,22 +33,27 @@ func writeChatMCPOwner(dir string) error {
 // still has them go. Off the sync handler that calls it: a big /tmp takes a while to read.
 func (h *Host) sweepChatLeftovers() {
 	h.chats.swept.Do(func() {
-		go sweepChatMCPDirs(os.TempDir(), h.log)
+		go func() {
+			sweepDeadHostDirs(os.TempDir(), chatMCPDirPattern, h.log)
+			for _, parent := range hookParents() {
+				sweepDeadHostDirs(parent, hookDirPattern, h.log)
+			}
+		}()
 	})
 }
 
-// sweepChatMCPDirs removes, from tmp, the config directories of hosts that are gone, and
-// returns them. A directory without an owner file is left alone: its host may still be
-// writing it, or it was not made by us.
-func sweepChatMCPDirs(tmp string, log *slog.Logger) []string {
+// sweepDeadHostDirs removes, from tmp, the directories named with prefix of hosts that are
+// gone, and returns them. A directory without an owner file is left alone: its host may
+// still be writing it, or it was not made by us.
+func sweepDeadHostDirs(tmp, prefix string, log *slog.Logger) []string {
 	entries, err := os.ReadDir(tmp)
 	if err != nil {
-		log.Debug("chat mcp: sweep", "dir", tmp, "err", err)
+		log.Debug("sweep", "dir", tmp, "err", err)
 		return nil
 	}
 	var removed []string
 	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), chatMCPDirPattern) {
+		if !strings.HasPrefix(e.Name(), prefix) {
 			continue
 		}
 		dir := filepath.Join(tmp, e.Name())
@@ -52,7 +61,7 @@ func sweepChatMCPDirs(tmp string, log *slog.Logger) []string {
 		if err != nil || !st.IsDir() || st.Mode().Perm() != 0o700 || !ownedByUs(st) {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(dir, chatMCPOwnerFile))
+		data, err := os.ReadFile(filepath.Join(dir, ownerFile))
 		if err != nil {
 			continue
 		}
@@ -61,13 +70,13 @@ func sweepChatMCPDirs(tmp string, log *slog.Logger) []string {
 			continue
 		}
 		if err := os.RemoveAll(dir); err != nil {
-			log.Warn("chat mcp: remove a dead host's config", "dir", dir, "err", err)
+			log.Warn("remove a dead host's directory", "dir", dir, "err", err)
 			continue
 		}
 		removed = append(removed, dir)
 	}
 	if len(removed) > 0 {
-		log.Info("chat mcp: removed dead hosts' configs", "dirs", removed)
+		log.Info("removed dead hosts' directories", "dirs", removed)
 	}
 	return removed
 }

@@ -40,7 +40,7 @@ func TestADiffOpensInAFileWindowNotAPanelOrAPinnedWindow(t *testing.T) {
 }
 
 func TestDiffLayoutOptions(t *testing.T) {
-	d := newDiffEnv(t, `require('claude').setup({ terminal_cmd = { 'cat' }, permission_mode = false, diff = { layout = 'horizontal', keep_terminal_focus = true } })`)
+	d := newDiffEnv(t, `require('claude').setup({ terminal_cmd = { 'sh', '-c', 'exec cat', 'cli' }, permission_mode = false, diff = { layout = 'horizontal', keep_terminal_focus = true } })`)
 	d.nv.Cmd("ClaudeOpen")
 	p := d.openDiff(d.path, proposed, tab)
 	var st struct {

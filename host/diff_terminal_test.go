@@ -157,7 +157,7 @@ func TestADiffOpensWhenOnlyClaudesTerminalIsShown(t *testing.T) {
 }
 
 func TestAFloatingTerminalStepsAsideForADiff(t *testing.T) {
-	d := newDiffEnv(t, `require('claude').setup({ terminal_cmd = { 'cat' }, permission_mode = false, terminal = { position = 'float', float = { width = 0.5, height = 10 } } })`)
+	d := newDiffEnv(t, `require('claude').setup({ terminal_cmd = { 'sh', '-c', 'exec cat', 'cli' }, permission_mode = false, terminal = { position = 'float', float = { width = 0.5, height = 10 } } })`)
 	// Claude's floating terminal in this tab page: shown, its size, focused.
 	floating := func() (shown bool, width, height int, focused bool) {
 		var st struct {

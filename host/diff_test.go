@@ -432,7 +432,7 @@ func TestTheProposalsWinbarKeepsBothKeysAtCommonWidths(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%d columns %s", tt.columns, tt.setup), func(t *testing.T) {
 			d := newDiffEnv(t, fmt.Sprintf(`vim.o.columns = %d %s
-				require('claude').setup({ terminal_cmd = { 'cat' }, permission_mode = false })`, tt.columns, tt.setup))
+				require('claude').setup({ terminal_cmd = { 'sh', '-c', 'exec cat', 'cli' }, permission_mode = false })`, tt.columns, tt.setup))
 			d.nv.Cmd("ClaudeOpen")
 			waitMode(t, d.nv, "t") // else the pending :startinsert follows us into the file
 			d.nv.Cmd("wincmd p")

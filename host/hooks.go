@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/claude-nvim/claude.nvim/hooks"
@@ -82,7 +83,12 @@ func (b *hookBus) settingsFile() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	data, err := hooks.Settings(binary, r.Socket())
+	// The owner first: a directory without it is never swept (chat_sweep.go).
+	err = writeOwner(filepath.Dir(r.Socket()))
+	var data []byte
+	if err == nil {
+		data, err = hooks.Settings(binary, r.Socket())
+	}
 	if err == nil {
 		// In the receiver's directory: the user's alone, removed with it.
 		file := filepath.Join(filepath.Dir(r.Socket()), hookSettingsName)
@@ -101,10 +107,7 @@ func (b *hookBus) settingsFile() (string, error) {
 // long TMPDIR exceeds.
 func (b *hookBus) listen() (*hooks.Receiver, error) {
 	var firstErr error
-	for _, parent := range []string{os.Getenv("XDG_RUNTIME_DIR"), os.TempDir(), "/tmp"} {
-		if parent == "" {
-			continue
-		}
+	for _, parent := range hookParents() {
 		r, err := hooks.Listen(parent, b.handle, b.log)
 		if err == nil {
 			return r, nil
@@ -114,6 +117,17 @@ func (b *hookBus) listen() (*hooks.Receiver, error) {
 		}
 	}
 	return nil, firstErr
+}
+
+// hookParents are where a receiver's directory may be, in the order tried.
+func hookParents() []string {
+	var parents []string
+	for _, dir := range []string{os.Getenv("XDG_RUNTIME_DIR"), os.TempDir(), "/tmp"} {
+		if dir != "" && !slices.Contains(parents, dir) {
+			parents = append(parents, dir)
+		}
+	}
+	return parents
 }
 
 // close stops the receiver, if it runs, and removes its directory; later CLIs get no hooks.

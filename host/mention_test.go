@@ -25,7 +25,7 @@ func lines(m atMentioned) string {
 
 // A stand-in for the CLI that just stays alive, so :ClaudeSend has a
 // terminal to focus without running the real claude.
-const idleCLI = `require('claude').setup({ terminal_cmd = { 'cat' }, permission_mode = false })`
+const idleCLI = `require('claude').setup({ terminal_cmd = { 'sh', '-c', 'exec cat', 'cli' }, permission_mode = false })`
 
 func TestAMentionMadeBeforeTheCLIConnectsIsDeliveredWhenItDoes(t *testing.T) {
 	e := newEnv(t)

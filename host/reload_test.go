@@ -57,7 +57,7 @@ func TestADiffDecidedInTheCLIPromptReloadsTheFileWhenWritten(t *testing.T) {
 
 func TestADiffComparesWithTheFileAsItIsOnDiskNow(t *testing.T) {
 	// Focus stays in Claude's terminal: no BufEnter of a file buffer does it.
-	d := newDiffEnv(t, `require('claude').setup({ terminal_cmd = { 'cat' }, permission_mode = false, diff = { keep_terminal_focus = true } })`)
+	d := newDiffEnv(t, `require('claude').setup({ terminal_cmd = { 'sh', '-c', 'exec cat', 'cli' }, permission_mode = false, diff = { keep_terminal_focus = true } })`)
 	d.nv.Cmd("ClaudeOpen")
 	// Claude wrote the file without asking (an allowed edit); the buffer
 	// has not looked since.

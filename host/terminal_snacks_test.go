@@ -51,7 +51,7 @@ func TestSnacksProviderRunsClaudeInASnacksTerminal(t *testing.T) {
 	e := newEnv(t, nvimtest.WithPlugins(t, "snacks.nvim"))
 	e.nv.Lua(nil, `
 		require('snacks').setup({})
-		require('claude').setup({ terminal_cmd = { 'cat' }, permission_mode = false, terminal = { provider = 'snacks', position = 'below', size = 7 } })`)
+		require('claude').setup({ terminal_cmd = { 'sh', '-c', 'exec cat', 'cli' }, permission_mode = false, terminal = { provider = 'snacks', position = 'below', size = 7 } })`)
 	exited := e.nv.UserEvents("ClaudeTerminalExited")
 	e.connect()
 	e.nv.Cmd("ClaudeOpen")
@@ -98,7 +98,7 @@ func TestSnacksProviderRunsClaudeInASnacksTerminal(t *testing.T) {
 
 func TestSnacksProviderSaysWhenSnacksIsMissing(t *testing.T) {
 	e := newEnv(t)
-	e.nv.Lua(nil, `require('claude').setup({ terminal_cmd = { 'cat' }, permission_mode = false, terminal = { provider = 'snacks' } })`)
+	e.nv.Lua(nil, `require('claude').setup({ terminal_cmd = { 'sh', '-c', 'exec cat', 'cli' }, permission_mode = false, terminal = { provider = 'snacks' } })`)
 	if msg := commandMessages(t, e.nv, "ClaudeOpen"); !strings.Contains(msg, `terminal.provider = "snacks" needs folke/snacks.nvim`) {
 		t.Errorf(":ClaudeOpen with the snacks provider and no snacks.nvim said %q, want that it needs snacks.nvim", msg)
 	}

@@ -122,7 +122,7 @@ func TestReopeningAfterTheCLIExitsStartsANewOne(t *testing.T) {
 
 func TestTheClaudeTerminalKeepsFollowingOutputAfterTheUserLeaves(t *testing.T) {
 	e := newEnv(t)
-	e.nv.Lua(nil, `require('claude').setup({ terminal_cmd = { 'cat' }, permission_mode = false, terminal = { position = 'below', size = 5 } })`)
+	e.nv.Lua(nil, `require('claude').setup({ terminal_cmd = { 'sh', '-c', 'exec cat', 'cli' }, permission_mode = false, terminal = { position = 'below', size = 5 } })`)
 	e.nv.Cmd("ClaudeOpen")
 	e.nv.Keys(`<C-\><C-n>gg`) // the user scrolled up, then goes back to work
 	e.nv.Cmd("wincmd p")
@@ -277,15 +277,16 @@ func TestTerminalProvidersStartTheCLIElsewhere(t *testing.T) {
 		e.nv.Lua(&got, `return _G.got`)
 		var port int
 		e.nv.Lua(&port, `return require('claude').status().port`)
-		if strings.Join(got.Cmd, " ") != "claude --x --resume --permission-mode default" || got.Port != itoa(port) || got.Cwd != e.nv.Cwd {
-			t.Errorf("the provider got %+v; want the command with its arguments, the server's port %d and %s", got, port, e.nv.Cwd)
+		want := "claude --x --resume --permission-mode default --settings " + e.host.hookBus.settings
+		if strings.Join(got.Cmd, " ") != want || got.Port != itoa(port) || got.Cwd != e.nv.Cwd {
+			t.Errorf("the provider got %+v; want the command %q, the server's port %d and %s", got, want, port, e.nv.Cwd)
 		}
 	})
 }
 
 func TestTheTerminalOpensWhereConfigured(t *testing.T) {
 	e := newEnv(t)
-	e.nv.Lua(nil, `require('claude').setup({ terminal_cmd = { 'cat' }, permission_mode = false, terminal = { position = 'below', size = 7 } })`)
+	e.nv.Lua(nil, `require('claude').setup({ terminal_cmd = { 'sh', '-c', 'exec cat', 'cli' }, permission_mode = false, terminal = { position = 'below', size = 7 } })`)
 	e.nv.Cmd("ClaudeOpen")
 	var st struct {
 		Height int `msgpack:"height"`

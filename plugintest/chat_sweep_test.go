@@ -15,9 +15,18 @@ import (
 // chatConfigArg finds the --mcp-config file in a stand-in CLI's recorded arguments.
 var chatConfigArg = regexp.MustCompile(`\[--mcp-config\] \[([^\]]*claude-nvim-chat-mcp-[^\]]*)\]`)
 
+// hookSettingsArg finds the hooks' --settings file in the same.
+var hookSettingsArg = regexp.MustCompile(`\[--settings\] \[([^\]]*claude-nvim-hooks-[^\]]*)\]`)
+
 // startChat opens :ClaudeChat in nv with a stand-in CLI and returns the Go host's pid and the
 // directory of the chat's --mcp-config file.
 func startChat(t *testing.T, nv *nvimtest.Nvim) (hostPID int, configDir string) {
+	hostPID, configDir, _ = startChatWithHooks(t, nv)
+	return hostPID, configDir
+}
+
+// startChatWithHooks is startChat that also returns the hook receiver's directory.
+func startChatWithHooks(t *testing.T, nv *nvimtest.Nvim) (hostPID int, configDir, hookDir string) {
 	t.Helper()
 	script, record := nvimtest.StandInCLI(t, t.TempDir())
 	nv.Lua(nil, `require('claude').setup({ terminal_cmd = { ... } })`, script)
@@ -28,24 +37,31 @@ func startChat(t *testing.T, nv *nvimtest.Nvim) (hostPID int, configDir string) 
 	if m == nil {
 		t.Fatalf("the chat CLI got no --mcp-config: %s", lines[0])
 	}
+	h := hookSettingsArg.FindStringSubmatch(lines[0])
+	if h == nil {
+		t.Fatalf("the chat CLI got no hooks' --settings: %s", lines[0])
+	}
 	nv.Lua(&hostPID, `return vim.fn.jobpid(require('claude.host').channel())`)
-	return hostPID, filepath.Dir(m[1])
+	return hostPID, filepath.Dir(m[1]), filepath.Dir(h[1])
 }
 
-// A host killed with SIGKILL leaves its chat's config directory, token included; the next
-// host removes it when it starts, and leaves alone what is not surely a dead host's: a
+// A host killed with SIGKILL leaves its chat's config directory, token included, and its hook
+// receiver's directory; the next host removes them when it starts, and leaves alone what is not surely a dead host's: a
 // directory whose host lives, one with another mode, one naming no host.
 func TestAKilledHostsChatConfigIsSweptAtTheNextStart(t *testing.T) {
 	tmp := t.TempDir()
 	nv1 := newNvim(t, nvimtest.WithEnv("TMPDIR="+tmp))
 	exited := nv1.UserEvents("ClaudeHostExit")
-	pid1, dir1 := startChat(t, nv1)
+	pid1, dir1, hookDir1 := startChatWithHooks(t, nv1)
 	if err := syscall.Kill(pid1, syscall.SIGKILL); err != nil {
 		t.Fatalf("kill the host %d: %v", pid1, err)
 	}
 	nvimtest.Next(t, exited, "User ClaudeHostExit after the SIGKILL", waitTimeout) // reaped
 	if _, err := os.Stat(filepath.Join(dir1, "mcp.json")); err != nil {
 		t.Fatalf("the killed host's config (with its token) is not there to sweep: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(hookDir1, "settings.json")); err != nil {
+		t.Fatalf("the killed host's hook directory is not there to sweep: %v", err)
 	}
 
 	// Decoys, named to sort after every directory MkdirTemp makes: the sweep reads the
@@ -81,6 +97,10 @@ func TestAKilledHostsChatConfigIsSweptAtTheNextStart(t *testing.T) {
 	if _, err := os.Stat(dir1); !os.IsNotExist(err) {
 		t.Errorf("the killed host's config %s outlived the next host's start: %v", dir1, err)
 	}
+	nvimtest.Wait(t, "the sweep to remove the killed host's hook directory "+hookDir1, waitTimeout, func() bool {
+		_, err := os.Stat(hookDir1)
+		return os.IsNotExist(err)
+	})
 	_, dir2 := startChat(t, nv2)
 	for _, dir := range []string{live, open, unnamed, dir2} {
 		if _, err := os.Stat(dir); err != nil {

@@ -65,7 +65,7 @@ func sessionServers(t *testing.T, nv *nvimtest.Nvim) map[int]int {
 // ClaudeServerStarted).
 func TestEverySessionsServerComesBackAfterTheHostDies(t *testing.T) {
 	nv := newNvim(t)
-	nv.Lua(nil, `require('claude').setup({ terminal_cmd = { 'cat' }, permission_mode = false })`)
+	nv.Lua(nil, `require('claude').setup({ terminal_cmd = { 'sh', '-c', 'exec cat', 'cli' }, permission_mode = false })`)
 	a, b := filepath.Join(nv.Dir, "a"), filepath.Join(nv.Dir, "b")
 	for _, dir := range []string{a, b} {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
