@@ -50,7 +50,14 @@ func startChatWithHooks(t *testing.T, nv *nvimtest.Nvim) (hostPID int, configDir
 // directory whose host lives, one with another mode, one naming no host.
 func TestAKilledHostsChatConfigIsSweptAtTheNextStart(t *testing.T) {
 	tmp := t.TempDir()
-	nv1 := newNvim(t, nvimtest.WithEnv("TMPDIR="+tmp))
+	// A runtime directory of this test's own, short enough for the hooks' socket: else their
+	// directory falls back to /tmp, where the other tests' hosts sweep it first.
+	run, err := os.MkdirTemp("/tmp", "cnr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(run) })
+	nv1 := newNvim(t, nvimtest.WithEnv("TMPDIR="+tmp, "XDG_RUNTIME_DIR="+run))
 	exited := nv1.UserEvents("ClaudeHostExit")
 	pid1, dir1, hookDir1 := startChatWithHooks(t, nv1)
 	if err := syscall.Kill(pid1, syscall.SIGKILL); err != nil {
@@ -59,6 +66,9 @@ func TestAKilledHostsChatConfigIsSweptAtTheNextStart(t *testing.T) {
 	nvimtest.Next(t, exited, "User ClaudeHostExit after the SIGKILL", waitTimeout) // reaped
 	if _, err := os.Stat(filepath.Join(dir1, "mcp.json")); err != nil {
 		t.Fatalf("the killed host's config (with its token) is not there to sweep: %v", err)
+	}
+	if !strings.HasPrefix(hookDir1, run) {
+		t.Errorf("the hooks' directory %s is not in XDG_RUNTIME_DIR %s", hookDir1, run)
 	}
 	if _, err := os.Stat(filepath.Join(hookDir1, "settings.json")); err != nil {
 		t.Fatalf("the killed host's hook directory is not there to sweep: %v", err)
@@ -88,7 +98,7 @@ func TestAKilledHostsChatConfigIsSweptAtTheNextStart(t *testing.T) {
 	}
 
 	// The next host's first server sweeps (a user who chats no more has them go too).
-	nv2 := newNvim(t, nvimtest.WithEnv("TMPDIR="+tmp))
+	nv2 := newNvim(t, nvimtest.WithEnv("TMPDIR="+tmp, "XDG_RUNTIME_DIR="+run))
 	nv2.Cmd("ClaudeStart")
 	nvimtest.Wait(t, "the sweep to remove "+last, waitTimeout, func() bool {
 		_, err := os.Stat(last)
