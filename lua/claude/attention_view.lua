@@ -285,11 +285,12 @@ function M.restore()
         table.insert(ids, id)
       end
     end
+    -- One CLI runs per directory (sessions.lua): the first conversation.
     table.sort(ids)
-    for _, id in ipairs(ids) do
+    if ids[1] then
       vim.cmd.tabnew()
       vim.cmd.tcd(vim.fn.fnameescape(dir))
-      if require("claude.terminal").open({ "--resume", id }) then
+      if require("claude.terminal").open({ "--resume", ids[1] }) then
         n = n + 1
       end
     end
