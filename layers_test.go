@@ -21,8 +21,9 @@ func TestNoImportRunsUpALayer(t *testing.T) {
 		{[]string{"./mcp", "./mcp/mcptest"}, slices.Concat(neovim, []string{mod + "chat", mod + "chatctl", mod + "host"})},
 		{[]string{"./chat"}, slices.Concat(neovim, []string{mod + "mcp", mod + "chatctl", mod + "host"})},
 		{[]string{"./chatctl"}, slices.Concat(neovim, []string{mod + "host"})},
-		// lockfile, logfile and claudeconfig stand on the standard library alone (uuid aside).
-		{[]string{"./lockfile", "./logfile", "./memtrim", "./ledger", "./hooks", "./claudeconfig"}, slices.Concat(neovim, []string{mod + "mcp", mod + "chat", mod + "chatctl", mod + "host"})},
+		// lockfile, logfile and claudeconfig stand on the standard library alone (uuid aside);
+		// attention on hooks and the standard library.
+		{[]string{"./lockfile", "./logfile", "./memtrim", "./ledger", "./hooks", "./claudeconfig", "./attention"}, slices.Concat(neovim, []string{mod + "mcp", mod + "chat", mod + "chatctl", mod + "host"})},
 		// changes wires the ledger to hook events and knows no editor.
 		{[]string{"./changes"}, slices.Concat(neovim, []string{mod + "mcp", mod + "chat", mod + "chatctl", mod + "host"})},
 	} {

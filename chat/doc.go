@@ -344,6 +344,19 @@
 //     user line, and what the hook prints reaches the model in that turn's request, as in
 //     the terminal.
 //
+// What the attention list relies on (issue 26; 2.1.332, and 2.1.197 alike, e2e/attention*_test.go):
+//
+//   - A chat's state comes from its stream alone: a turn runs from the user's message to its
+//     result; a can_use_tool request (a tool, AskUserQuestion, ExitPlanMode, an edit under
+//     review) waits for the user until answered or cancelled. Its CLI's hooks also reach the
+//     host (origin chat:<dir>) and are not needed for it.
+//   - An interactive `claude --resume ID` (a terminal brought back) keeps ID: its hooks carry
+//     session_id ID, and its first request carries the earlier conversation's prompts.
+//   - A terminal's Edit in default mode with the editor's diff open (openDiff) is also a
+//     permission asked in the CLI's own prompt: its permission hooks fire (PermissionRequest,
+//     Notification permission_prompt) as for Bash (2.1.332 and 2.1.197,
+//     e2e/attention_diff_test.go), so "a diff waits" needs no hook of its own.
+//
 // How the peer chat's agent runs the same CLI (claude-agent-acp 0.101.0 through its SDK
 // 0.3.318, seen with 2.1.332 in peerbench/chatpeer):
 //

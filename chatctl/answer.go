@@ -48,6 +48,7 @@ func (c *Controller) Answer(all []AnswerArgs) {
 		c.log.Info("chat: answer with no CLI running", "dir", a.Dir, "request", a.RequestID)
 		return
 	}
+	c.observe(a.Dir, []Item{{Kind: "answered", ID: a.RequestID}})
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
 		defer cancel()

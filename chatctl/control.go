@@ -42,6 +42,7 @@ func (c *Controller) withRunning(dir, what string, write func(context.Context, *
 // typed text is never lost, whatever failed.
 func (c *Controller) Send(args SendArgs) {
 	u, m := c.messageID(args.Dir, args.ID)
+	c.observe(args.Dir, []Item{{Kind: "user", Text: args.Text}})
 	go func() {
 		if m != nil {
 			defer close(m.written)

@@ -30,6 +30,9 @@ type Controller struct {
 	// the --mcp-config files and any other arguments.
 	editorTools func() (mcpConfigs, args []string)
 	cliEnv      func(dir string) []string
+	// observe sees every batch of items a chat shows, and the turns and answers the user
+	// sends, as they happen (the host's attention list, host/attention.go).
+	observe func(dir string, items []Item)
 
 	mu    sync.Mutex // guards chats; never held while calling Neovim or the CLI
 	chats map[string]*dirChat
@@ -49,6 +52,11 @@ type Options struct {
 	EditorTools func() (mcpConfigs, args []string)
 	// CLIEnv, when set, gives variables (KEY=VALUE) added to the environment of dir's CLI.
 	CLIEnv func(dir string) []string
+	// Observe, when set, sees what each chat shows (as the transcript gets it) and, as "user"
+	// and "answered" items it is alone to see, each turn the user sends and each answer to a
+	// permission, question or plan. It runs on the chat's own goroutines and must return at
+	// once: it never calls Neovim.
+	Observe func(dir string, items []Item)
 }
 
 // New returns a controller with no chat; a chat starts when Lua calls Start.
@@ -59,10 +67,13 @@ func New(opts Options) *Controller {
 	if opts.EditorTools == nil {
 		opts.EditorTools = func() ([]string, []string) { return nil, nil }
 	}
+	if opts.Observe == nil {
+		opts.Observe = func(string, []Item) {}
+	}
 	if opts.CLIEnv == nil {
 		opts.CLIEnv = func(string) []string { return nil }
 	}
-	return &Controller{view: opts.View, log: opts.Log, editorTools: opts.EditorTools, cliEnv: opts.CLIEnv, chats: map[string]*dirChat{}}
+	return &Controller{view: opts.View, log: opts.Log, editorTools: opts.EditorTools, observe: opts.Observe, cliEnv: opts.CLIEnv, chats: map[string]*dirChat{}}
 }
 
 // dirChat is one workspace directory's chat: its running CLI process, if any, and the
@@ -239,6 +250,7 @@ func (c *Controller) fail(dir, what string, err error) {
 
 // show hands items to dir's transcript; a failure is only logged, as nobody waits on it.
 func (c *Controller) show(ctx context.Context, dir string, items ...Item) {
+	c.observe(dir, items)
 	if err := c.view.ChatEvents(ctx, dir, items); err != nil {
 		c.log.Warn("chat: render", "dir", dir, "err", err)
 	}

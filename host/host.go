@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/claude-nvim/claude.nvim/attention"
 	"github.com/claude-nvim/claude.nvim/changes"
 	"github.com/claude-nvim/claude.nvim/mcp"
 	"github.com/claude-nvim/claude.nvim/memtrim"
@@ -29,13 +30,14 @@ type Host struct {
 	lockDir     string
 	listenDelay time.Duration
 
-	editor  *nvimapi.Editor
-	tracker *selection.Tracker
-	diags   *diagnosticsNotifier
-	chats   chats             // :ClaudeChat (chat.go, chatctl)
-	idle    *memtrim.Idle     // drops our executable's pages once quiet (memory.go)
-	hookBus hookBus           // the hook events of the CLIs we start (hooks.go)
-	changes *changes.Recorder // the change ledger, fed by hook events (changes.go)
+	editor    *nvimapi.Editor
+	tracker   *selection.Tracker
+	diags     *diagnosticsNotifier
+	chats     chats             // :ClaudeChat (chat.go, chatctl)
+	attention attentionList     // which session needs the user (attention.go)
+	idle      *memtrim.Idle     // drops our executable's pages once quiet (memory.go)
+	hookBus   hookBus           // the hook events of the CLIs we start (hooks.go)
+	changes   *changes.Recorder // the change ledger, fed by hook events (changes.go)
 
 	// lifecycle serialises starting and stopping the server; never held
 	// while calling Neovim.
@@ -68,6 +70,7 @@ func New(opts Options) *Host {
 	}
 	h := &Host{log: opts.Log, lockDir: opts.LockDir, listenDelay: opts.ListenDelay}
 	h.hookBus.log, h.hookBus.binary = opts.Log, opts.HookBinary
+	h.attention.board = attention.New(nil)
 	h.idle = memtrim.NewIdle(trimQuiet, h.trimMemory)
 	h.changes = changes.New(opts.Log)
 	h.changes.TurnEnded = h.pushMarks
@@ -88,6 +91,9 @@ func (h *Host) Register(p *plugin.Plugin) error {
 		h.newChats(nil) // the manifest only needs the handlers' signatures
 	}
 	chat := h.chats.ctl
+	// The attention list first: it only notes the state, while the ledger may snapshot a
+	// large work tree before the CLI goes on.
+	h.hookBus.subscribe(h.attentionHook)
 	h.hookBus.subscribe(h.changes.Handle) // the change ledger records every turn (changes.go)
 
 	// Sync: the Lua layer waits for these; each returns in well under a
@@ -124,6 +130,7 @@ func (h *Host) Register(p *plugin.Plugin) error {
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChanges"}, h.changesRequest)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatHistory"}, chat.HistoryList)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatPreview"}, chat.HistoryPreview)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostAttention"}, h.attentionFromLua)
 
 	for _, event := range []string{"CursorMoved", "CursorMovedI", "ModeChanged", "BufEnter"} {
 		p.HandleAutocmd(&plugin.AutocmdOptions{Event: event, Pattern: "*", Eval: "*"}, h.cursorEvent)

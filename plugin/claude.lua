@@ -46,9 +46,15 @@ command("ClaudeClose", function()
   claude().close()
 end, { desc = "Stop the Claude CLI and close its terminal" })
 
-command("ClaudeSessions", function()
-  claude().sessions()
-end, { desc = "List the Claude sessions (one per working directory) and go to one" })
+command("ClaudeSessions", function(o)
+  claude().sessions(o.args)
+end, {
+  nargs = "?",
+  complete = function()
+    return { "restore" }
+  end,
+  desc = "List the Claude sessions by what they need and go to one; restore: bring back last time's",
+})
 
 command("ClaudeSend", function(o)
   if o.range == 0 then

@@ -6,6 +6,7 @@ call remote#host#RegisterPlugin('claude-nvim', '0', [
 \ {'type': 'autocmd', 'name': 'DiagnosticChanged', 'sync': 0, 'opts': {'eval': '{''buf'': str2nr(expand(''<abuf>'')), ''path'': expand(''<afile>:p''), ''tick'': getbufvar(str2nr(expand(''<abuf>'')), ''changedtick''), ''file'': v:lua.require''claude.handlers''.is_file_buf(str2nr(expand(''<abuf>'')))}', 'pattern': '*'}},
 \ {'type': 'autocmd', 'name': 'DirChanged', 'sync': 0, 'opts': {'pattern': '*'}},
 \ {'type': 'autocmd', 'name': 'ModeChanged', 'sync': 0, 'opts': {'eval': '{''buf'': bufnr(), ''path'': expand(''%:p''), ''file'': v:lua.require''claude.handlers''.is_file_buf(0), ''mode'': mode(), ''cursor'': getcurpos(), ''visual'': getpos(''v''), ''tick'': b:changedtick}', 'pattern': '*'}},
+\ {'type': 'function', 'name': 'ClaudeHostAttention', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostChanges', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostChangesConfigure', 'sync': 1, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostChangesHealth', 'sync': 1, 'opts': {}},

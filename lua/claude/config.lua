@@ -153,6 +153,19 @@ M.schema = group({
     }),
     use_default_keymaps = option(true, "boolean"),
   }),
+  -- Which session needs you (:ClaudeSessions, the statusline count, the
+  -- ClaudeNeedsYou and ClaudeDone events).
+  attention = group({
+    -- A desktop notice when a session comes to need you while Neovim is
+    -- not focused: "off", "terminal" (OSC 9 and 777 through the terminal
+    -- Neovim runs in), "system" (notify-send) or "auto" (notify-send when
+    -- installed, else the terminal). Off by default: a notice is a
+    -- distraction the user asks for; the User events are always there.
+    notify = option("off", "string", { one_of = { "off", "terminal", "system", "auto" } }),
+    -- Bring this workspace's sessions of last time back at startup, as
+    -- :ClaudeSessions restore does (trusted folders only).
+    restore = option(false, "boolean"),
+  }),
   -- Reload buffers whose files Claude changed on disk (never one with
   -- unsaved changes: those get a warning instead).
   auto_reload = option(true, "boolean"),

@@ -113,6 +113,14 @@ function M.close_diffs(session)
   return require("claude.diff").close_all(session)
 end
 
+-- The attention list (nvimapi/attention.go).
+
+--- Takes the sessions whose state changed (attention/board.go's Session).
+function M.update_attention(sessions)
+  require("claude.attention").update(sessions)
+  require("claude.attention_view").watch()
+end
+
 -- The chat (nvimapi/chat.go).
 
 --- Renders a batch of dir's chat events.

@@ -458,6 +458,13 @@ function M.set_current_session(id)
   return try("ClaudeHostSession", id)
 end
 
+--- Tells the attention list (host/attention.go) what the user did: "here"
+--- with the session key whose window the cursor entered ("" for none),
+--- "gone" with a terminal's key whose job ended.
+function M.tell_attention(what, key)
+  return state.ready and try("ClaudeHostAttention", what, key)
+end
+
 --- Sends an @-mention (0-based lines, or nil for the whole file).
 function M.send_mention(path, line1, line2)
   return M.call("ClaudeHostMention", path, line1, line2)

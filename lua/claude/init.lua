@@ -11,8 +11,8 @@
 -- plugintest/boundary_test.go). plugin/claude.lua stands above them all.
 --
 -- 3 commands: claude claude.commands claude.mention claude.prompt claude.health claude.handlers
--- 2 views: claude.diff claude.diff_large claude.diff_winbar claude.terminal claude.terminal.servers claude.terminal.native claude.terminal.snacks claude.terminal.external claude.terminal.window claude.chat claude.chat.state claude.chat.render claude.chat.input claude.chat.turns claude.chat.windows claude.chat.conversations claude.chat.models claude.chat.ask claude.chat.revive claude.chat.queue claude.chat.trust claude.chat.keys claude.chat.highlight claude.chat.agents claude.chat.tasks claude.chat.effort claude.chat.rewind claude.changes claude.changes.diff claude.changes.signs claude.changes.guard claude.chat.history
--- 1 core: claude.host claude.reap claude.server claude.sessions claude.state claude.cli claude.model claude.permission claude.tools claude.reload claude.selection claude.generation claude.memory claude.explorer
+-- 2 views: claude.diff claude.diff_large claude.diff_winbar claude.terminal claude.terminal.servers claude.terminal.native claude.terminal.snacks claude.terminal.external claude.terminal.window claude.chat claude.chat.state claude.chat.render claude.chat.input claude.chat.turns claude.chat.windows claude.chat.conversations claude.chat.models claude.chat.ask claude.chat.revive claude.chat.queue claude.chat.trust claude.chat.keys claude.chat.highlight claude.chat.agents claude.chat.tasks claude.chat.effort claude.chat.rewind claude.changes claude.changes.diff claude.changes.signs claude.changes.guard claude.chat.history claude.attention_view
+-- 1 core: claude.host claude.reap claude.server claude.sessions claude.state claude.cli claude.model claude.permission claude.tools claude.reload claude.selection claude.generation claude.memory claude.explorer claude.attention
 -- 0 base: claude.config claude.version claude.events claude.notify claude.buffers claude.typing
 --
 -- Words, the same in Go (chatctl/doc.go says who creates, names and ends
@@ -26,6 +26,10 @@
 -- conversation is what such a CLI stores and resumes (the CLI creates and
 -- names it; chat/conversations.lua lists them).
 local M = {}
+
+-- Whether attention.restore ran (or is set to run) in this Neovim: a second
+-- setup() does not bring the sessions back twice.
+local restored = false
 
 --- Configures the plugin. Safe to call more than once; each call starts
 --- again from the defaults. Never raises: a key with a bad value is
@@ -41,6 +45,25 @@ function M.setup(opts)
   end
   if #unknown > 0 then
     require("claude.notify").notify("claude.nvim: unknown option(s) ignored: " .. table.concat(unknown, ", "), vim.log.levels.WARN)
+  end
+  if cfg.attention.restore and not restored then
+    -- After startup, once: the sessions of last time in this directory.
+    restored = true
+    local function restore()
+      vim.schedule(function()
+        require("claude.attention_view").restore()
+      end)
+    end
+    if vim.v.vim_did_enter == 1 then
+      restore()
+    else
+      vim.api.nvim_create_autocmd("VimEnter", {
+        group = vim.api.nvim_create_augroup("ClaudeRestore", { clear = true }),
+        once = true,
+        desc = "claude.nvim: bring back last time's sessions (attention.restore)",
+        callback = restore,
+      })
+    end
   end
   if cfg.auto_start then
     -- After startup, and without waiting for the Go host to come up, so
@@ -127,6 +150,13 @@ end
 -- chat permission requests), else "": what came in while they typed waits
 -- unseen, and this is where they see it.
 local function waits()
+  -- Once the attention list knows of sessions (their hooks, the chats'
+  -- streams), it counts the sessions that need the user, whatever each
+  -- waits for: a permission, a question, a diff, an unseen finished turn.
+  if package.loaded["claude.attention"] and require("claude.attention").any() then
+    local needing = require("claude.attention").needing()
+    return needing > 0 and string.format(" · %d need%s you", needing, needing > 1 and "" or "s") or ""
+  end
   local n = 0
   if package.loaded["claude.diff"] then
     n = n + require("claude.diff").count()
@@ -188,39 +218,18 @@ function M.statusline()
   return table.concat(vim.list_extend({ head }, waiting), " · ") .. waits()
 end
 
---- :ClaudeSessions: pick a session to go to (its tab page, or its
---- terminal here).
-function M.sessions()
-  local terminal = require("claude.terminal")
-  local list = terminal.sessions()
-  if #list == 0 then
-    require("claude.notify").info("no Claude session runs (:ClaudeOpen starts one)")
+--- :ClaudeSessions [restore]: pick a session (terminal or chat, grouped
+--- by whether it needs you) and go to what waits there; "restore" brings
+--- back the sessions last seen in this working directory.
+---@param arg string|nil
+function M.sessions(arg)
+  if arg == "restore" then
+    return require("claude.attention_view").restore()
+  elseif arg and arg ~= "" then
+    require("claude.notify").error(":ClaudeSessions takes restore or nothing, not " .. arg)
     return
   end
-  local diff = require("claude.diff")
-  vim.ui.select(list, {
-    prompt = "Claude sessions",
-    format_item = function(item)
-      local state = item.elsewhere and "own terminal" or (item.running and "running" or "exited")
-      local parts = {
-        string.format("%d %s", item.id, vim.fn.fnamemodify(item.cwd or "?", ":~")),
-        state,
-        item.clients > 0 and "connected" or "not connected",
-      }
-      local n = diff.waiting(item.id)
-      if n > 0 then
-        table.insert(parts, string.format("%d diff%s waiting", n, n == 1 and "" or "s"))
-      end
-      if item.current then
-        table.insert(parts, "current")
-      end
-      return table.concat(parts, " · ")
-    end,
-  }, function(choice)
-    if choice then
-      terminal.go_to(choice.id)
-    end
-  end)
+  require("claude.attention_view").pick()
 end
 
 -- require("claude").version, which users and scripts read, is version.lua's,
