@@ -11,7 +11,7 @@
 -- plugintest/boundary_test.go). plugin/claude.lua stands above them all.
 --
 -- 3 commands: claude claude.commands claude.mention claude.prompt claude.health claude.handlers
--- 2 views: claude.diff claude.diff_large claude.diff_winbar claude.terminal claude.terminal.servers claude.terminal.native claude.terminal.snacks claude.terminal.external claude.terminal.window claude.chat claude.chat.state claude.chat.render claude.chat.input claude.chat.turns claude.chat.windows claude.chat.conversations claude.chat.models claude.chat.ask claude.chat.revive claude.chat.queue claude.chat.trust claude.chat.keys claude.chat.highlight
+-- 2 views: claude.diff claude.diff_large claude.diff_winbar claude.diff_hunks claude.terminal claude.terminal.servers claude.terminal.native claude.terminal.snacks claude.terminal.external claude.terminal.window claude.chat claude.chat.state claude.chat.render claude.chat.input claude.chat.turns claude.chat.windows claude.chat.conversations claude.chat.models claude.chat.ask claude.chat.revive claude.chat.queue claude.chat.trust claude.chat.keys claude.chat.highlight
 -- 1 core: claude.host claude.reap claude.server claude.sessions claude.state claude.cli claude.model claude.permission claude.tools claude.reload claude.selection claude.generation claude.memory claude.explorer
 -- 0 base: claude.config claude.version claude.events claude.notify claude.buffers claude.typing
 --

@@ -1,0 +1,187 @@
+package host
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// Per-hunk decisions in an openDiff proposal (issue 24): the take-back and keep keys change
+// the proposal hunk by hunk, the winbar counts them, and accepting sends the proposal as
+// left to the CLI.
+
+// threeHunks changes line 2, deletes line 4 and adds a line at the end of hunkFile.
+const (
+	hunkFile   = "one\ntwo\nthree\nfour\nfive\nsix\nseven\n"
+	threeHunks = "one\nTWO\nthree\nfive\nsix\nseven\neight\n"
+)
+
+// hunkState is the proposal as the user sees it after a key: its text, the winbar, and the
+// cursor's line in the current window.
+type hunkState struct {
+	Text   string `msgpack:"text"`
+	Line   int    `msgpack:"line"`
+	Winbar string `msgpack:"winbar"`
+}
+
+func (d *diffEnv) hunkState() hunkState {
+	d.t.Helper()
+	var s hunkState
+	d.nv.Lua(&s, `
+		for _, w in ipairs(vim.api.nvim_list_wins()) do
+			local b = vim.api.nvim_win_get_buf(w)
+			if vim.b[b].claude_diff then
+				return {
+					text = table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), "\n") .. "\n",
+					line = vim.fn.line('.'), -- of the current window, either side
+					winbar = vim.api.nvim_eval_statusline(vim.wo[w].winbar, { winid = w, use_winbar = true }).str,
+				}
+			end
+		end
+		return {}`)
+	return s
+}
+
+func TestPerHunkKeysInAProposal(t *testing.T) {
+	tests := []struct {
+		name string
+		// act runs with the cursor on line 1 of the proposal.
+		act func(d *diffEnv)
+		// text and line: the proposal and the cursor after act (0: anywhere); status: the
+		// winbar's count.
+		text   string
+		line   int
+		status string
+	}{
+		{"taking back a changed line puts the file's line back and goes to the next open hunk",
+			func(d *diffEnv) { d.nv.Keys(`2G\ab`) },
+			"one\ntwo\nthree\nfive\nsix\nseven\neight\n", 4, "3 hunks: 1 taken back, 0 kept, 2 open"},
+		{"keeping a hunk leaves Claude's text and goes to the next open hunk",
+			func(d *diffEnv) { d.nv.Keys(`2G\ak`) },
+			threeHunks, 4, "3 hunks: 0 taken back, 1 kept, 2 open"},
+		{"taking back a deletion brings the deleted line back",
+			func(d *diffEnv) { d.nv.Keys(`4G\ab`) },
+			"one\nTWO\nthree\nfour\nfive\nsix\nseven\neight\n", 8, "3 hunks: 1 taken back, 0 kept, 2 open"},
+		{"taking back an added line at the end removes it",
+			func(d *diffEnv) { d.nv.Keys(`G\ab`) },
+			"one\nTWO\nthree\nfive\nsix\nseven\n", 2, "3 hunks: 1 taken back, 0 kept, 2 open"},
+		{"keeping a hunk taken back gives it Claude's text again",
+			func(d *diffEnv) { d.nv.Keys(`2G\ab2G\ak`) },
+			threeHunks, 4, "3 hunks: 0 taken back, 1 kept, 2 open"},
+		{"every hunk taken back leaves the file's text",
+			func(d *diffEnv) { d.nv.Keys(`2G\ab\ab\ab`) },
+			hunkFile, 7, "3 hunks: 3 taken back, 0 kept, 0 open"},
+		{"the keys work from the file's window too",
+			func(d *diffEnv) { d.nv.Keys(`<C-w>p2G\ab`) },
+			"one\ntwo\nthree\nfive\nsix\nseven\neight\n", 4, "3 hunks: 1 taken back, 0 kept, 2 open"},
+		{"the commands do what the keys do",
+			func(d *diffEnv) { d.nv.Cmd("2"); d.nv.Cmd("ClaudeDiffTakeBack"); d.nv.Cmd("ClaudeDiffKeep") },
+			"one\ntwo\nthree\nfive\nsix\nseven\neight\n", 7, "3 hunks: 1 taken back, 1 kept, 1 open"},
+		{"remapped through <Plug> keys", func(d *diffEnv) {
+			d.nv.Lua(nil, `require('claude').setup({ diff = { keymaps = { take_back = false, keep = false } } })
+				vim.keymap.set('n', 'gb', '<Plug>(ClaudeDiffTakeBack)')`)
+			d.nv.Keys(`2Ggb`)
+		}, "one\ntwo\nthree\nfive\nsix\nseven\neight\n", 4, "3 hunks: 1 taken back, 0 kept, 2 open"},
+		{"a line no hunk holds changes nothing",
+			func(d *diffEnv) { d.nv.Keys(`1G\ab`) },
+			threeHunks, 1, "3 hunks: 0 taken back, 0 kept, 3 open"},
+		{":e! starts the decisions over",
+			func(d *diffEnv) { d.nv.Keys(`2G\ab`); d.nv.Cmd("edit!") },
+			threeHunks, 0, "3 hunks: 0 taken back, 0 kept, 3 open"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := newDiffEnv(t, `vim.o.columns = 200`)
+			d.nv.Cmd("call writefile(['one', 'two', 'three', 'four', 'five', 'six', 'seven'], expand('%')) | edit!")
+			p := d.openDiff(d.path, threeHunks, tab)
+			if st := d.hunkState(); !strings.Contains(st.Winbar, "3 hunks: 0 taken back, 0 kept, 3 open") {
+				t.Errorf("as the proposal opens, its winbar shows %q, want 3 open hunks", st.Winbar)
+			}
+			d.nv.Cmd("1")
+			tt.act(d)
+			st := d.hunkState()
+			if st.Text != tt.text {
+				t.Errorf("the proposal holds %q, want %q", st.Text, tt.text)
+			}
+			if tt.line != 0 && st.Line != tt.line {
+				t.Errorf("the cursor is on line %d of the proposal, want %d", st.Line, tt.line)
+			}
+			if !strings.Contains(st.Winbar, tt.status) {
+				t.Errorf("the winbar shows %q, want %q in it", st.Winbar, tt.status)
+			}
+			d.nv.Cmd("ClaudeDiffAccept") // the rest as proposed
+			if got := answer(t, p); len(got) != 2 || got[0] != "FILE_SAVED" || got[1] != tt.text {
+				t.Errorf("openDiff answered %q, want [FILE_SAVED %q]: the proposal as the user left it", got, tt.text)
+			}
+			d.assertClosed("after accepting")
+			d.assertUntouched(d.path, hunkFile)
+			var marks int
+			d.nv.Lua(&marks, `return #vim.api.nvim_buf_get_extmarks(vim.fn.bufnr(...), -1, 0, -1, {})`, d.path)
+			if marks != 0 {
+				t.Errorf("%d extmarks left on the file's buffer after the review, want none", marks)
+			}
+		})
+	}
+}
+
+func TestAProposalRejectedAfterATakeBackLeavesTheFileAlone(t *testing.T) {
+	d := newDiffEnv(t, "")
+	p := d.openDiff(d.path, proposed, tab)
+	d.nv.Keys(`2G\ab`)
+	d.nv.Keys(`\ad`)
+	if got := answer(t, p); len(got) != 2 || got[0] != "DIFF_REJECTED" {
+		t.Errorf("openDiff answered %q, want DIFF_REJECTED", got)
+	}
+	d.assertClosed("after rejecting")
+	d.assertUntouched(d.path, original)
+}
+
+func TestTheWinbarNamesThePerHunkKeys(t *testing.T) {
+	d := newDiffEnv(t, `vim.o.columns = 240`)
+	p := d.openDiff(d.path, proposed, tab)
+	want := `1 hunk: 0 taken back, 0 kept, 1 open │ \ab take back · \ak keep · \aa accept · \ad reject`
+	if bar := d.renderedWinbar(); !strings.Contains(bar, want) {
+		t.Errorf("the proposal's winbar shows %q, want %q in it", bar, want)
+	}
+	d.nv.Cmd("ClaudeDiffDeny")
+	answer(t, p)
+}
+
+// The large path (claude.diff_large) finds its hunks in a worker thread: the keys use them.
+func TestPerHunkKeysInALargeProposal(t *testing.T) {
+	d := newDiffEnv(t, "")
+	var file, proposal, want strings.Builder
+	for n := range 30000 {
+		line := fmt.Sprintf("line %d of a large file", n+1)
+		file.WriteString(line + "\n")
+		kept := line
+		if n%50 == 25 {
+			line = fmt.Sprintf("line %d CHANGED", n+1)
+			kept = line
+			if n == 75 {
+				kept = fmt.Sprintf("line %d of a large file", n+1) // the one taken back
+			}
+		}
+		proposal.WriteString(line + "\n")
+		want.WriteString(kept + "\n")
+	}
+	path := d.nv.WriteFile("large.txt", file.String())
+	d.nv.Cmd("edit " + path)
+	p := d.openDiff(path, proposal.String(), "large")
+	d.nv.Cmd("ClaudeDiffFocus")
+	d.nv.Keys(`26G\ak`) // the first kept, the cursor on to the second
+	var line int
+	d.nv.Lua(&line, `return vim.fn.line('.')`)
+	if line != 76 {
+		t.Errorf("after keeping the first hunk the cursor is on line %d, want 76 (the next hunk)", line)
+	}
+	d.nv.Keys(`\ab`)
+	if bar := d.renderedWinbar(); !strings.Contains(bar, "600 hunks: 1 taken back, 1 kept, 598 open") && !strings.Contains(bar, "1 back 1 kept 598 open") {
+		t.Errorf("the winbar shows %q, want 600 hunks: 1 taken back, 1 kept", bar)
+	}
+	d.nv.Cmd("ClaudeDiffAccept")
+	if got := answer(t, p); len(got) != 2 || got[0] != "FILE_SAVED" || got[1] != want.String() {
+		t.Errorf("openDiff answered %q with %d bytes, want FILE_SAVED with line 76 taken back", got[0], len(got[1]))
+	}
+	d.assertClosed("after the large diff")
+}
