@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
 // Per-hunk decisions in an openDiff proposal (issue 24): the take-back and keep keys change
@@ -85,6 +87,15 @@ func TestPerHunkKeysInAProposal(t *testing.T) {
 		{"a line no hunk holds changes nothing",
 			func(d *diffEnv) { d.nv.Keys(`1G\ab`) },
 			threeHunks, 1, "3 hunks: 0 taken back, 0 kept, 3 open"},
+		{"Vim's do counts as taking the hunk back",
+			func(d *diffEnv) { d.nv.Keys(`2Gdo`) },
+			"one\ntwo\nthree\nfive\nsix\nseven\neight\n", 2, "3 hunks: 1 taken back, 0 kept, 2 open"},
+		{"undoing a take back opens the hunk again",
+			func(d *diffEnv) { d.nv.Keys(`2G\ab4G\abu`) },
+			"one\ntwo\nthree\nfive\nsix\nseven\neight\n", 0, "3 hunks: 1 taken back, 0 kept, 2 open"},
+		{"deleting Claude's added line by hand counts as taking it back",
+			func(d *diffEnv) { d.nv.Keys(`Gdd`) },
+			"one\nTWO\nthree\nfive\nsix\nseven\n", 0, "3 hunks: 1 taken back, 0 kept, 2 open"},
 		{":e! starts the decisions over",
 			func(d *diffEnv) { d.nv.Keys(`2G\ab`); d.nv.Cmd("edit!") },
 			threeHunks, 0, "3 hunks: 0 taken back, 0 kept, 3 open"},
@@ -99,6 +110,10 @@ func TestPerHunkKeysInAProposal(t *testing.T) {
 			}
 			d.nv.Cmd("1")
 			tt.act(d)
+			// Changes made with Vim's own keys are counted once the main loop is free.
+			nvimtest.Wait(t, "the winbar to show "+tt.status, waitTimeout, func() bool {
+				return strings.Contains(d.hunkState().Winbar, tt.status)
+			})
 			st := d.hunkState()
 			if st.Text != tt.text {
 				t.Errorf("the proposal holds %q, want %q", st.Text, tt.text)
@@ -121,6 +136,26 @@ func TestPerHunkKeysInAProposal(t *testing.T) {
 				t.Errorf("%d extmarks left on the file's buffer after the review, want none", marks)
 			}
 		})
+	}
+}
+
+// On the user's own file buffer a hunk key never hides a map of theirs, global ones included.
+func TestAHunkKeyTheUserMappedStaysTheirsInTheirFile(t *testing.T) {
+	d := newDiffEnv(t, `vim.keymap.set('n', '<leader>ab', '<Cmd>let g:mine = 1<CR>')`)
+	p := d.openDiff(d.path, proposed, tab)
+	d.nv.Keys(`<C-w>p2G\ab`)
+	var mine int
+	d.nv.Lua(&mine, `return vim.g.mine or 0`)
+	if st := d.hunkState(); mine != 1 || st.Text != proposed {
+		t.Errorf("\\ab in the file's window: g:mine = %d, proposal %q; want the user's map run and the proposal untouched", mine, st.Text)
+	}
+	d.nv.Keys(`<C-w>p2G\ab`) // in the proposal, ours
+	if st := d.hunkState(); st.Text != original {
+		t.Errorf("\\ab in the proposal left %q, want the hunk taken back: %q", st.Text, original)
+	}
+	d.nv.Cmd("ClaudeDiffAccept")
+	if got := answer(t, p); len(got) != 2 || got[1] != original {
+		t.Errorf("openDiff answered %q, want the file's text", got)
 	}
 }
 

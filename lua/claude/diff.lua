@@ -81,7 +81,10 @@ local function set_keymaps(view, buf, owned)
       else
         shared_maps[buf] = shared_maps[buf] or {}
         local uses = shared_maps[buf][lhs]
-        if not uses and vim.fn.maparg(lhs, "n", false, true).buffer ~= 1 then
+        -- A hunk key gives way to any map of the user's, global ones too:
+        -- it is not needed there (the proposal's window has it).
+        local theirs = HUNK_ACTIONS[decision] and next(vim.fn.maparg(lhs, "n", false, true)) ~= nil
+        if not uses and not theirs and vim.fn.maparg(lhs, "n", false, true).buffer ~= 1 then
           vim.keymap.set("n", lhs, function()
             if HUNK_ACTIONS[decision] then
               M.decide_hunk_current(decision)

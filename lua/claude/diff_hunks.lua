@@ -58,11 +58,72 @@ local function range(buf, id)
   if not m[1] then
     return nil
   end
-  local last = m[3].end_row or m[1]
+  local first, last = m[1], m[3].end_row or m[1]
   if (m[3].end_col or 0) > 0 then
     last = last + 1 -- a line the user joined onto the range's end
   end
-  return m[1], math.max(last, m[1])
+  -- Vim's `do` replaces a hunk's lines in one splice, which moves the
+  -- start (right gravity) past the new lines: the mark is then inverted,
+  -- around exactly those lines.
+  return math.min(first, last), math.max(first, last)
+end
+
+-- The proposal's lines of hunk h equal the file's there.
+local function same_as_file(view, h)
+  local pf, pl = range(view.prop_buf, h.prop)
+  local of, ol = range(view.orig_buf, h.orig)
+  if not (pf and of) or pl - pf ~= ol - of then
+    return false
+  end
+  return vim.deep_equal(vim.api.nvim_buf_get_lines(view.prop_buf, pf, pl, false), vim.api.nvim_buf_get_lines(view.orig_buf, of, ol, false))
+end
+
+-- After the user changed the proposal between rows lo and hi (`do`, `u`,
+-- typing): a hunk that now has the file's text counts as taken back, one
+-- taken back that no longer has it (undone) as open again.
+local function recheck(view, lo, hi)
+  local changed = false
+  for _, h in ipairs(view.hunks_state or {}) do
+    local first, last = range(view.prop_buf, h.prop)
+    if first and first <= hi + 1 and last >= lo - 1 then
+      local same = same_as_file(view, h)
+      local state = same and "taken_back" or (h.state == "taken_back" and "open" or h.state)
+      changed = changed or state ~= h.state
+      h.state = state
+    end
+  end
+  if changed then
+    vim.cmd.redrawstatus({ bang = true }) -- the winbar's counts
+  end
+end
+
+-- Watches the proposal's changes (once per view) for recheck: the rows
+-- changed are gathered until the main loop is free, then checked once.
+local function watch(view)
+  if view.hunks_watched then
+    return
+  end
+  view.hunks_watched = true
+  local lo, hi
+  vim.api.nvim_buf_attach(view.prop_buf, false, {
+    on_lines = function(_, _, _, first, _, last_new)
+      if not view.hunks_state then
+        view.hunks_watched = false
+        return true -- detach: the view is gone
+      end
+      local pending = lo ~= nil
+      lo, hi = math.min(lo or first, first), math.max(hi or last_new, last_new)
+      if not pending then
+        vim.schedule(function()
+          local from, to = lo, hi
+          lo, hi = nil, nil
+          if view.hunks_state and vim.api.nvim_buf_is_valid(view.prop_buf) then
+            recheck(view, from, to)
+          end
+        end)
+      end
+    end,
+  })
 end
 
 --- Starts tracking view's hunks: hunks are vim.diff indices of the file's
@@ -85,6 +146,7 @@ function M.track(view, hunks)
     }
   end
   view.hunks_state = list
+  watch(view)
 end
 
 --- Tracks the hunks of view's two buffers as they are (the small path,
