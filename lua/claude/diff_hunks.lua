@@ -15,15 +15,15 @@ local ns = vim.api.nvim_create_namespace("claude_diff_hunks")
 
 --- The options of vim.diff that make its hunks those Neovim's diff mode
 --- shows with the user's 'diffopt' (so ]c stops where our hunks start).
+--- Not linematch: it made vim.diff ten times slower (5 MiB, 1,500 hunks:
+--- 2.3 s against 0.2 s) and only splits a hunk into the blocks Neovim
+--- shows; our hunk is then the whole run of changed lines.
 function M.diff_opts()
   local opts = { result_type = "indices" }
   for item in vim.gsplit(vim.o.diffopt, ",", { plain = true }) do
     local algorithm = item:match("^algorithm:(%a+)$")
-    local linematch = tonumber(item:match("^linematch:(%d+)$"))
     if algorithm then
       opts.algorithm = algorithm
-    elseif linematch then
-      opts.linematch = linematch
     elseif item == "indent-heuristic" then
       opts.indent_heuristic = true
     end
