@@ -155,7 +155,13 @@
 //     use in the terminal's diff flow; 2.1.197's reads "… has been updated successfully.
 //     (file state is current in your context — no need to Read it back)" as for an edit
 //     allowed unchanged (e2e TestAHunkTakenBackInTheChatsEditReviewIsNotWritten). So the
-//     chat's own note (chatctl modifiedMessage) is still needed for 2.1.197.
+//     chat's own note (chatctl modifiedMessage) is still needed for 2.1.197. An updatedInput
+//     Edit that changes nothing (old_string equal to new_string, every hunk taken back) fails
+//     in 2.1.332 with the error tool_result "String not found in file. Failed to apply
+//     edit."; in a terminal, an openDiff answered FILE_SAVED with the file's own text is a
+//     rejection ("Rejected update to P" on its screen, the turn stops, both as 2.1.332 does
+//     it), so the chat answers that case as a rejection too (e2e
+//     TestEveryHunkTakenBackIsARejection).
 //   - system/api_retry (attempt, max_retries, retry_delay_ms, error_status, error) comes
 //     before each retry of a failed API request, as in 2.1.197 (where retry_delay_ms was
 //     fractional); up to ten retries with growing pauses, during which nothing else comes.

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/claude-nvim/claude.nvim/e2e/fakeapi"
+	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
 // Per-hunk decisions in the before-write review (issue 24): the scripted model proposes one
@@ -102,4 +103,55 @@ func TestAHunkTakenBackInTheChatsEditReviewIsNotWritten(t *testing.T) {
 	if t.Failed() {
 		t.Logf("transcript:\n%s", s.chatTranscript())
 	}
+}
+
+// Every hunk taken back, then accepted: the terminal's CLI takes the file's own text as a
+// rejection (its screen says "Rejected update", the turn stops), and the chat does the same
+// (an Edit changing nothing would fail in the CLI: "String not found in file").
+func TestEveryHunkTakenBackIsARejection(t *testing.T) {
+	t.Run("in the terminal", func(t *testing.T) {
+		t.Parallel()
+		s := newSession(t)
+		path := s.writeFile("poem.txt", fiveLines)
+		twoHunkEdit(s, path, "Nothing changed then.")
+		s.edit(path)
+		s.open()
+		s.prompt("Please make lines two and four of poem.txt louder")
+		s.nextDiffOpened(path)
+		s.goToTheProposal()
+		s.nv.Keys(`gg]c\ab\ab\aa`)
+		s.nextDiffClosed("accepted")
+		s.waitRejected("poem.txt")
+		s.waitScreen("the CLI to end the turn", turnTimeout, isReady)
+		if n := len(s.api.Main()); n != 2 {
+			t.Errorf("%d main requests after every hunk was taken back, want 2 (Read, Edit): the turn must stop", n)
+		}
+		if got := s.fileContent(path); got != fiveLines {
+			t.Errorf("%s holds %q, want it unchanged", path, got)
+		}
+	})
+	t.Run("in the chat", func(t *testing.T) {
+		t.Parallel()
+		s := newSession(t)
+		t.Cleanup(s.logTranscript)
+		path := s.writeFile("poem.txt", fiveLines)
+		twoHunkEdit(s, path, "Nothing changed then.")
+		s.openChat()
+		s.nv.Keys("iPlease make lines two and four of poem.txt louder<Esc><CR>")
+		s.nextDiffOpened(path)
+		s.nv.Cmd("ClaudeDiffFocus")
+		s.nv.Keys(`gg]c\ab\ab\aa`)
+		s.nextDiffClosed("accepted")
+		s.waitChat("  ⎿  every change taken back: rejected; the turn stops")
+		nvimtest.Wait(t, "the turn to end", turnTimeout, func() bool {
+			return strings.Contains(s.chatTranscript(), " tokens in, ")
+		})
+		if n := len(s.api.Main()); n != 2 || strings.Contains(s.chatTranscript(), "Nothing changed then.") {
+			t.Errorf("the model was asked %d times (want 2: the Read, the Edit) and the turn went on: %v",
+				n, strings.Contains(s.chatTranscript(), "Nothing changed then."))
+		}
+		if got := s.fileContent(path); got != fiveLines {
+			t.Errorf("%s holds %q, want it unchanged", path, got)
+		}
+	})
 }

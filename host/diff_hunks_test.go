@@ -159,6 +159,19 @@ func TestAHunkKeyTheUserMappedStaysTheirsInTheirFile(t *testing.T) {
 	}
 }
 
+// The CLI takes the file's own text as a rejection: the user hears so when they accept it.
+func TestAcceptingWithEveryHunkTakenBackSaysItIsARejection(t *testing.T) {
+	d := newDiffEnv(t, "")
+	p := d.openDiff(d.path, proposed, tab)
+	d.nv.Keys(`2G\ab\aa`)
+	if got := answer(t, p); len(got) != 2 || got[0] != "FILE_SAVED" || got[1] != original {
+		t.Errorf("openDiff answered %q, want FILE_SAVED with the file's text", got)
+	}
+	if msgs := d.nv.Messages(); !strings.Contains(msgs, "every change taken back: Claude takes that as a rejection") {
+		t.Errorf("messages %q, want the user told the CLI takes it as a rejection", msgs)
+	}
+}
+
 func TestAProposalRejectedAfterATakeBackLeavesTheFileAlone(t *testing.T) {
 	d := newDiffEnv(t, "")
 	p := d.openDiff(d.path, proposed, tab)

@@ -646,6 +646,11 @@ function M.decide(id, decision, opts)
       decision = "reject"
     else
       text = buffer_text(view.prop_buf)
+      if view.hunks_state and #view.hunks_state > 0 and valid_buf(view.orig_buf) and text == buffer_text(view.orig_buf) then
+        -- Every hunk taken back: the CLI reads the file's own text as a
+        -- "no" (the terminal's, and the chat's review, chatctl/review.go).
+        require("claude.notify").info("every change taken back: Claude takes that as a rejection, and its turn stops")
+      end
       -- Before answering: the CLI writes the file as soon as it has it.
       require("claude.reload").watch(view.path)
     end
