@@ -159,8 +159,8 @@
 //     Edit that changes nothing (old_string equal to new_string, every hunk taken back) fails
 //     in 2.1.332 with the error tool_result "String not found in file. Failed to apply
 //     edit."; in a terminal, an openDiff answered FILE_SAVED with the file's own text is a
-//     rejection ("Rejected update to P" on its screen, the turn stops, both as 2.1.332 does
-//     it), so the chat answers that case as a rejection too (e2e
+//     rejection ("Rejected update to P" on its screen, the turn stops; 2.1.332 and
+//     2.1.197), so the chat answers that case as a rejection too (e2e
 //     TestEveryHunkTakenBackIsARejection).
 //   - system/api_retry (attempt, max_retries, retry_delay_ms, error_status, error) comes
 //     before each retry of a failed API request, as in 2.1.197 (where retry_delay_ms was

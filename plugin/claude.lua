@@ -122,11 +122,11 @@ command("ClaudeDiffDeny", function()
 end, { desc = "Reject the Claude proposal in this tab (old name of :ClaudeDiffReject)" })
 
 command("ClaudeDiffTakeBack", function()
-  require("claude.diff").decide_hunk_current("take_back")
+  require("claude.diff").decide_current("take_back")
 end, { desc = "Take back the hunk of the Claude proposal under the cursor (the file's text stays there)" })
 
 command("ClaudeDiffKeep", function()
-  require("claude.diff").decide_hunk_current("keep")
+  require("claude.diff").decide_current("keep")
 end, { desc = "Keep the hunk of the Claude proposal under the cursor; go to the next open one" })
 
 command("ClaudeDiffFocus", function()

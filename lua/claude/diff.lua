@@ -71,11 +71,8 @@ local function set_keymaps(view, buf, owned)
       local desc = KEY_DESC[decision]
       if owned then
         vim.keymap.set("n", lhs, function()
-          if HUNK_ACTIONS[decision] then
-            M.decide_hunk(view.id, decision)
-          else
-            M.decide(view.id, decision)
-          end
+          local act = HUNK_ACTIONS[decision] and M.decide_hunk or M.decide
+          act(view.id, decision)
         end, { buffer = buf, nowait = true, desc = desc })
         table.insert(view.maps, { buf = buf, lhs = lhs })
       else
@@ -86,11 +83,7 @@ local function set_keymaps(view, buf, owned)
         local theirs = HUNK_ACTIONS[decision] and next(vim.fn.maparg(lhs, "n", false, true)) ~= nil
         if not uses and not theirs and vim.fn.maparg(lhs, "n", false, true).buffer ~= 1 then
           vim.keymap.set("n", lhs, function()
-            if HUNK_ACTIONS[decision] then
-              M.decide_hunk_current(decision)
-            else
-              M.decide_current(decision)
-            end
+            M.decide_current(decision)
           end, { buffer = buf, nowait = true, desc = desc })
           uses = 0
         end
@@ -646,10 +639,8 @@ function M.decide(id, decision, opts)
       decision = "reject"
     else
       text = buffer_text(view.prop_buf)
-      if view.hunks_state and #view.hunks_state > 0 and valid_buf(view.orig_buf) and text == buffer_text(view.orig_buf) then
-        -- Every hunk taken back: the CLI reads the file's own text as a
-        -- "no" (the terminal's, and the chat's review, chatctl/review.go).
-        require("claude.notify").info("every change taken back: Claude takes that as a rejection, and its turn stops")
+      if view.hunks_state and valid_buf(view.orig_buf) then
+        require("claude.diff_hunks").accepting(view, text == buffer_text(view.orig_buf))
       end
       -- Before answering: the CLI writes the file as soon as it has it.
       require("claude.reload").watch(view.path)
@@ -683,50 +674,26 @@ local function current_view()
   return count == 1 and only or nil
 end
 
---- :ClaudeDiffAccept / :ClaudeDiffReject.
----@param decision "accept"|"reject"
+--- :ClaudeDiffAccept, :ClaudeDiffReject, :ClaudeDiffTakeBack, :ClaudeDiffKeep.
+---@param decision "accept"|"reject"|"take_back"|"keep"
 function M.decide_current(decision)
   local view = current_view()
   if not view then
     require("claude.notify").notify("claude.nvim: no Claude diff here (with several open, run this in one of them)", vim.log.levels.WARN)
     return
   end
-  M.decide(view.id, decision)
+  local act = HUNK_ACTIONS[decision] and M.decide_hunk or M.decide
+  act(view.id, decision)
 end
 
---- Takes back or keeps the hunk under the cursor of view id's window
---- (claude.diff_hunks); the winbar shows the counts.
+--- Takes back or keeps the hunk under the cursor (claude.diff_hunks).
 ---@param id integer
 ---@param action "take_back"|"keep"
 function M.decide_hunk(id, action)
   local view = views[id]
-  if not view or view.decided then
-    return
+  if view and not view.decided then
+    require("claude.diff_hunks").decide(view, action)
   end
-  local win = vim.api.nvim_get_current_win()
-  if win ~= view.prop_win and win ~= view.orig_win then
-    win = view.prop_win -- :ClaudeDiffKeep from elsewhere: the proposal's cursor
-  end
-  if not valid_win(win) then
-    require("claude.notify").warn("Claude's proposal is not on screen: :ClaudeDiffFocus shows it")
-    return
-  end
-  local why = require("claude.diff_hunks").decide(view, win, action)
-  if why then
-    require("claude.notify").warn(why)
-  end
-  vim.cmd.redrawstatus({ bang = true })
-end
-
---- :ClaudeDiffTakeBack / :ClaudeDiffKeep.
----@param action "take_back"|"keep"
-function M.decide_hunk_current(action)
-  local view = current_view()
-  if not view then
-    require("claude.notify").notify("claude.nvim: no Claude diff here (with several open, run this in one of them)", vim.log.levels.WARN)
-    return
-  end
-  M.decide_hunk(view.id, action)
 end
 
 -- Removes a closed view's windows, buffers, maps and autocmds.

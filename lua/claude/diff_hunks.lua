@@ -246,7 +246,7 @@ end
 ---@param win integer a window of the view
 ---@param action "take_back"|"keep"
 ---@return string|nil
-function M.decide(view, win, action)
+local function decide_at(view, win, action)
   if not view.hunks_state then
     return "the proposal's hunks are still being worked out; try again in a moment"
   end
@@ -273,6 +273,36 @@ function M.decide(view, win, action)
   h.state = action == "keep" and "kept" or "taken_back"
   next_open(view, win, side, buf, i)
   return nil
+end
+
+--- Takes back or keeps the hunk under the cursor: in the view's window
+--- the user is in, else (a command run elsewhere) in the proposal's.
+---@param view table claude.diff's view
+---@param action "take_back"|"keep"
+function M.decide(view, action)
+  local win = vim.api.nvim_get_current_win()
+  if win ~= view.prop_win and win ~= view.orig_win then
+    win = view.prop_win
+  end
+  if not (win and vim.api.nvim_win_is_valid(win)) then
+    require("claude.notify").warn("Claude's proposal is not on screen: :ClaudeDiffFocus shows it")
+    return
+  end
+  local why = decide_at(view, win, action)
+  if why then
+    require("claude.notify").warn(why)
+  end
+  vim.cmd.redrawstatus({ bang = true }) -- the winbar's counts
+end
+
+--- Called as the user accepts view; unchanged: the proposal is the file's
+--- own text. With hunks to take back and every one taken back, the CLI
+--- reads that as a "no" (the terminal's; the chat's review answers so too,
+--- chatctl/review.go): the user hears so.
+function M.accepting(view, unchanged)
+  if unchanged and #(view.hunks_state or {}) > 0 then
+    require("claude.notify").info("every change taken back: Claude takes that as a rejection, and its turn stops")
+  end
 end
 
 return M
