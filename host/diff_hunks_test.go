@@ -159,6 +159,23 @@ func TestAHunkKeyTheUserMappedStaysTheirsInTheirFile(t *testing.T) {
 	}
 }
 
+// Two proposals for one file (two sessions): closing one leaves the other's hunks working,
+// though both mark the same file buffer.
+func TestTwoProposalsForOneFileKeepTheirOwnHunks(t *testing.T) {
+	d := newDiffEnv(t, `vim.o.columns = 200`)
+	first := d.openDiff(d.path, proposed, "first")
+	second := d.openDiff(d.path, "one\ntwo\nTHREE\n", "second") // in a tab page of its own
+	callTool(t, d.c, "close_tab", map[string]string{"tab_name": "first"})
+	answer(t, first)
+	d.nv.Cmd("ClaudeDiffFocus")
+	d.nv.Keys(`3G\ab`)
+	if st := d.hunkState(); st.Text != original || !strings.Contains(st.Winbar, "1 hunk: 1 taken back") {
+		t.Errorf("after the first closed, taking back the second's hunk left %q, winbar %q; want the file's text, 1 taken back", st.Text, st.Winbar)
+	}
+	d.nv.Cmd("ClaudeDiffReject")
+	answer(t, second)
+}
+
 // The CLI takes the file's own text as a rejection: the user hears so when they accept it.
 func TestAcceptingWithEveryHunkTakenBackSaysItIsARejection(t *testing.T) {
 	d := newDiffEnv(t, "")

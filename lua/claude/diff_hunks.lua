@@ -160,11 +160,15 @@ function M.track_buffers(view)
   M.track(view, ok and hunks or {})
 end
 
---- Removes view's marks (from the user's file buffer too).
+--- Removes view's marks (from the user's file buffer too: only this
+--- view's, as another view of the same file may have its own there).
 function M.forget(view)
-  for _, buf in ipairs({ view.orig_buf, view.prop_buf }) do
-    if buf and vim.api.nvim_buf_is_valid(buf) then
-      vim.api.nvim_buf_clear_namespace(buf, ns, 0, -1)
+  if view.prop_buf and vim.api.nvim_buf_is_valid(view.prop_buf) then
+    vim.api.nvim_buf_clear_namespace(view.prop_buf, ns, 0, -1)
+  end
+  if view.orig_buf and vim.api.nvim_buf_is_valid(view.orig_buf) then
+    for _, h in ipairs(view.hunks_state or {}) do
+      vim.api.nvim_buf_del_extmark(view.orig_buf, ns, h.orig)
     end
   end
   view.hunks_state = nil
