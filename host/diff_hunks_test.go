@@ -102,7 +102,7 @@ func TestPerHunkKeysInAProposal(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := newDiffEnv(t, `vim.o.columns = 200`)
+			d := newDiffEnv(t, `vim.o.columns = 300`)
 			d.nv.Cmd("call writefile(['one', 'two', 'three', 'four', 'five', 'six', 'seven'], expand('%')) | edit!")
 			p := d.openDiff(d.path, threeHunks, tab)
 			if st := d.hunkState(); !strings.Contains(st.Winbar, "3 hunks: 0 taken back, 0 kept, 3 open") {
@@ -162,7 +162,7 @@ func TestAHunkKeyTheUserMappedStaysTheirsInTheirFile(t *testing.T) {
 // Two proposals for one file (two sessions): closing one leaves the other's hunks working,
 // though both mark the same file buffer.
 func TestTwoProposalsForOneFileKeepTheirOwnHunks(t *testing.T) {
-	d := newDiffEnv(t, `vim.o.columns = 200`)
+	d := newDiffEnv(t, `vim.o.columns = 300`)
 	first := d.openDiff(d.path, proposed, "first")
 	second := d.openDiff(d.path, "one\ntwo\nTHREE\n", "second") // in a tab page of its own
 	callTool(t, d.c, "close_tab", map[string]string{"tab_name": "first"})
@@ -201,10 +201,32 @@ func TestAProposalRejectedAfterATakeBackLeavesTheFileAlone(t *testing.T) {
 	d.assertUntouched(d.path, original)
 }
 
+// Narrower, the state gets shorter before a key goes; the keys stay (TestTheProposalsWinbar…).
+func TestTheWinbarFitsTheHunksStateToItsWidth(t *testing.T) {
+	for _, tt := range []struct {
+		columns int
+		want    string
+	}{
+		{200, ` Claude proposal  \aa accept · \ad reject · :w accept · :q reject │ 0 back 0 kept 1 open`},
+		{170, ` Claude proposal  \aa accept · \ad reject │ 1 hunk: 0 taken back, 0 kept, 1 open`},
+		{80, `\aa accept \ad reject │ 1/1 open`},
+	} {
+		t.Run(fmt.Sprint(tt.columns, " columns"), func(t *testing.T) {
+			d := newDiffEnv(t, fmt.Sprintf(`vim.o.columns = %d`, tt.columns))
+			p := d.openDiff(d.path, proposed, tab)
+			if bar := d.renderedWinbar(); !strings.HasPrefix(bar, tt.want) {
+				t.Errorf("the proposal's winbar shows %q, want %q", bar, tt.want)
+			}
+			d.nv.Cmd("ClaudeDiffDeny")
+			answer(t, p)
+		})
+	}
+}
+
 func TestTheWinbarNamesThePerHunkKeys(t *testing.T) {
-	d := newDiffEnv(t, `vim.o.columns = 240`)
+	d := newDiffEnv(t, `vim.o.columns = 400`)
 	p := d.openDiff(d.path, proposed, tab)
-	want := `1 hunk: 0 taken back, 0 kept, 1 open │ \ab take back · \ak keep · \aa accept · \ad reject`
+	want := `\aa accept · \ad reject · :w accept · :q reject · \ab take back · \ak keep │ 1 hunk: 0 taken back, 0 kept, 1 open`
 	if bar := d.renderedWinbar(); !strings.Contains(bar, want) {
 		t.Errorf("the proposal's winbar shows %q, want %q in it", bar, want)
 	}
@@ -214,7 +236,7 @@ func TestTheWinbarNamesThePerHunkKeys(t *testing.T) {
 
 // The large path (claude.diff_large) finds its hunks in a worker thread: the keys use them.
 func TestPerHunkKeysInALargeProposal(t *testing.T) {
-	d := newDiffEnv(t, "")
+	d := newDiffEnv(t, `vim.o.columns = 300`)
 	var file, proposal, want strings.Builder
 	for n := range 30000 {
 		line := fmt.Sprintf("line %d of a large file", n+1)
@@ -241,7 +263,7 @@ func TestPerHunkKeysInALargeProposal(t *testing.T) {
 		t.Errorf("after keeping the first hunk the cursor is on line %d, want 76 (the next hunk)", line)
 	}
 	d.nv.Keys(`\ab`)
-	if bar := d.renderedWinbar(); !strings.Contains(bar, "600 hunks: 1 taken back, 1 kept, 598 open") && !strings.Contains(bar, "1 back 1 kept 598 open") {
+	if bar := d.renderedWinbar(); !strings.Contains(bar, "600 hunks: 1 taken back, 1 kept, 598 open") {
 		t.Errorf("the winbar shows %q, want 600 hunks: 1 taken back, 1 kept", bar)
 	}
 	d.nv.Cmd("ClaudeDiffAccept")

@@ -16,8 +16,8 @@ local function shown_key(lhs)
   end))
 end
 
--- Where the hunks stand, long and short: "3 hunks: 1 taken back, 1 kept,
--- 1 open", "1 back 1 kept 1 open"; nil while not known.
+-- Where the hunks stand, long to shortest: "3 hunks: 1 taken back, 1 kept,
+-- 1 open", "1 back 1 kept 1 open", "1/3 open"; nil while not known.
 local function hunk_status(counts)
   if not counts or counts.total == 0 then
     return nil
@@ -30,7 +30,11 @@ local function hunk_status(counts)
     counts.kept,
     counts.open
   )
-  return { long, string.format("%d back %d kept %d open", counts.taken_back, counts.kept, counts.open) }
+  return {
+    long,
+    string.format("%d back %d kept %d open", counts.taken_back, counts.kept, counts.open),
+    string.format("%d/%d open", counts.open, counts.total),
+  }
 end
 
 -- The keys that decide one hunk, as the hint shows them.
@@ -71,21 +75,27 @@ local function winbar_variants(counts)
   if not status then
     return variants
   end
+  -- The hunks' state comes after the keys, and goes before any of them:
+  -- long, then short, with all the hints; then shorter with fewer; then
+  -- the keys alone as before.
   local with = {}
+  local function add(v, text)
+    table.insert(with, { v[1], v[2] .. " │ " .. text })
+  end
   local per_hunk = hunk_keys()
   if per_hunk ~= "" then
-    for i = 1, 2 do -- with :w/:q, then without
-      table.insert(with, { variants[i][1], status[1] .. " │ " .. per_hunk .. " · " .. variants[i][2] })
-    end
+    table.insert(with, { variants[1][1], variants[1][2] .. " · " .. per_hunk .. " │ " .. status[1] })
   end
-  for _, v in ipairs(variants) do
-    table.insert(with, { v[1], status[1] .. " │ " .. v[2] })
+  add(variants[1], status[1])
+  add(variants[1], status[2])
+  add(variants[2], status[1])
+  for i = 2, #variants do
+    add(variants[i], status[2])
   end
-  for _, v in ipairs(variants) do
-    table.insert(with, { v[1], status[2] .. " │ " .. v[2] })
+  for i = 2, #variants do
+    add(variants[i], status[3])
   end
-  table.insert(with, { "", status[2] })
-  return vim.list_extend(with, variants)
+  return vim.list_extend(with, vim.list_slice(variants, 2))
 end
 
 --- The proposal window's winbar, fitted to its width (claude.diff.winbar).
