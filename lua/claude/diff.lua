@@ -66,7 +66,8 @@ local function set_keymaps(view, buf, owned)
     return
   end
   local keys = cfg().keymaps
-  for decision, lhs in pairs({ accept = keys.accept, reject = keys.reject, take_back = keys.take_back, keep = keys.keep }) do
+  local lhs_of = { accept = keys.accept, reject = keys.reject, take_back = keys.take_back, keep = keys.keep }
+  for decision, lhs in pairs(lhs_of) do
     if lhs then
       local desc = KEY_DESC[decision]
       if owned then

@@ -75,7 +75,8 @@ local function same_as_file(view, h)
   if not (pf and of) or pl - pf ~= ol - of then
     return false
   end
-  return vim.deep_equal(vim.api.nvim_buf_get_lines(view.prop_buf, pf, pl, false), vim.api.nvim_buf_get_lines(view.orig_buf, of, ol, false))
+  local prop = vim.api.nvim_buf_get_lines(view.prop_buf, pf, pl, false)
+  return vim.deep_equal(prop, vim.api.nvim_buf_get_lines(view.orig_buf, of, ol, false))
 end
 
 -- After the user changed the proposal between rows lo and hi (`do`, `u`,
