@@ -164,6 +164,21 @@
 //     anyway). AskUserQuestion is not deferred. With an answer that is the user's own text
 //     the AskUserQuestion result reads "The user answered: "Q"="A". Read the answers
 //     carefully — …" (2.1.197 says "Your questions have been answered" for any answer).
+//   - An Edit allowed with an updatedInput that is not the request's input (the review after
+//     the user changed the proposal or took hunks of it back: an Edit of the whole file, old
+//     text to new) is written as updatedInput says by both CLIs. 2.1.332's tool_result then
+//     reads "The file P has been updated successfully.  The user modified your proposed
+//     changes before accepting them. ." (sic: two spaces, a lone period), the words both CLIs
+//     use in the terminal's diff flow; 2.1.197's reads "… has been updated successfully.
+//     (file state is current in your context — no need to Read it back)" as for an edit
+//     allowed unchanged (e2e TestAHunkTakenBackInTheChatsEditReviewIsNotWritten). So the
+//     chat's own note (chatctl modifiedMessage) is still needed for 2.1.197. An updatedInput
+//     Edit that changes nothing (old_string equal to new_string, every hunk taken back) fails
+//     in 2.1.332 with the error tool_result "String not found in file. Failed to apply
+//     edit."; in a terminal, an openDiff answered FILE_SAVED with the file's own text is a
+//     rejection ("Rejected update to P" on its screen, the turn stops; 2.1.332 and
+//     2.1.197), so the chat answers that case as a rejection too (e2e
+//     TestEveryHunkTakenBackIsARejection).
 //   - system/api_retry (attempt, max_retries, retry_delay_ms, error_status, error) comes
 //     before each retry of a failed API request, as in 2.1.197 (where retry_delay_ms was
 //     fractional); up to ten retries with growing pauses, during which nothing else comes.

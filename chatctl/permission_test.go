@@ -146,6 +146,12 @@ func TestAChatEditIsReviewedInTheDiffView(t *testing.T) {
 			sent: `"updatedInput":{"file_path":"PATH","new_string":"one\nTWO\nTHREE\n","old_string":"one\ntwo\nthree\n","replace_all":false}`,
 		},
 		{
+			// As the terminal's CLI takes it: a rejection (an Edit changing nothing would fail).
+			name: "accepted with its hunk taken back", act: "call cursor(2, 1) | execute 'ClaudeDiffTakeBack' | write",
+			shown: "  ⎿  every change taken back: rejected; the turn stops",
+			sent:  `"behavior":"deny","message":"The user rejected this change in the editor's diff review.","interrupt":true`,
+		},
+		{
 			name: "rejected", act: "ClaudeDiffReject", shown: "  ⎿  rejected; the turn stops",
 			sent: `"behavior":"deny","message":"The user rejected this change in the editor's diff review.","interrupt":true`,
 		},

@@ -157,6 +157,13 @@ func (c *Controller) review(ctx context.Context, dir string, proc *chat.Process,
 	case err != nil:
 		line = "could not show the diff (" + err.Error() + "): denied"
 		err = proc.Deny(wctx, req.Ticket, "The editor could not show this change: "+err.Error())
+	case res.Outcome == mcp.DiffAccepted && res.FinalText == before && after != before:
+		// Every change taken back (the per-hunk keys) and the rest accepted: the terminal's
+		// CLI takes a FILE_SAVED with the file's own text as a rejection ("Rejected update",
+		// the turn stops; 2.1.332). Allowed here, it would run an Edit that changes nothing
+		// and fail it ("String not found in file"). So, as the terminal: a rejection.
+		line = "every change taken back: rejected; the turn stops"
+		err = proc.DenyAndStop(wctx, req.Ticket, rejectMessage)
 	case res.Outcome == mcp.DiffAccepted:
 		var input json.RawMessage
 		if input, err = updatedInput(req, before, after, res.FinalText); err == nil {

@@ -127,6 +127,14 @@ command("ClaudeDiffDeny", function()
   require("claude.diff").decide_current("reject")
 end, { desc = "Reject the Claude proposal in this tab (old name of :ClaudeDiffReject)" })
 
+command("ClaudeDiffTakeBack", function()
+  require("claude.diff").decide_current("take_back")
+end, { desc = "Take back the hunk of the Claude proposal under the cursor (the file's text stays there)" })
+
+command("ClaudeDiffKeep", function()
+  require("claude.diff").decide_current("keep")
+end, { desc = "Keep the hunk of the Claude proposal under the cursor; go to the next open one" })
+
 command("ClaudeDiffFocus", function()
   require("claude.diff").focus()
 end, { desc = "Go to the Claude proposal waiting for review" })
@@ -249,6 +257,8 @@ map({ "n", "x" }, "<Plug>(ClaudeAsk)", "<Cmd>ClaudeAsk<CR>", "Ask Claude about t
 map({ "n" }, "<Plug>(ClaudeDiffAccept)", "<Cmd>ClaudeDiffAccept<CR>", "Accept the Claude proposal")
 map({ "n" }, "<Plug>(ClaudeDiffReject)", "<Cmd>ClaudeDiffReject<CR>", "Reject the Claude proposal")
 map({ "n" }, "<Plug>(ClaudeDiffDeny)", "<Cmd>ClaudeDiffReject<CR>", "Reject the Claude proposal (old name)")
+map({ "n" }, "<Plug>(ClaudeDiffTakeBack)", "<Cmd>ClaudeDiffTakeBack<CR>", "Take back the hunk of the Claude proposal under the cursor")
+map({ "n" }, "<Plug>(ClaudeDiffKeep)", "<Cmd>ClaudeDiffKeep<CR>", "Keep the hunk of the Claude proposal under the cursor")
 map({ "n", "t" }, "<Plug>(ClaudeDiffFocus)", "<Cmd>ClaudeDiffFocus<CR>", "Go to the Claude proposal")
 map({ "n" }, "<Plug>(ClaudeChatPrevPrompt)", "<Cmd>lua require('claude.chat.keys').jump_prompt(-1)<CR>", "Go to the chat's previous prompt")
 map({ "n" }, "<Plug>(ClaudeChatNextPrompt)", "<Cmd>lua require('claude.chat.keys').jump_prompt(1)<CR>", "Go to the chat's next prompt")

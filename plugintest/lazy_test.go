@@ -28,6 +28,7 @@ local commands = {
   "ClaudeOpen", "ClaudeToggle", "ClaudeFocus", "ClaudeClose", "ClaudeSend", "ClaudeAdd",
   "ClaudeStart", "ClaudeStop", "ClaudeStatus", "ClaudeDiffAccept", "ClaudeDiffReject", "ClaudeDiffDeny",
   "ClaudeDiffFocus", "ClaudeAsk", "ClaudeSendText", "ClaudeSessions",
+  "ClaudeDiffTakeBack", "ClaudeDiffKeep",
   "ClaudeLog", "ClaudeChat", "ClaudeChatInterrupt", "ClaudeChatStop", "ClaudeChatMode", "ClaudeModel",
   "ClaudeChatAttach", "ClaudeChatAnswer", "ClaudeChatUnqueue", "ClaudeChatTrust",
   "ClaudeChatStopAgent", "ClaudeChatTasks",

@@ -132,6 +132,12 @@ M.schema = group({
     keymaps = group({
       accept = option("<leader>aa", { "string", "boolean" }),
       reject = option("<leader>ad", { "string", "boolean" }),
+      -- The hunk under the cursor: the proposal keeps the file's text
+      -- there. Clear of Vim's do/dp/]c/[c and gitsigns' <leader>h….
+      take_back = option("<leader>ab", { "string", "boolean" }),
+      -- The hunk under the cursor stays as Claude proposed it; the cursor
+      -- goes to the next open hunk.
+      keep = option("<leader>ak", { "string", "boolean" }),
     }),
     -- Install the keymaps above at all.
     use_default_keymaps = option(true, "boolean"),

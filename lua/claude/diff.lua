@@ -33,13 +33,30 @@ end
 --- The proposal window's winbar ('winbar' evaluates this with %!, so it
 --- follows the window's width as it changes; claude.diff_winbar).
 function M.winbar()
-  return require("claude.diff_winbar").render()
+  local win = vim.g.statusline_winid or vim.api.nvim_get_current_win()
+  local counts
+  for _, view in pairs(views) do
+    if view.prop_win == win then
+      counts = require("claude.diff_hunks").counts(view)
+    end
+  end
+  return require("claude.diff_winbar").render(counts)
 end
 
 -- Maps on the user's own file buffer are shared by every view of that
 -- file (each in its tab page): buf -> lhs -> how many views use it. Such a
 -- map acts on the view of the current window.
 local shared_maps = {}
+
+local KEY_DESC = {
+  accept = "Claude: accept the proposal",
+  reject = "Claude: reject the proposal",
+  take_back = "Claude: take back the hunk under the cursor (keep the file's text there)",
+  keep = "Claude: keep the hunk under the cursor, go to the next open one",
+}
+
+-- The keys that decide one hunk (claude.diff_hunks), not the proposal.
+local HUNK_ACTIONS = { take_back = true, keep = true }
 
 -- Buffer-local maps on a diff buffer. On the user's own file buffer they
 -- are only added where the user has no map of their own, and removed again
@@ -49,18 +66,23 @@ local function set_keymaps(view, buf, owned)
     return
   end
   local keys = cfg().keymaps
-  for decision, lhs in pairs({ accept = keys.accept, reject = keys.reject }) do
+  local lhs_of = { accept = keys.accept, reject = keys.reject, take_back = keys.take_back, keep = keys.keep }
+  for decision, lhs in pairs(lhs_of) do
     if lhs then
-      local desc = decision == "accept" and "Claude: accept the proposal" or "Claude: reject the proposal"
+      local desc = KEY_DESC[decision]
       if owned then
         vim.keymap.set("n", lhs, function()
-          M.decide(view.id, decision)
+          local act = HUNK_ACTIONS[decision] and M.decide_hunk or M.decide
+          act(view.id, decision)
         end, { buffer = buf, nowait = true, desc = desc })
         table.insert(view.maps, { buf = buf, lhs = lhs })
       else
         shared_maps[buf] = shared_maps[buf] or {}
         local uses = shared_maps[buf][lhs]
-        if not uses and vim.fn.maparg(lhs, "n", false, true).buffer ~= 1 then
+        -- A hunk key gives way to any map of the user's, global ones too:
+        -- it is not needed there (the proposal's window has it).
+        local theirs = HUNK_ACTIONS[decision] and next(vim.fn.maparg(lhs, "n", false, true)) ~= nil
+        if not uses and not theirs and vim.fn.maparg(lhs, "n", false, true).buffer ~= 1 then
           vim.keymap.set("n", lhs, function()
             M.decide_current(decision)
           end, { buffer = buf, nowait = true, desc = desc })
@@ -301,6 +323,8 @@ local function watch_proposal(view, spec)
       -- proposal, and accepting it then would empty the file.
       vim.api.nvim_buf_set_lines(view.prop_buf, 0, -1, false, spec.lines)
       vim.bo[view.prop_buf].modified = false
+      -- Every hunk is Claude's again: the decisions start over.
+      require("claude.diff_hunks").track_buffers(view)
     end,
   })
   save_and_quit_accepts(view)
@@ -351,6 +375,9 @@ local function show(view, spec, keep_focus)
     make_buffers(view, spec, from_term)
   end
   make_windows(view, spec)
+  if not view.manual_folds then -- a large one's come with its folds
+    require("claude.diff_hunks").track_buffers(view)
+  end
   set_keymaps(view, view.prop_buf, true)
   set_keymaps(view, view.orig_buf, view.scratch_orig)
   watch_proposal(view, spec)
@@ -385,7 +412,9 @@ local function show(view, spec, keep_focus)
       return
     end
     if valid_win(view.orig_win) and valid_win(view.prop_win) then
-      require("claude.diff_large").fold(view, spec.lines)
+      local hunks = require("claude.diff_large").fold(view, spec.lines)
+      require("claude.diff_hunks").track(view, hunks)
+      vim.cmd.redrawstatus({ bang = true }) -- the winbar counts them now
     end
     fire("ClaudeDiffOpened", view)
     vim.schedule(function()
@@ -611,6 +640,9 @@ function M.decide(id, decision, opts)
       decision = "reject"
     else
       text = buffer_text(view.prop_buf)
+      if view.hunks_state and valid_buf(view.orig_buf) then
+        require("claude.diff_hunks").accepting(view, text == buffer_text(view.orig_buf))
+      end
       -- Before answering: the CLI writes the file as soon as it has it.
       require("claude.reload").watch(view.path)
     end
@@ -643,15 +675,26 @@ local function current_view()
   return count == 1 and only or nil
 end
 
---- :ClaudeDiffAccept / :ClaudeDiffReject.
----@param decision "accept"|"reject"
+--- :ClaudeDiffAccept, :ClaudeDiffReject, :ClaudeDiffTakeBack, :ClaudeDiffKeep.
+---@param decision "accept"|"reject"|"take_back"|"keep"
 function M.decide_current(decision)
   local view = current_view()
   if not view then
     require("claude.notify").notify("claude.nvim: no Claude diff here (with several open, run this in one of them)", vim.log.levels.WARN)
     return
   end
-  M.decide(view.id, decision)
+  local act = HUNK_ACTIONS[decision] and M.decide_hunk or M.decide
+  act(view.id, decision)
+end
+
+--- Takes back or keeps the hunk under the cursor (claude.diff_hunks).
+---@param id integer
+---@param action "take_back"|"keep"
+function M.decide_hunk(id, action)
+  local view = views[id]
+  if view and not view.decided then
+    require("claude.diff_hunks").decide(view, action)
+  end
 end
 
 -- Removes a closed view's windows, buffers, maps and autocmds.
@@ -680,6 +723,7 @@ local function tear_down(view, result)
   end
   pcall(vim.api.nvim_del_augroup_by_id, view.group)
   clear_keymaps(view)
+  require("claude.diff_hunks").forget(view) -- its marks are on the user's buffer too
 
   if view.new_tab and vim.api.nvim_tabpage_is_valid(view.tab) and #vim.api.nvim_list_tabpages() > 1 then
     local tabnr = vim.api.nvim_tabpage_get_number(view.tab)

@@ -93,9 +93,9 @@ end
 -- vim.diff's hunks of two texts, as { old_start, old_count, new_start,
 -- new_count } lists. Runs in a worker thread: only its arguments and what
 -- is global there (vim.diff, vim.mpack) are in reach, and a string is all
--- it can hand back.
-local function diff_in_thread(old, new)
-  local ok, hunks = pcall(vim.diff, old, new, { result_type = "indices" })
+-- it can hand back (and take: opts come mpack-encoded).
+local function diff_in_thread(old, new, opts)
+  local ok, hunks = pcall(vim.diff, old, new, vim.mpack.decode(opts))
   return ok and vim.mpack.encode(hunks) or nil
 end
 
@@ -148,7 +148,9 @@ function M.hunks(buf, new_text, done)
         done(encoded and vim.mpack.decode(encoded) or nil, tick)
       end)
     end)
-    work:queue(old_text, new_text)
+    -- The hunks of 'diffopt', as Neovim's diff shows them (and the
+    -- per-hunk keys decide them: claude.diff_hunks).
+    work:queue(old_text, new_text, vim.mpack.encode(require("claude.diff_hunks").diff_opts()))
   end)
 end
 
@@ -195,7 +197,8 @@ function M.join(view)
 end
 
 --- Folds the unchanged stretches of both sides, with the hunks of M.hunks
---- when they still match the file's buffer, else computed here.
+--- when they still match the file's buffer, else computed here; returns
+--- the hunks.
 ---@param view table claude.diff's view: orig_win, prop_win, orig_buf, hunks, hunks_tick
 ---@param lines string[] the proposal
 function M.fold(view, lines)
@@ -204,11 +207,12 @@ function M.fold(view, lines)
     -- The file's buffer changed while the view waited (or the thread
     -- failed): the hunks are computed again, here.
     local old = vim.api.nvim_buf_get_lines(view.orig_buf, 0, -1, false)
-    hunks = vim.diff(text(old), text(lines), { result_type = "indices" })
+    hunks = vim.diff(text(old), text(lines), require("claude.diff_hunks").diff_opts())
   end
-  view.hunks = nil -- up to 1,500 small tables: not kept for the view's life
+  view.hunks = nil -- claude.diff_hunks keeps them as extmarks
   fold_unchanged(view.orig_win, hunks, 1, vim.api.nvim_buf_line_count(view.orig_buf))
   fold_unchanged(view.prop_win, hunks, 3, #lines)
+  return hunks
 end
 
 return M

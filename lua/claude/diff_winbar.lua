@@ -1,5 +1,6 @@
--- The winbar of Claude's proposal in the diff view (claude.diff): the
--- accept and reject keys, as many words as the window's width allows.
+-- The winbar of Claude's proposal in the diff view (claude.diff): where
+-- the per-hunk decisions stand (claude.diff_hunks) and the keys, as many
+-- words as the window's width allows.
 local M = {}
 
 local function cfg()
@@ -15,9 +16,43 @@ local function shown_key(lhs)
   end))
 end
 
+-- Where the hunks stand, long to shortest: "3 hunks: 1 taken back, 1 kept,
+-- 1 open", "1 back 1 kept 1 open", "1/3 open"; nil while not known.
+local function hunk_status(counts)
+  if not counts or counts.total == 0 then
+    return nil
+  end
+  local long = string.format(
+    "%d hunk%s: %d taken back, %d kept, %d open",
+    counts.total,
+    counts.total == 1 and "" or "s",
+    counts.taken_back,
+    counts.kept,
+    counts.open
+  )
+  return {
+    long,
+    string.format("%d back %d kept %d open", counts.taken_back, counts.kept, counts.open),
+    string.format("%d/%d open", counts.open, counts.total),
+  }
+end
+
+-- The keys that decide one hunk, as the hint shows them.
+local function hunk_keys()
+  local keys, parts = cfg().keymaps, {}
+  if cfg().use_default_keymaps and keys.take_back then
+    table.insert(parts, shown_key(keys.take_back) .. " take back")
+  end
+  if cfg().use_default_keymaps and keys.keep then
+    table.insert(parts, shown_key(keys.keep) .. " keep")
+  end
+  return table.concat(parts, " · ")
+end
+
 -- The proposal's winbar hints, longest first: the winbar shows the first
--- that fits the window, so at common widths both keys stay in sight.
-local function winbar_variants()
+-- that fits the window, so at common widths both keys stay in sight, and
+-- the hunks' state before all but the narrowest.
+local function winbar_variants(counts)
   local keys = cfg().keymaps
   local parts = {}
   if cfg().use_default_keymaps and keys.accept then
@@ -36,14 +71,39 @@ local function winbar_variants()
   if #parts > 0 then
     table.insert(variants, { "", table.concat(parts, " ") })
   end
-  return variants
+  local status = hunk_status(counts)
+  if not status then
+    return variants
+  end
+  -- The hunks' state comes after the keys, and goes before any of them:
+  -- long, then short, with all the hints; then shorter with fewer; then
+  -- the keys alone as before.
+  local with = {}
+  local function add(v, text)
+    table.insert(with, { v[1], v[2] .. " │ " .. text })
+  end
+  local per_hunk = hunk_keys()
+  if per_hunk ~= "" then
+    table.insert(with, { variants[1][1], variants[1][2] .. " · " .. per_hunk .. " │ " .. status[1] })
+  end
+  add(variants[1], status[1])
+  add(variants[1], status[2])
+  add(variants[2], status[1])
+  for i = 2, #variants do
+    add(variants[i], status[2])
+  end
+  for i = 2, #variants do
+    add(variants[i], status[3])
+  end
+  return vim.list_extend(with, vim.list_slice(variants, 2))
 end
 
 --- The proposal window's winbar, fitted to its width (claude.diff.winbar).
-function M.render()
+---@param counts? table claude.diff_hunks.counts: { total, taken_back, kept, open }
+function M.render(counts)
   local win = vim.g.statusline_winid or vim.api.nvim_get_current_win()
   local width = vim.api.nvim_win_get_width(win)
-  local variants = winbar_variants()
+  local variants = winbar_variants(counts)
   local chosen = variants[#variants]
   for _, v in ipairs(variants) do
     local label = v[1] ~= "" and (" " .. v[1] .. " ") or ""
