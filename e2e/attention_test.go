@@ -283,3 +283,20 @@ func TestTheAttentionListShowsWhoNeedsYouAndTheSessionsComeBack(t *testing.T) {
 	s.chatSend("Go on in the chat")
 	requestWith(t, apiAfter, 3, "the resumed chat", promptChat, "Go on in the chat")
 }
+
+// pickSession makes the next vim.ui.select pick the entry whose label contains want; the
+// labels offered are kept in _G.offered.
+func (s *session) pickSession(want string) {
+	s.nv.Lua(nil, `
+		local want = ...
+		_G.offered = {}
+		vim.ui.select = function(items, opts, on_choice)
+			local pick
+			for _, it in ipairs(items) do
+				local label = opts.format_item(it)
+				table.insert(_G.offered, label)
+				if not pick and label:find(want, 1, true) then pick = it end
+			end
+			on_choice(pick)
+		end`, want)
+}
