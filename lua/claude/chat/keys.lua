@@ -58,20 +58,23 @@ local HELP = {
   { "Input", "" },
   { "  <CR> (Normal), <C-s>", "send the message" },
   { "  <C-c>", "interrupt Claude's turn; leaves Insert mode" },
-  { "  <C-p> <C-n>, <Up> <Down> at the edge", "recall earlier prompts" },
+  { "  <C-p> <C-n>, <Up> <Down>", "recall earlier prompts (at the edge)" },
   { "  <Tab> after / or @", "complete a /command or an @path" },
   { "Transcript", "" },
-  { "  <CR>", "answer the permission request waiting" },
+  { "  <CR>", "answer the request waiting (permission, rewind)" },
   { "  [[ ]]", "previous / next prompt" },
-  { "  R", "rewind, fork or edit from the prompt at the cursor (<CR> chooses)" },
+  { "  R", "rewind, fork or edit from the prompt here" },
   { "  i", "type in the input" },
-  { "  zo zc zR", "open / close the folds under a tool or Agent line" },
+  { "  zo zc zR", "open / close a tool's or an Agent's fold" },
   { "  gl / gS", "task list on / off; stop the subagent here" },
   { "Both (Normal mode)", "" },
   { "  <S-Tab>", "switch the permission mode" },
   { "  <C-c>", "interrupt Claude's turn" },
   { "  g?", "this help" },
-  { "Commands", ":ClaudeChatAnswer :ClaudeChatAttach :ClaudeChatMode :ClaudeChatEffort :ClaudeModel :ClaudeChatStop :ClaudeChatStopAgent :ClaudeChatTasks :ClaudeChatRewind" },
+  { "Commands", ":ClaudeChatAnswer :ClaudeChatAttach :ClaudeChatMode" },
+  { "", ":ClaudeChatEffort :ClaudeModel :ClaudeChatStop" },
+  { "", ":ClaudeChatStopAgent :ClaudeChatTasks" },
+  { "", ":ClaudeChatRewind" },
 }
 
 --- Shows the chat's keys as a message: it takes no focus, and :messages
@@ -82,7 +85,9 @@ function M.help()
     if row[2] == "" then
       table.insert(chunks, { row[1] .. "\n", "Special" })
     else
-      table.insert(chunks, { string.format("%-40s %s\n", row[1], row[2]) })
+      -- Narrow enough that no row wraps in 80 columns: the whole help then
+      -- fits a 24-line screen without a hit-enter prompt.
+      table.insert(chunks, { string.format("%-27s %s\n", row[1], row[2]) })
     end
   end
   chunks[#chunks][1] = chunks[#chunks][1]:gsub("\n$", "")
