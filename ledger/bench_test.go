@@ -1,17 +1,24 @@
 package ledger
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 )
 
-// BenchmarkSnapshot: a repository of 20,000 committed files (a mid-sized project). "first" is
-// a new store's first snapshot (its index seeded from the user's); "after-edits" a snapshot
-// after a turn changed 200 files, with the changes listed.
+// BenchmarkSnapshot: a repository of 20,000 committed files (a mid-sized project; set
+// LEDGER_BENCH_FILES for another size, 100000 for a big monorepo). "first" is a new store's
+// first snapshot (its index seeded from the user's); "after-edits" a snapshot after a turn
+// changed 200 files, with the changes listed.
 func BenchmarkSnapshot(b *testing.B) {
+	files := 20000
+	if n, err := strconv.Atoi(os.Getenv("LEDGER_BENCH_FILES")); err == nil && n > 200*97/100 {
+		files = n
+	}
 	home := b.TempDir()
 	b.Setenv("HOME", home)
 	repo, _ := filepath.EvalSymlinks(b.TempDir())
@@ -22,7 +29,7 @@ func BenchmarkSnapshot(b *testing.B) {
 		}
 	}
 	run("init", "-q")
-	for i := range 20000 {
+	for i := range files {
 		p := filepath.Join(repo, fmt.Sprintf("d%02d/f%05d.go", i%100, i))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			b.Fatal(err)
@@ -56,7 +63,7 @@ func BenchmarkSnapshot(b *testing.B) {
 		}
 		for n := range b.N {
 			for i := range 200 {
-				p := filepath.Join(repo, fmt.Sprintf("d%02d/f%05d.go", i%100, i*97))
+				p := filepath.Join(repo, fmt.Sprintf("d%02d/f%05d.go", (i*97)%100, i*97%files))
 				if err := os.WriteFile(p, fmt.Appendf(nil, "package d\n// edit %d\n", n), 0o644); err != nil {
 					b.Fatal(err)
 				}
@@ -71,4 +78,44 @@ func BenchmarkSnapshot(b *testing.B) {
 			before = after
 		}
 	})
+}
+
+// BenchmarkSnapshotBigFile: a turn that rewrote one line of a 50 MiB file, snapshot and
+// changes listed.
+func BenchmarkSnapshotBigFile(b *testing.B) {
+	b.Setenv("HOME", b.TempDir())
+	repo, _ := filepath.EvalSymlinks(b.TempDir())
+	if out, err := gitCmd(repo, "init", "-q").CombinedOutput(); err != nil {
+		b.Fatalf("git init: %v\n%s", err, out)
+	}
+	line := []byte("0123456789 the quick brown fox jumps over the lazy dog 0123456789\n")
+	big := bytes.Repeat(line, (50<<20)/len(line))
+	path := filepath.Join(repo, "big.txt")
+	if err := os.WriteFile(path, big, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	s, err := Open(ctx, b.TempDir(), repo)
+	if err != nil {
+		b.Fatal(err)
+	}
+	before, err := s.Snapshot(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for n := range b.N {
+		copy(big[len(line)*1000:], fmt.Sprintf("edit %09d", n))
+		if err := os.WriteFile(path, big, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		after, err := s.Snapshot(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := s.Changes(ctx, before, after); err != nil {
+			b.Fatal(err)
+		}
+		before = after
+	}
 }
