@@ -95,6 +95,7 @@ func (c *Controller) Start(args []StartArgs) (int, error) {
 		return 0, errors.New("chat start: no directory")
 	}
 	a := args[0]
+	c.log.Debug("chat: start asked", "dir", a.Dir)
 	if err := gate(a); err != nil {
 		return 0, fmt.Errorf("chat start: %w", err)
 	}

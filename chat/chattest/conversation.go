@@ -28,29 +28,38 @@ type Shape struct {
 	Version string
 }
 
+// Stored is a conversation Write stored.
+type Stored struct {
+	ID, Path string
+	// LastAnswer is text found in the conversation's last answer and nowhere else: a view
+	// that shows it has shown the conversation to its end.
+	LastAnswer string
+}
+
 // Write stores a conversation of shape s for the workspace dir under configDir (the CLI's
-// CLAUDE_CONFIG_DIR) and returns its session id and file.
-func Write(configDir, dir string, s Shape) (id, path string, err error) {
-	id = uuid.NewString()
-	path = filepath.Join(chat.ProjectDir(configDir, dir), id+".jsonl")
+// CLAUDE_CONFIG_DIR).
+func Write(configDir, dir string, s Shape) (Stored, error) {
+	id := uuid.NewString()
+	path := filepath.Join(chat.ProjectDir(configDir, dir), id+".jsonl")
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return "", "", fmt.Errorf("chattest: %w", err)
+		return Stored{}, fmt.Errorf("chattest: %w", err)
 	}
-	if err := os.WriteFile(path, Lines(id, dir, s), 0o600); err != nil {
-		return "", "", fmt.Errorf("chattest: %w", err)
+	data, last := Lines(id, dir, s)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		return Stored{}, fmt.Errorf("chattest: %w", err)
 	}
-	return id, path, nil
+	return Stored{ID: id, Path: path, LastAnswer: last}, nil
 }
 
 // Lines is the file's content: one JSON line per message, each naming its parent (the CLI
 // resumes the chain from the last line's leaf), then the last-prompt line the CLI ends a
-// session file with.
-func Lines(id, dir string, s Shape) []byte {
+// session file with; and the text that marks the last answer (Stored.LastAnswer).
+func Lines(id, dir string, s Shape) ([]byte, string) {
 	w := writer{id: id, dir: dir, version: s.Version, at: time.Date(2026, 1, 2, 9, 0, 0, 0, time.UTC)}
 	if w.version == "" {
 		w.version = "2.1.332"
 	}
-	prompt := ""
+	prompt, last := "", ""
 	for exchange := 1; w.n < s.Messages; exchange++ {
 		prompt = fmt.Sprintf("Question %d: what does the function on line %d do, and why?", exchange, exchange*7)
 		w.user(prompt)
@@ -62,10 +71,11 @@ func Lines(id, dir string, s Shape) []byte {
 		}
 		if w.n < s.Messages {
 			w.assistant([]any{map[string]any{"type": "text", "text": answer(exchange)}}, "end_turn")
+			last = answerMark(exchange)
 		}
 	}
 	line, _ := json.Marshal(map[string]any{"type": "last-prompt", "lastPrompt": prompt, "leafUuid": w.parent, "sessionId": id})
-	return append(w.out, append(line, '\n')...)
+	return append(w.out, append(line, '\n')...), last
 }
 
 // writer appends the conversation's lines, chaining each to the one before.
@@ -109,13 +119,16 @@ func (w *writer) assistant(content []any, stop string) {
 
 // answer is an assistant's markdown answer of about 600 bytes: prose, a list and code.
 func answer(n int) string {
-	return fmt.Sprintf("It parses the request and hands each part to its handler (answer %d).\n\n"+
+	return fmt.Sprintf("It parses the request and hands each part to its handler %s.\n\n"+
 		"- The header is read first, so a bad one fails before the body is read.\n"+
 		"- The body is decoded once and kept, as two handlers need it.\n"+
 		"- Errors name the field that was wrong, not only the request.\n\n"+
 		"```go\nfunc handle(r *Request) error {\n\tif err := r.Header.Check(); err != nil {\n\t\treturn fmt.Errorf(\"header: %%w\", err)\n\t}\n\treturn r.Body.Each(dispatch)\n}\n```\n\n"+
-		"So the function is a small dispatcher; the work happens in the handlers it calls.", n)
+		"So the function is a small dispatcher; the work happens in the handlers it calls.", answerMark(n))
 }
+
+// answerMark is the text that tells answer n from every other.
+func answerMark(n int) string { return fmt.Sprintf("(answer %d)", n) }
 
 // numbered is a Read result of n lines, numbered as the CLI numbers them.
 func numbered(n int) string {
