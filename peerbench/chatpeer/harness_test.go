@@ -119,10 +119,10 @@ func plugins(b *testing.B) []plugin {
 			vim.api.nvim_set_current_win(vim.fn.bufwinid(buf))
 			vim.cmd('normal! G')`,
 		idle: `local chat = require('codecompanion').last_chat(); return chat ~= nil and chat.current_request == nil`,
-		// In a coroutine, as its picker's callback runs it: the agent's answer is waited
-		// for by yielding.
+		// In its own async runner, as its picker's callback runs it: the agent's answer
+		// is waited for by yielding.
 		resume: `local id = ...
-			coroutine.wrap(function()
+			require('codecompanion.utils.async').sync(function()
 				local ok, err = pcall(function()
 					local chat = require('codecompanion').last_chat()
 					local updates = {}
@@ -131,7 +131,7 @@ func plugins(b *testing.B) []plugin {
 					require('codecompanion.interactions.chat.acp.render').restore_session(chat, updates)
 				end)
 				if not ok then _G.chatpeer_resume_error = tostring(err) end
-			end)()`,
+			end)(function() end)`,
 	})
 }
 

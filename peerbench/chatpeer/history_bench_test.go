@@ -2,6 +2,7 @@ package chatpeer
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"strconv"
 	"testing"
@@ -13,8 +14,14 @@ import (
 	"github.com/claude-nvim/claude.nvim/peerbench"
 )
 
-// historyMessages is the resumed conversation's length issues 25 and 27 name.
-const historyMessages = 2000
+// historyMessages is the resumed conversation's length: the 2,000 issues 25 and 27 name,
+// unless $BENCH_CHAT_HISTORY says otherwise.
+func historyMessages() int {
+	if n, err := strconv.Atoi(os.Getenv("BENCH_CHAT_HISTORY")); err == nil && n > 0 {
+		return n
+	}
+	return 2000
+}
 
 // BenchmarkChatHistory streams 256 KiB of text (as BenchmarkChatStream1MiB does, a marker
 // every 16 KiB) into a chat, once fresh and once resumed from a stored conversation of
@@ -27,7 +34,7 @@ func BenchmarkChatHistory(b *testing.B) {
 	const size, chunk, markEvery = 256 << 10, 128, 16 << 10
 	for _, p := range plugins(b) {
 		b.Run(p.name, func(b *testing.B) {
-			for _, history := range []int{0, historyMessages} {
+			for _, history := range []int{0, historyMessages()} {
 				name := "fresh"
 				if history > 0 {
 					name = "resumed-" + strconv.Itoa(history)
