@@ -82,6 +82,10 @@ type StartArgs struct {
 	// Revive, with Resume, continues a conversation the transcript still shows: the host
 	// that ran it died (lua/claude/chat/revive.lua), so its earlier turns are not shown again.
 	Revive bool `msgpack:"revive"`
+	// Quiet, for Trusted, only answers: an untrusted folder gets no question in the
+	// transcript (chat.prestart asks before the user opened the chat, and then does
+	// nothing there).
+	Quiet bool `msgpack:"quiet"`
 }
 
 // Start serves ClaudeHostChatStart: it starts the workspace's CLI unless it runs, and

@@ -58,7 +58,7 @@ func (c *Controller) Trusted(args []StartArgs) (TrustState, error) {
 		return t, fmt.Errorf("chat trust: %w", err)
 	}
 	c.log.Debug("chat: trust checked", "dir", a.Dir, "trusted", t.Trusted)
-	if !t.Trusted {
+	if !t.Trusted && !a.Quiet {
 		go c.show(context.Background(), a.Dir, Item{Kind: "trust", Text: t.Folder, Summary: t.Config})
 	}
 	return t, nil

@@ -11,7 +11,7 @@
 -- plugintest/boundary_test.go). plugin/claude.lua stands above them all.
 --
 -- 3 commands: claude claude.commands claude.mention claude.prompt claude.health claude.handlers
--- 2 views: claude.diff claude.diff_large claude.diff_winbar claude.terminal claude.terminal.servers claude.terminal.native claude.terminal.snacks claude.terminal.external claude.terminal.window claude.chat claude.chat.state claude.chat.render claude.chat.input claude.chat.turns claude.chat.windows claude.chat.conversations claude.chat.models claude.chat.ask claude.chat.revive claude.chat.queue claude.chat.trust claude.chat.keys claude.chat.highlight
+-- 2 views: claude.diff claude.diff_large claude.diff_winbar claude.terminal claude.terminal.servers claude.terminal.native claude.terminal.snacks claude.terminal.external claude.terminal.window claude.chat claude.chat.state claude.chat.render claude.chat.input claude.chat.turns claude.chat.windows claude.chat.conversations claude.chat.models claude.chat.ask claude.chat.revive claude.chat.queue claude.chat.trust claude.chat.keys claude.chat.highlight claude.chat.prestart
 -- 1 core: claude.host claude.reap claude.server claude.sessions claude.state claude.cli claude.model claude.permission claude.tools claude.reload claude.selection claude.generation claude.memory claude.explorer
 -- 0 base: claude.config claude.version claude.events claude.notify claude.buffers claude.typing
 --
@@ -27,6 +27,23 @@
 -- names it; chat/conversations.lua lists them).
 local M = {}
 
+-- Runs fn once Neovim has started (at once, scheduled, when it has), in
+-- augroup group: nothing delays the first screen.
+local function after_startup(group, desc, fn)
+  if vim.v.vim_did_enter == 1 then
+    vim.schedule(fn)
+    return
+  end
+  vim.api.nvim_create_autocmd("VimEnter", {
+    group = vim.api.nvim_create_augroup(group, { clear = true }),
+    once = true,
+    desc = desc,
+    callback = function()
+      vim.schedule(fn)
+    end,
+  })
+end
+
 --- Configures the plugin. Safe to call more than once; each call starts
 --- again from the defaults. Never raises: a key with a bad value is
 --- reported (one line naming it) and keeps its default, so the rest of the
@@ -41,6 +58,11 @@ function M.setup(opts)
   end
   if #unknown > 0 then
     require("claude.notify").notify("claude.nvim: unknown option(s) ignored: " .. table.concat(unknown, ", "), vim.log.levels.WARN)
+  end
+  if cfg.chat.prestart then
+    after_startup("ClaudeChatPrestart", "claude.nvim: start the chat's CLI (chat.prestart)", function()
+      require("claude.chat.prestart").when_idle()
+    end)
   end
   if cfg.auto_start then
     -- After startup, and without waiting for the Go host to come up, so

@@ -14,6 +14,7 @@ import (
 
 	"github.com/claude-nvim/claude.nvim/e2e/clienv"
 	"github.com/claude-nvim/claude.nvim/e2e/fakeapi"
+	"github.com/claude-nvim/claude.nvim/peerbench"
 )
 
 // BenchmarkChatColdFirstToken: a fresh Neovim, the chat opened and a message sent as soon as
@@ -193,4 +194,34 @@ func logStamps(b *testing.B, path string) map[string]time.Time {
 		}
 	}
 	return out
+}
+
+// BenchmarkChatPrestartFirstToken is BenchmarkChatColdFirstToken for our chat with
+// chat.prestart on: Neovim starts, the chat's CLI starts in the background, and once it is
+// ready (a user takes longer than that to type :ClaudeChat) the chat is opened and a message
+// sent, timed from the key that opens the chat to the answer's first text (cold-ms), beside
+// the floor. cli-rss-MiB is what the prestarted CLI costs, resident, before any message.
+func BenchmarkChatPrestartFirstToken(b *testing.B) {
+	p := plugins(b)[0]
+	var cold, floor []time.Duration
+	var rss []int64
+	for i := 0; i < b.N; i++ {
+		floor = append(floor, cliFloor(b))
+		e := start(b, p)
+		e.lua(nil, `local cli = ...
+			require('claude').setup({ terminal_cmd = { cli }, chat = { prestart = true } })`, clienv.Bin(b))
+		e.waitReady()
+		rss = append(rss, peerbench.RSS(peerbench.ChildNamed(e.helperPID(), filepath.Base(clienv.Bin(b)))))
+		mark := e.mark()
+		e.api.Push(fakeapi.Say(mark + " Hello from the scripted model."))
+		opened := time.Now()
+		e.openWatched()
+		e.send("Say hello")
+		cold = append(cold, e.waitMark(mark).got.Sub(opened))
+	}
+	sort.Slice(rss, func(i, j int) bool { return rss[i] < rss[j] })
+	b.ReportMetric(ms(median(cold)), "cold-ms")
+	b.ReportMetric(ms(median(floor)), "floor-ms")
+	b.ReportMetric(float64(median(cold))/float64(median(floor)), "cold/floor")
+	b.ReportMetric(float64(rss[len(rss)/2])/(1<<20), "cli-rss-MiB")
 }
