@@ -130,6 +130,10 @@ var coldMilestones = []struct{ msg, metric string }{
 // (floor-at-api-ms) and to the text on its stdout (floor-ms).
 func BenchmarkChatColdBreakdown(b *testing.B) {
 	p := plugins(b)[0]
+	b.Run(p.name, func(b *testing.B) { coldBreakdown(b, p) })
+}
+
+func coldBreakdown(b *testing.B, p plugin) {
 	at := map[string][]time.Duration{}
 	var floor, floorAPI []time.Duration
 	for i := 0; i < b.N; i++ {
@@ -203,6 +207,10 @@ func logStamps(b *testing.B, path string) map[string]time.Time {
 // the floor. cli-rss-MiB is what the prestarted CLI costs, resident, before any message.
 func BenchmarkChatPrestartFirstToken(b *testing.B) {
 	p := plugins(b)[0]
+	b.Run(p.name, func(b *testing.B) { prestartFirstToken(b, p) })
+}
+
+func prestartFirstToken(b *testing.B, p plugin) {
 	var cold, floor []time.Duration
 	var rss []int64
 	for i := 0; i < b.N; i++ {
