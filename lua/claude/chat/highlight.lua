@@ -10,9 +10,9 @@
 -- highlights) and its highlights set as extmarks. Earlier blocks keep
 -- theirs. Finished blocks, a long history (a resumed conversation) above
 -- all, are done in steps, the newest first, each a few milliseconds with
--- the editor free in between: steps of 400 lines (a resumed history's
--- answers and code) took up to 14-24 ms of CPU in a streamed batch's
--- write, against 5-7 ms with steps of STEP_MS.
+-- the editor free in between: with steps of 400 lines (a resumed history's
+-- answers and code) the longest stall while streaming into a resumed
+-- 2,000-message conversation was 142 ms, 34 ms with steps of STEP_MS.
 --
 -- The buffer keeps filetype markdown, so renderers that parse it
 -- themselves (render-markdown.nvim, markview.nvim) work as before.
