@@ -426,4 +426,33 @@
 // Not checked against the real CLI: control requests other than can_use_tool and stop_task
 // (hook_callback, mcp_message: we register neither, so they are answered with an error
 // rather than left waiting).
+//
+// Long outputs, long conversations and the first token (2.1.332 and 2.1.197, issue 27, seen
+// in peerbench/chatpeer and by hand against fakeapi):
+//
+//   - Bash printing 10 MiB: the output is kept in <config dir>/projects/<dir>/<session>/
+//     tool-results/<id>.txt and the tool_result's content (for the model and on stdout) is
+//     "<persisted-output>\nOutput too large (10MB). Full output saved to: <path>\n\nPreview
+//     (first 2KB):\n…"; tool_use_result carries stdout cut to BASH_MAX_OUTPUT_LENGTH (the
+//     line is about 33 KB by default, 156 KB with BASH_MAX_OUTPUT_LENGTH=20000000),
+//     persistedOutputPath and persistedOutputSize. So no 10 MiB line reaches a chat from
+//     Bash; the parser's cutter (big.go) is for lines that do (a Read, an MCP tool).
+//   - --resume takes a session file written by hand (chat/chattest: lines with parentUuid,
+//     uuid, sessionId, cwd, version, gitBranch, type, message, timestamp, then a last-prompt
+//     line): 2,000 messages resumed, the first request carried 2,003 messages (2.1.197:
+//     2,002); system/init's session_id is the resumed id.
+//   - Cold start, from :ClaudeChat (debug log, peerbench/chatpeer BenchmarkChatColdBreakdown,
+//     2 shared cores at load 14): our host runs after ~40-60 ms, the CLI is spawned at
+//     ~80-100 ms; the CLI answers initialize, then connects to the --mcp-config http server
+//     (MCP initialize 20-35 ms later), then sends its first API request; a message written
+//     at once waits in the pipe meanwhile. The CLI's start-up is most of the first token:
+//     chat.prestart starts it before the chat opens (lua/claude/chat/prestart.lua).
+//   - claude-agent-acp 0.101.0 advertises agentCapabilities.loadSession and replays a
+//     stored conversation as session/update notifications on session/load; codecompanion
+//     (f1afd025) rebuilds its buffer from them (its /resume).
+//
+// Not checked against the real CLI: subagent (Task) output, whose stream_event lines carry
+// parent_tool_use_id (partial text of a subagent is dropped, its tool calls are kept), and
+// control requests other than can_use_tool (hook_callback, mcp_message: we register neither,
+// so they are answered with an error rather than left waiting).
 package chat

@@ -51,7 +51,9 @@ func (c *Controller) Send(args SendArgs) {
 			c.forgetMessage(args.Dir, u) // the CLI never got it: nothing will say it is done
 			c.log.Warn("chat: send", "dir", args.Dir, "err", err)
 			c.show(context.Background(), args.Dir, unsentItem(args, err))
+			return
 		}
+		c.log.Debug("chat: message written", "dir", args.Dir, "id", u)
 	}()
 }
 

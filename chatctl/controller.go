@@ -109,6 +109,10 @@ type StartArgs struct {
 	// conversation is a new stored one, forked from the chat's just before that prompt
 	// (rewind.go); the original is left as it is.
 	Fork string `msgpack:"fork"`
+	// Quiet, for Trusted, only answers: an untrusted folder gets no question in the
+	// transcript (chat.prestart asks before the user opened the chat, and then does
+	// nothing there).
+	Quiet bool `msgpack:"quiet"`
 }
 
 // Start serves ClaudeHostChatStart: it starts the workspace's CLI unless it runs, and
@@ -122,6 +126,7 @@ func (c *Controller) Start(args []StartArgs) (int, error) {
 		return 0, errors.New("chat start: no directory")
 	}
 	a := args[0]
+	c.log.Debug("chat: start asked", "dir", a.Dir)
 	if err := gate(a); err != nil {
 		return 0, fmt.Errorf("chat start: %w", err)
 	}

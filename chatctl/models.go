@@ -33,6 +33,7 @@ func (c *Controller) initialize(dir string, proc *chat.Process) *initAnswer {
 			c.log.Warn("chat: initialize", "dir", dir, "err", ia.err)
 			return
 		}
+		c.log.Debug("chat: initialize answered", "dir", dir)
 		item := Item{Kind: "commands", Commands: []Command{}}
 		for _, cmd := range ia.result.Commands {
 			item.Commands = append(item.Commands, Command{Name: cmd.Name, Description: cmd.Description, Hint: cmd.ArgumentHint})

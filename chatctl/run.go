@@ -16,6 +16,7 @@ func (c *Controller) run(dc *dirChat, proc *chat.Process) {
 	ctx := context.Background()
 	var text blockCut
 	var sessions []string // the conversations proc ran, whose scratch directories go with it
+	texted := false       // proc's first text was read (a debug log's milestone)
 	for {
 		evs, err := proc.Next(ctx)
 		if errors.Is(err, io.EOF) { // the CLI has exited: nothing of it writes there any more
@@ -30,6 +31,10 @@ func (c *Controller) run(dc *dirChat, proc *chat.Process) {
 			return
 		}
 		for _, ev := range evs {
+			if _, ok := ev.(chat.TextDelta); ok && !texted {
+				texted = true
+				c.log.Debug("chat: first text read", "dir", dc.dir)
+			}
 			if in, ok := ev.(chat.Init); ok && in.SessionID != "" && (len(sessions) == 0 || sessions[len(sessions)-1] != in.SessionID) {
 				sessions = append(sessions, in.SessionID)
 			}

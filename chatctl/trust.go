@@ -57,7 +57,8 @@ func (c *Controller) Trusted(args []StartArgs) (TrustState, error) {
 	if err != nil {
 		return t, fmt.Errorf("chat trust: %w", err)
 	}
-	if !t.Trusted {
+	c.log.Debug("chat: trust checked", "dir", a.Dir, "trusted", t.Trusted)
+	if !t.Trusted && !a.Quiet {
 		go c.show(context.Background(), a.Dir, Item{Kind: "trust", Text: t.Folder, Summary: t.Config})
 	}
 	return t, nil

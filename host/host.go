@@ -82,6 +82,9 @@ func New(opts Options) *Host {
 // builds values: no calls into Neovim, no goroutines, no listeners.
 func (h *Host) Register(p *plugin.Plugin) error {
 	if p.Nvim != nil {
+		// The first of the milestones a debug log shows on the way to a chat's first
+		// token (peerbench/chatpeer's BenchmarkChatColdBreakdown reads them).
+		h.log.Debug("host: registered")
 		h.editor = nvimapi.New(p.Nvim)
 		h.tracker = selection.NewTracker(h.editor, h.sendSelection, nil, h.log)
 		h.editor.SetLatestSelection(h.tracker.Latest)

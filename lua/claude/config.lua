@@ -175,6 +175,13 @@ M.schema = group({
   -- Reload buffers whose files Claude changed on disk (never one with
   -- unsaved changes: those get a warning instead).
   auto_reload = option(true, "boolean"),
+  chat = group({
+    -- Start the chat's CLI for the current directory once Neovim has
+    -- started (and the user is not typing), so :ClaudeChat's first message
+    -- is answered without waiting for the CLI to start. Only in a folder
+    -- the CLI trusts. Costs one CLI process per Neovim, used or not.
+    prestart = option(false, "boolean"),
+  }),
   log = group({
     -- "error", "warn", "info" or "debug".
     level = option("info", "string", { one_of = { "error", "warn", "info", "debug" } }),

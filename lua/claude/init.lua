@@ -11,7 +11,7 @@
 -- plugintest/boundary_test.go). plugin/claude.lua stands above them all.
 --
 -- 3 commands: claude claude.commands claude.mention claude.prompt claude.health claude.handlers
--- 2 views: claude.diff claude.diff_large claude.diff_winbar claude.diff_hunks claude.terminal claude.terminal.servers claude.terminal.native claude.terminal.snacks claude.terminal.external claude.terminal.window claude.chat claude.chat.state claude.chat.render claude.chat.input claude.chat.turns claude.chat.windows claude.chat.conversations claude.chat.models claude.chat.ask claude.chat.revive claude.chat.queue claude.chat.trust claude.chat.keys claude.chat.highlight claude.chat.agents claude.chat.tasks claude.chat.effort claude.chat.rewind claude.changes claude.changes.diff claude.changes.signs claude.changes.guard claude.chat.history claude.attention_view
+-- 2 views: claude.diff claude.diff_large claude.diff_winbar claude.diff_hunks claude.terminal claude.terminal.servers claude.terminal.native claude.terminal.snacks claude.terminal.external claude.terminal.window claude.chat claude.chat.state claude.chat.render claude.chat.input claude.chat.turns claude.chat.windows claude.chat.conversations claude.chat.models claude.chat.ask claude.chat.revive claude.chat.queue claude.chat.trust claude.chat.keys claude.chat.highlight claude.chat.prestart claude.chat.agents claude.chat.tasks claude.chat.effort claude.chat.rewind claude.changes claude.changes.diff claude.changes.signs claude.changes.guard claude.chat.history claude.attention_view
 -- 1 core: claude.host claude.reap claude.server claude.sessions claude.state claude.cli claude.model claude.permission claude.tools claude.reload claude.selection claude.generation claude.memory claude.explorer claude.attention
 -- 0 base: claude.config claude.version claude.events claude.notify claude.buffers claude.typing
 --
@@ -31,6 +31,23 @@ local M = {}
 -- setup() does not bring the sessions back twice.
 local restored = false
 
+-- Runs fn once Neovim has started (at once, scheduled, when it has), in
+-- augroup group: nothing delays the first screen.
+local function after_startup(group, desc, fn)
+  if vim.v.vim_did_enter == 1 then
+    vim.schedule(fn)
+    return
+  end
+  vim.api.nvim_create_autocmd("VimEnter", {
+    group = vim.api.nvim_create_augroup(group, { clear = true }),
+    once = true,
+    desc = desc,
+    callback = function()
+      vim.schedule(fn)
+    end,
+  })
+end
+
 --- Configures the plugin. Safe to call more than once; each call starts
 --- again from the defaults. Never raises: a key with a bad value is
 --- reported (one line naming it) and keeps its default, so the rest of the
@@ -49,21 +66,14 @@ function M.setup(opts)
   if cfg.attention.restore and not restored then
     -- After startup, once: the sessions of last time in this directory.
     restored = true
-    local function restore()
-      vim.schedule(function()
-        require("claude.attention_view").restore()
-      end)
-    end
-    if vim.v.vim_did_enter == 1 then
-      restore()
-    else
-      vim.api.nvim_create_autocmd("VimEnter", {
-        group = vim.api.nvim_create_augroup("ClaudeRestore", { clear = true }),
-        once = true,
-        desc = "claude.nvim: bring back last time's sessions (attention.restore)",
-        callback = restore,
-      })
-    end
+    after_startup("ClaudeRestore", "claude.nvim: bring back last time's sessions (attention.restore)", function()
+      require("claude.attention_view").restore()
+    end)
+  end
+  if cfg.chat.prestart then
+    after_startup("ClaudeChatPrestart", "claude.nvim: start the chat's CLI (chat.prestart)", function()
+      require("claude.chat.prestart").when_idle()
+    end)
   end
   if cfg.auto_start then
     -- After startup, and without waiting for the Go host to come up, so

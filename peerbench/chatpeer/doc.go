@@ -25,9 +25,15 @@
 // answered initialize; the peer: its agent has a session), as a user takes
 // longer than that to type.
 //
-// Not measured yet (issue 27 item 1 asks for them): a 10 MiB tool result,
-// the same figures in a resumed conversation of 2,000 messages, and memory
-// after 2,000 turns (BenchmarkChatMemory stops at $BENCH_CHAT_TURNS).
+// Also measured: a 10 MiB tool result (BenchmarkChatToolResult10MiB: the
+// CLI passes on a 2 KiB preview of it), the same figures fresh and in a
+// resumed conversation of 2,000 messages (BenchmarkChatHistory, the
+// conversation written by chat/chattest for both; BenchmarkCLIHistoryDelay,
+// the bare CLI's own share of the delay), our cold first token split at the
+// host's milestones (BenchmarkChatColdBreakdown) and with chat.prestart
+// (BenchmarkChatPrestartFirstToken). Memory after 2,000 turns is
+// BenchmarkChatMemory with BENCH_CHAT_TURNS=2000 (not in the script's run:
+// a quarter of an hour a plugin).
 //
 // The peer comes from .deps/peer (scripts/install-peer-chat) or
 // $CLAUDE_CHAT_PEER (a directory holding codecompanion.nvim, plenary.nvim

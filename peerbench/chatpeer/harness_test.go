@@ -53,6 +53,11 @@ type plugin struct {
 	focus string
 	// idle says whether the chat is ready for the next message.
 	idle string
+	// resume makes the open chat continue the stored conversation (arg: its session id) and
+	// show its earlier turns, as the user does: ours with :ClaudeChat last, the peer with
+	// what its /resume command does once a session is picked (session/load, then its
+	// restore_session of the updates the agent replayed).
+	resume string
 	// helper names the plugin's process between Neovim and the CLI: our Go
 	// host, the peer's ACP agent (node).
 	helper string
@@ -73,9 +78,10 @@ func plugins(b *testing.B) []plugin {
 		open: "ClaudeChat",
 		buf:  `local b = require('claude.chat').buffers(); return b and b.transcript`,
 		// Once the CLI answered initialize (its slash commands come with it).
-		ready: `return require('claude.chat')._commands() ~= nil`,
-		focus: `vim.api.nvim_set_current_win(vim.fn.bufwinid(require('claude.chat').buffers().input))`,
-		idle:  `for _, c in pairs(require('claude.chat.state').chats) do return not c.busy end; return false`,
+		ready:  `return require('claude.chat')._commands() ~= nil`,
+		focus:  `vim.api.nvim_set_current_win(vim.fn.bufwinid(require('claude.chat').buffers().input))`,
+		idle:   `for _, c in pairs(require('claude.chat.state').chats) do return not c.busy end; return false`,
+		resume: `vim.cmd('ClaudeChat last')`,
 	}}
 	if out, err := exec.Command(nvimtest.Binary(b), "--version").Output(); err != nil || strings.HasPrefix(string(out), "NVIM v0.10.") {
 		b.Logf("peer skipped: codecompanion.nvim needs Neovim 0.11 or later, this is %s", firstLine(out))
@@ -113,6 +119,19 @@ func plugins(b *testing.B) []plugin {
 			vim.api.nvim_set_current_win(vim.fn.bufwinid(buf))
 			vim.cmd('normal! G')`,
 		idle: `local chat = require('codecompanion').last_chat(); return chat ~= nil and chat.current_request == nil`,
+		// In its own async runner, as its picker's callback runs it: the agent's answer
+		// is waited for by yielding.
+		resume: `local id = ...
+			require('codecompanion.utils.async').sync(function()
+				local ok, err = pcall(function()
+					local chat = require('codecompanion').last_chat()
+					local updates = {}
+					assert(chat.acp_connection:can_load_session(), 'the agent cannot load sessions')
+					assert(chat.acp_connection:load_session(id, { on_session_update = function(u) table.insert(updates, u) end }), 'session/load failed')
+					require('codecompanion.interactions.chat.acp.render').restore_session(chat, updates)
+				end)
+				if not ok then _G.chatpeer_resume_error = tostring(err) end
+			end)(function() end)`,
 	})
 }
 
@@ -140,6 +159,7 @@ type editor struct {
 	nv    *nvim.Nvim // the probe's and the harness's channel
 	ui    *nvim.Nvim // the attached UI's channel
 	api   *fakeapi.Server
+	env   *clienv.Env // the CLI's isolated environment (its config dir keeps conversations)
 	pid   int
 	buf   int // where the answers are written
 	seen  chan seenMark
@@ -178,7 +198,7 @@ func start(b *testing.B, p plugin) *editor {
 		cancel()
 		b.Fatalf("start nvim: %v", err)
 	}
-	e := &editor{b: b, p: p, nv: v, api: api, seen: make(chan seenMark, 1024)}
+	e := &editor{b: b, p: p, nv: v, api: api, env: env, seen: make(chan seenMark, 1024)}
 	b.Cleanup(func() {
 		// The CLI and the plugin's helper write into the temporary
 		// directories until they have exited: wait for them (bounded),

@@ -245,12 +245,17 @@ M.open_windows = open_windows
 ---@param dir string|nil
 function M.open(dir)
   dir = dir or state.current_dir()
-  local started, why = require("claude.chat.revive").start(chats[dir] or { dir = dir })
+  local first = chats[dir] or { dir = dir }
+  local started, why = require("claude.chat.revive").start(first)
   if not started and why ~= "untrusted" then
     return false
   end
   -- Untrusted: the windows open on the question (chat/trust.lua).
-  open_windows(chat(dir))
+  local c = chat(dir)
+  -- A new chat knows its CLI runs: its first message then goes straight
+  -- to it, without a second trust check and Start (state.start).
+  c.running = c.running or first.running
+  open_windows(c)
   return started
 end
 
