@@ -236,7 +236,7 @@ func TestTheAttentionListShowsWhoNeedsYouAndTheSessionsComeBack(t *testing.T) {
 
 	// Answered: a works on and is done; b's answer comes, b is done. One ClaudeNeedsYou in
 	// all: the permission's request and notification were one wait.
-	s.typeKeys("1")
+	s.answerYes(clienv.PermissionMarker) // typed again if the key came while the dialog drew
 	s.waitText("Made it.", turnTimeout)
 	open()
 	list := s.waitAttention("everyone done", map[string]string{"terminal:1": "done", "terminal:2": "done", chatKey: "done"})
