@@ -27,12 +27,16 @@ func (s *session) openChat(args ...string) {
 func (s *session) readChatPIDs() {
 	s.t.Helper()
 	s.nv.Lua(&s.hostPID, `return vim.fn.jobpid(require('claude.host').channel())`)
-	// The CLI is the host's one child; /proc lists children per thread of the parent.
+	// The CLI is the host's child that runs stream-json (others may be the change ledger's
+	// git); /proc lists children per thread of the parent.
 	tasks, _ := filepath.Glob("/proc/" + strconv.Itoa(s.hostPID) + "/task/*/children")
 	for _, task := range tasks {
 		children, _ := os.ReadFile(task)
-		if f := strings.Fields(string(children)); len(f) == 1 {
-			s.cliPID, _ = strconv.Atoi(f[0])
+		for _, child := range strings.Fields(string(children)) {
+			cmdline, _ := os.ReadFile("/proc/" + child + "/cmdline")
+			if strings.Contains(string(cmdline), "\x00stream-json") {
+				s.cliPID, _ = strconv.Atoi(child)
+			}
 		}
 	}
 	if s.cliPID == 0 {
