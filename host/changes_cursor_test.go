@@ -1,6 +1,7 @@
 package host
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -19,8 +20,20 @@ func TestTheHunkUnderTheCursorIsFoundWhereTheUsersEditsMovedIt(t *testing.T) {
 	c.request("list", `vim.cmd('ClaudeChanges')`)
 	c.cursorTo("a.txt")
 	c.request("open", `vim.api.nvim_feedkeys(vim.keycode('<CR>'), 'x', false)`)
-	c.cursorTo("A7")
 
+	// On line 7 (A2, Claude's first hunk) the review key marks the first hunk, not the
+	// second that Claude left on line 7.
+	c.cursorTo("A2")
+	c.request("review", `vim.api.nvim_feedkeys(vim.keycode('\\av'), 'x', false)`)
+	var reviewed []bool
+	c.nv.Lua(&reviewed, `local out = {}
+		for _, h in ipairs(require('claude.changes.diff').current().hunks) do table.insert(out, h.reviewed == true) end
+		return out`)
+	if fmt.Sprint(reviewed) != "[true false]" {
+		t.Errorf("hunks reviewed after the review key on A2 = %v, want [true false]", reviewed)
+	}
+
+	c.cursorTo("A7")
 	replies := c.nv.UserEvents("ClaudeChanges")
 	c.nv.Lua(nil, `vim.api.nvim_feedkeys(vim.keycode('\\ar'), 'x', false)`)
 	if msgs := c.nv.Messages(); strings.Contains(msgs, "no hunk of this turn under the cursor") {
