@@ -87,7 +87,11 @@ func (r *Recorder) Clear(ctx context.Context, cwd string) (string, error) {
 	}
 	ws.mu.Lock()
 	ws.notes, ws.reviewed, ws.summaries, ws.hunkCache = nil, map[string]bool{}, map[string][]File{}, map[string]map[string][]ledger.Hunk{}
+	err = ws.saveNotes()
 	ws.mu.Unlock()
+	if err != nil {
+		return "", err
+	}
 	r.changed(ws)
 	return ws.store.Root(), nil
 }

@@ -1,9 +1,17 @@
 package changes
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 )
+
+// noteName is the file, in the store's private directory (0600), that keeps the revert note
+// until a prompt carries it: a Neovim restarted before the next prompt still sends it.
+const noteName = "revert-note.json"
 
 // noteLimit bounds the note: it names what was undone, the model can read the files.
 const noteLimit = 12
@@ -12,7 +20,11 @@ const noteLimit = 12
 func (r *Recorder) note(ws *workspace, what string) {
 	ws.mu.Lock()
 	ws.notes = append(ws.notes, what)
+	err := ws.saveNotes()
 	ws.mu.Unlock()
+	if err != nil {
+		r.log.Warn("changes: keeping the revert note", "root", ws.store.Root(), "err", err)
+	}
 	r.changed(ws)
 }
 
@@ -25,7 +37,11 @@ func (r *Recorder) takeNote(ws *workspace) []byte {
 	ws.mu.Lock()
 	notes := ws.notes
 	ws.notes = nil
+	err := ws.saveNotes()
 	ws.mu.Unlock()
+	if err != nil {
+		r.log.Warn("changes: dropping the delivered revert note", "root", ws.store.Root(), "err", err)
+	}
 	if off || len(notes) == 0 {
 		return nil
 	}
@@ -36,4 +52,48 @@ func (r *Recorder) takeNote(ws *workspace) []byte {
 	}
 	return []byte(fmt.Sprintf("[claude.nvim] Since your last turn the user reviewed your changes in their editor and reverted: %s%s. "+
 		"Do not make these changes again unless the user asks for them.\n", strings.Join(notes, "; "), more))
+}
+
+// saveNotes writes ws.notes (ws.mu held, so that writes keep the order of the changes),
+// renaming a complete file in; no notes, no file.
+func (ws *workspace) saveNotes() error {
+	path := filepath.Join(ws.store.Dir(), noteName)
+	if len(ws.notes) == 0 {
+		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	data, err := json.Marshal(ws.notes)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(ws.store.Dir(), noteName+".*") // 0600
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// loadNotes reads the note an earlier Neovim kept and did not deliver.
+func (ws *workspace) loadNotes() {
+	data, err := os.ReadFile(filepath.Join(ws.store.Dir(), noteName))
+	if err != nil {
+		return
+	}
+	var notes []string
+	if json.Unmarshal(data, &notes) != nil {
+		return // a damaged file costs only the note
+	}
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	ws.notes = append(notes, ws.notes...)
 }

@@ -50,7 +50,8 @@ type workspace struct {
 	store *ledger.Store
 	// open serialises opening and bounding the store (Forget) with its first use.
 	mu sync.Mutex
-	// notes: what the user undid since the last prompt in this workspace (revert note).
+	// notes: what the user undid since the last prompt in this workspace (revert note), kept
+	// on disk too (noteName) until a prompt carries it.
 	notes []string
 	// reviewed: hunks the user marked reviewed, by hunkKey.
 	reviewed map[string]bool
@@ -165,6 +166,7 @@ func (r *Recorder) workspace(ctx context.Context, cwd string) (*workspace, error
 			r.log.Warn("changes: bounding the ledger", "root", store.Root(), "err", err)
 		}
 		ws.loadReviewed()
+		ws.loadNotes()
 	}
 	return ws, nil
 }

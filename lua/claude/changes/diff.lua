@@ -27,22 +27,67 @@ function M.current()
   return views[vim.api.nvim_get_current_tabpage()]
 end
 
--- The hunk under the cursor: in the before window by its old lines, in the
--- file's window by its new ones (as Claude left the file).
+-- A hunk's lines as a half-open range [s, e) in its old text; an addition
+-- (count 0, after line start) is the empty range at start + 1.
+local function span(start, count)
+  if count == 0 then
+    return start + 1, start + 1
+  end
+  return start, start + count
+end
+
+-- Whether two old-text ranges meet: overlap, or an empty one (an addition)
+-- touching or inside the other.
+local function meet(s1, e1, s2, e2)
+  if s1 == e1 or s2 == e2 then
+    return s1 <= e2 and s2 <= e1
+  end
+  return s1 < e2 and s2 < e1
+end
+
+-- Whether the cursor's line is on a hunk's lines (new_start, new_count);
+-- a deletion (count 0) is on the lines either side of where it was.
+local function on(line, start, count)
+  if count == 0 then
+    return line == start or line == start + 1
+  end
+  return line >= start and line < start + count
+end
+
+-- Claude's hunk whose old lines meet [s, e), or nil.
+local function hunk_at(view, s, e)
+  for _, h in ipairs(view.hunks) do
+    local hs, he = span(h.old_start, h.old_count)
+    if meet(s, e, hs, he) then
+      return h
+    end
+  end
+  return nil
+end
+
+local text_diff = (vim.text and vim.text.diff) or vim.diff
+
+-- The hunk under the cursor. In the before window its old lines are the
+-- recorded ones. In the file's window the recorded new lines are stale once
+-- the user edited the file (lines added above a hunk move it), so the
+-- cursor's line goes through the diff of the before text and the buffer as
+-- it is now, on demand: the change under it, in old-text lines, names
+-- Claude's hunk there (none when the change is the user's alone).
 local function hunk_under_cursor(view)
   local line = vim.api.nvim_win_get_cursor(0)[1]
-  local before = vim.api.nvim_get_current_buf() == view.before_buf
-  for _, h in ipairs(view.hunks) do
-    local start, count = h.new_start, h.new_count
-    if before then
-      start, count = h.old_start, h.old_count
-    end
-    if count == 0 then
-      if line == start or line == start + 1 then
+  if vim.api.nvim_get_current_buf() == view.before_buf then
+    return hunk_at(view, line, line + 1)
+  end
+  local function text(buf)
+    return table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), "\n") .. "\n"
+  end
+  local now = text_diff(text(view.before_buf), text(view.file_buf), { result_type = "indices" })
+  for _, d in ipairs(now) do
+    if on(line, d[3], d[4]) then
+      local h = hunk_at(view, span(d[1], d[2]))
+      if h then
         return h
       end
-    elseif line >= start and line < start + count then
-      return h
     end
   end
   return nil
