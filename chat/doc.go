@@ -319,6 +319,10 @@
 //     print mode (2.1.197: "Unsupported control request subtype").
 //   - After --resume of such a conversation (a new process, checkpointing on), the dry run
 //     and the cut to its first prompt work with the uuids of the earlier process (2.1.332).
+//     The uuids History reads from the prompts' stored lines do it too, from a new Neovim
+//     and Go host: the dry run (+2 −3), the rewind of the files byte for byte, and the cut
+//     with last_seen the newest stored prompt; the next request lacked both turns (2.1.197:
+//     the dry run too, the cut at the first prompt refused as ever).
 //   - 2.1.197 writes a turn's last assistant line to the jsonl after the turn's result line
 //     reached us.
 //

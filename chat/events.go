@@ -88,6 +88,9 @@ type ToolResult struct {
 type UserText struct {
 	Text   string
 	Replay bool
+	// UUID is the stored line's uuid, set by History alone: the id a checkpoint request
+	// takes for that prompt (Process.RewindFiles, RewindConversation).
+	UUID string
 }
 
 // PermissionRequest is the CLI asking whether a tool may run. Answer it with Process.Allow or

@@ -32,11 +32,11 @@ type storedDecision struct {
 }
 
 // History reads a stored conversation's file (Conversation.Path) and returns its conversation as
-// events, so that a resumed chat can show its earlier turns: the user's prompts (UserText),
-// the assistant's text and thinking, tool uses, the user's permission answers
-// (PermissionAnswer) and the tools' results. Meta lines, slash-command
-// and system-reminder texts, and subagent (sidechain) lines are left out. Only the last max
-// events are kept (max ≤ 0 keeps all).
+// events, so that a resumed chat can show its earlier turns: the user's prompts (UserText,
+// each with its line's uuid, which a rewind to it takes), the assistant's text and thinking,
+// tool uses, the user's permission answers (PermissionAnswer) and the tools' results. Meta
+// lines, slash-command and system-reminder texts, and subagent (sidechain) lines are left
+// out. Only the last max events are kept (max ≤ 0 keeps all).
 func History(path string, max int) ([]Event, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -44,15 +44,21 @@ func History(path string, max int) ([]Event, error) {
 	}
 	defer f.Close()
 	var events []Event
+	lineUUID := "" // the uuid of the line being parsed: its prompts' id for a rewind
 	p := newParser(func(e Event) {
-		if u, ok := e.(UserText); ok && strings.HasPrefix(strings.TrimSpace(u.Text), "<") {
-			return // <command-name>, <local-command-stdout>, <system-reminder>: not typed by the user
+		if u, ok := e.(UserText); ok {
+			if strings.HasPrefix(strings.TrimSpace(u.Text), "<") {
+				return // <command-name>, <local-command-stdout>, <system-reminder>: not typed by the user
+			}
+			u.UUID = lineUUID
+			e = u
 		}
 		events = append(events, e)
 	})
-	err = readLines(f, maxLine, func(line []byte) bool {
+	err = readLines(f, maxLine, func(raw []byte) bool {
 		var head struct {
 			Type               string          `json:"type"`
+			UUID               string          `json:"uuid"`
 			IsMeta             bool            `json:"isMeta"`
 			IsSidechain        bool            `json:"isSidechain"`
 			PermissionDecision *storedDecision `json:"permissionDecision"`
@@ -61,14 +67,15 @@ func History(path string, max int) ([]Event, error) {
 				Content json.RawMessage `json:"content"`
 			} `json:"message"`
 		}
-		if json.Unmarshal(line, &head) != nil || head.IsMeta || head.IsSidechain {
+		if json.Unmarshal(raw, &head) != nil || head.IsMeta || head.IsSidechain {
 			return true
 		}
 		if d := head.PermissionDecision; d != nil && head.Type == "user" && isUserAnswer(d) {
 			events = append(events, permissionAnswers(d, head.HoldsPersonsWords, head.Message.Content)...)
 		}
 		if head.Type == "user" || head.Type == "assistant" {
-			_ = p.parse(line) // a line we cannot read is left out, as in a live stream
+			lineUUID = head.UUID
+			_ = p.parse(raw) // a line we cannot read is left out, as in a live stream
 		}
 		return true
 	}, func(int, []byte) {})

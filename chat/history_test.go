@@ -63,3 +63,35 @@ func TestHistoryReadsAStoredConversationForTheTranscript(t *testing.T) {
 		})
 	}
 }
+
+// A resumed conversation's prompts are rewound by the uuids their lines were stored under:
+// each UserText carries its own line's, and none another's.
+func TestHistoryGivesEachPromptTheUUIDOfItsStoredLine(t *testing.T) {
+	lines := []string{
+		`{"type":"user","uuid":"u-cmd","message":{"role":"user","content":"<command-name>/model</command-name>"}}`,
+		`{"type":"user","uuid":"u-first","message":{"role":"user","content":"First: edit a.txt"}}`,
+		`{"type":"assistant","uuid":"a-1","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Edit","input":{}}]}}`,
+		`{"type":"user","uuid":"u-result","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}}`,
+		`{"type":"assistant","uuid":"a-2","message":{"id":"m2","role":"assistant","content":[{"type":"text","text":"Done."}]}}`,
+		`{"type":"user","uuid":"u-second","message":{"role":"user","content":[{"type":"text","text":"Second: again"}]}}`,
+		`{"type":"user","message":{"role":"user","content":"Third: a line without a uuid"}}`,
+	}
+	path := filepath.Join(t.TempDir(), "s.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	evs, err := History(path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range evs {
+		if u, ok := e.(UserText); ok {
+			got = append(got, u.Text+"="+u.UUID)
+		}
+	}
+	want := "First: edit a.txt=u-first | Second: again=u-second | Third: a line without a uuid="
+	if g := strings.Join(got, " | "); g != want {
+		t.Errorf("History's prompts =\n%s\nwant\n%s", g, want)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"slices"
 
 	"github.com/claude-nvim/claude.nvim/chat"
 )
@@ -64,10 +65,16 @@ func (c *Controller) showHistory(dir string, env []string, id string) {
 		return
 	}
 	items := make([]Item, 0, len(evs))
+	var stored []string // the prompts' uuids, oldest first
 	for _, ev := range evs {
 		switch e := ev.(type) {
 		case chat.UserText:
-			items = append(items, Item{Kind: "prompt", Text: e.Text})
+			it := Item{Kind: "prompt", Text: e.Text}
+			if e.UUID != "" {
+				it.ID = resumedPrefix + e.UUID
+				stored = append(stored, e.UUID)
+			}
+			items = append(items, it)
 			continue
 		case chat.PermissionAnswer:
 			items = append(items, Item{Kind: "answered", ID: e.ToolUseID, Text: answerText(e)})
@@ -75,5 +82,32 @@ func (c *Controller) showHistory(dir string, env []string, id string) {
 		}
 		items = append(items, contentItem(ev))
 	}
+	c.knowStoredPrompts(dir, id, stored)
 	c.show(context.Background(), dir, items...)
+}
+
+// resumedPrefix starts Lua's id of a resumed conversation's earlier prompt (its uuid
+// follows); Lua's own ids for the prompts it sends are m1, m2, ….
+const resumedPrefix = "r:"
+
+// knowStoredPrompts makes the earlier prompts of dir's resumed conversation id (their
+// uuids, oldest first) rewindable as those this host sent are: the CLI takes the uuids it
+// stored them under (chat/doc.go, Checkpoints). They go before any prompt sent since the
+// chat started, which are newer. Nothing is done when the chat moved to another
+// conversation meanwhile.
+func (c *Controller) knowStoredPrompts(dir, id string, uuids []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	dc := c.chats[dir]
+	if dc == nil || dc.conversation != id || dc.prompts == nil {
+		return
+	}
+	var older []string
+	for _, u := range uuids {
+		if !slices.Contains(dc.sentOrder, u) {
+			dc.prompts[resumedPrefix+u] = u
+			older = append(older, u)
+		}
+	}
+	dc.sentOrder = append(older, dc.sentOrder...)
 }

@@ -17,9 +17,10 @@ import (
 // or the conversation forked from there into a new stored one (Start with Fork). Lua names
 // a prompt by its own message id; the CLI knows it by the uuid it was sent with (SendAs).
 
-// ErrUnknownPrompt is a prompt this host did not send: one of a resumed conversation's earlier
-// turns, or one sent before the Go host restarted.
-var ErrUnknownPrompt = errors.New("only prompts sent since the chat's Go host started can be rewound")
+// ErrUnknownPrompt is a prompt this host does not know: one sent or shown before the Go host
+// restarted. (A resumed conversation's earlier prompts are known by their stored uuids:
+// knowStoredPrompts.)
+var ErrUnknownPrompt = errors.New("only prompts sent or shown since the chat's Go host started can be rewound")
 
 // RewindArgs are ClaudeHostChatRewind's: the chat's directory, Lua's id of the prompt, and
 // what to do: "preview" (the dry run of the files' rewind), "code", "conversation" or

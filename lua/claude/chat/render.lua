@@ -408,8 +408,9 @@ function render.result(c, buf, it)
 end
 
 -- Adds a prompt's quoted lines, marked for [[ and ]] (chat/keys.lua). A
--- prompt sent in this chat (id, the host's name for it, and its text) can
--- be rewound to (chat/rewind.lua).
+-- prompt with an id (the host's name for it; sent in this chat, or stored
+-- in a resumed conversation) and its text can be rewound to
+-- (chat/rewind.lua).
 local function add_prompt(c, buf, quoted, id, text)
   local n = #quoted
   add(c, buf, quoted, true)
@@ -420,13 +421,14 @@ local function add_prompt(c, buf, quoted, id, text)
   end
 end
 
--- An earlier prompt of a resumed conversation.
+-- An earlier prompt of a resumed conversation: its id (the host's, from
+-- the uuid the conversation stored it under) makes it rewindable too.
 function render.prompt(c, buf, it)
   local quoted = {}
   for _, l in ipairs(vim.split(it.text, "\n", { plain = true })) do
     table.insert(quoted, "> " .. l)
   end
-  add_prompt(c, buf, quoted)
+  add_prompt(c, buf, quoted, it.id, it.text)
   c.last = "user"
 end
 

@@ -57,7 +57,7 @@ function M.start()
   local mark = require("claude.chat.keys").prompt_at(c.tbuf, vim.api.nvim_win_get_cursor(0)[1] - 1)
   local p = mark and c.prompts and c.prompts[mark]
   if not p then
-    return info("no prompt of yours sent in this chat is at or above the cursor (earlier turns of a resumed conversation cannot be rewound)")
+    return info("no prompt of yours that can be rewound is at or above the cursor")
   end
   local why = busy(c)
   if why then
