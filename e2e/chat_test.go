@@ -132,7 +132,9 @@ func (s *session) chatSend(text string) {
 	s.nv.Lua(nil, `
 		local b = require('claude.chat').buffers()
 		vim.api.nvim_set_current_win(vim.fn.bufwinid(b.input))`)
-	s.nv.Keys("i" + text + "<Esc><CR>")
+	// <C-\><C-n> first: a :startinsert still pending from a terminal window the test passed
+	// through (its BufEnter) would otherwise put the input in Insert mode and "i" in the text.
+	s.nv.Keys("<C-\\><C-n>i" + text + "<Esc><CR>")
 	s.waitChat("> " + text)
 }
 
