@@ -47,10 +47,9 @@ func BenchmarkChatRender(b *testing.B) {
 				// The benchmark's own garbage (the 10 MiB result) must not pause the probe,
 				// which runs in this process.
 				runtime.GC()
-				stop, probed := w.probe()
+				stopProbe := nvimtest.ProbeStalls(w.e.nv.Eval)
 				w.turn(bc.write)
-				close(stop)
-				stalls = append(stalls, <-probed...)
+				stalls = append(stalls, stopProbe()...)
 				delays = append(delays, w.takeDelays()...)
 			}
 			// The time chat.lua spends on a batch, as Neovim measured it.
@@ -135,6 +134,8 @@ func newChatBench(b *testing.B) *chatBenchWriter {
 		}
 		opened <- f
 	}()
+	// The chat starts a CLI only in a folder the CLI trusts (trust.go): the benchmark's is.
+	nvimtest.TrustWorkspaces(b, e.nv)
 	e.nv.Cmd("ClaudeChat")
 	var f *os.File
 	select {
@@ -281,29 +282,4 @@ func (w *chatBenchWriter) resultLine(size int) []byte {
 	}
 	w.result = line
 	return line
-}
-
-// probe asks Neovim for a trivial value every millisecond until stop closes, and hands back
-// each round trip.
-func (w *chatBenchWriter) probe() (chan struct{}, chan []time.Duration) {
-	stop := make(chan struct{})
-	out := make(chan []time.Duration, 1)
-	go func() {
-		var samples []time.Duration
-		tick := time.NewTicker(time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-stop:
-				out <- samples
-				return
-			case <-tick.C:
-			}
-			t := time.Now()
-			var one int
-			_ = w.e.nv.Eval("1", &one)
-			samples = append(samples, time.Since(t))
-		}
-	}()
-	return stop, out
 }

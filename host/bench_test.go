@@ -206,30 +206,9 @@ func BenchmarkOpenDiff(b *testing.B) {
 	}
 }
 
-// stallProbe asks Neovim, through eval, for a trivial value every millisecond until the
-// returned stop is called, which gives the longest round trip: how long the editor did not
-// answer meanwhile.
+// stallProbe is nvimtest.ProbeStalls reduced to its longest round trip: how long the
+// editor did not answer meanwhile.
 func stallProbe(eval func(expr string, result any) error) (stop func() time.Duration) {
-	done, worst := make(chan struct{}), make(chan time.Duration, 1)
-	go func() {
-		var w time.Duration
-		tick := time.NewTicker(time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				worst <- w
-				return
-			case <-tick.C:
-			}
-			t := time.Now()
-			var one int
-			_ = eval("1", &one)
-			w = max(w, time.Since(t))
-		}
-	}()
-	return func() time.Duration {
-		close(done)
-		return <-worst
-	}
+	probe := nvimtest.ProbeStalls(eval)
+	return func() time.Duration { return slices.Max(append(probe(), 0)) }
 }

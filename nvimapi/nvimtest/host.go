@@ -44,3 +44,33 @@ func ReportQuantiles(b *testing.B, samples []time.Duration, unit string) {
 	b.ReportMetric(ms(q(0.99)), unit+"-p99-ms")
 	b.ReportMetric(ms(samples[len(samples)-1]), unit+"-max-ms")
 }
+
+// ProbeStalls asks Neovim, through eval, for a trivial value every
+// millisecond until the returned stop is called, which gives back each
+// round trip: how long the editor's loop kept a request waiting. The
+// benchmarks report its tail (ReportQuantiles) or its maximum as the
+// editor's stalls.
+func ProbeStalls(eval func(expr string, result any) error) (stop func() []time.Duration) {
+	done, out := make(chan struct{}), make(chan []time.Duration, 1)
+	go func() {
+		var samples []time.Duration
+		tick := time.NewTicker(time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				out <- samples
+				return
+			case <-tick.C:
+			}
+			t := time.Now()
+			var one int
+			_ = eval("1", &one)
+			samples = append(samples, time.Since(t))
+		}
+	}()
+	return func() []time.Duration {
+		close(done)
+		return <-out
+	}
+}

@@ -70,7 +70,7 @@ func BenchmarkChatStream1MiB(b *testing.B) {
 				helper := e.helperPID()
 				nvim0, helper0 := peerbench.CPU(e.pid), peerbench.CPU(helper)
 				runtime.GC() // the benchmark's own garbage must not pause the probe
-				stop, probed := e.probe()
+				stopProbe := nvimtest.ProbeStalls(e.nv.Eval)
 				e.send(fmt.Sprintf("Write a long text, number %d", i+1))
 				for _, mark := range marks {
 					s := e.waitMark(mark)
@@ -79,8 +79,7 @@ func BenchmarkChatStream1MiB(b *testing.B) {
 					}
 				}
 				e.waitIdle()
-				close(stop)
-				stalls = append(stalls, <-probed...)
+				stalls = append(stalls, stopProbe()...)
 				nvimCPU += peerbench.CPU(e.pid) - nvim0
 				helperCPU += peerbench.CPU(helper) - helper0
 			}
@@ -170,31 +169,6 @@ func (d *departures) when(mark string) (time.Time, bool) {
 	defer d.mu.Unlock()
 	at, ok := d.at[mark]
 	return at, ok
-}
-
-// probe asks Neovim for a trivial value every millisecond until stop
-// closes, and hands back each round trip.
-func (e *editor) probe() (chan struct{}, chan []time.Duration) {
-	stop := make(chan struct{})
-	out := make(chan []time.Duration, 1)
-	go func() {
-		var samples []time.Duration
-		tick := time.NewTicker(time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-stop:
-				out <- samples
-				return
-			case <-tick.C:
-			}
-			t := time.Now()
-			var one int
-			_ = e.nv.Eval("1", &one)
-			samples = append(samples, time.Since(t))
-		}
-	}()
-	return stop, out
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

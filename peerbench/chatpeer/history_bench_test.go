@@ -52,7 +52,7 @@ func BenchmarkChatHistory(b *testing.B) {
 						left := newDepartures()
 						e.api.Push(fakeapi.Turn{Text: text, Chunk: chunk, Delay: time.Millisecond, Sent: left.note})
 						runtime.GC()
-						stop, probed := e.probe()
+						stopProbe := nvimtest.ProbeStalls(e.nv.Eval)
 						e.send(fmt.Sprintf("Write a long text, number %d", i+1))
 						for _, mark := range marks {
 							s := e.waitMark(mark)
@@ -61,8 +61,7 @@ func BenchmarkChatHistory(b *testing.B) {
 							}
 						}
 						e.waitIdle()
-						close(stop)
-						stalls = append(stalls, <-probed...)
+						stalls = append(stalls, stopProbe()...)
 						b.ReportMetric(float64(peerbench.RSS(e.pid))/(1<<20), "nvim-rss-MiB")
 						b.ReportMetric(float64(peerbench.RSS(e.helperPID()))/(1<<20), "helper-rss-MiB")
 					}

@@ -42,12 +42,11 @@ func BenchmarkChatToolResult10MiB(b *testing.B) {
 					fakeapi.Turn{Text: answer, Chunk: chunk, Delay: time.Millisecond, Sent: left.note},
 				)
 				runtime.GC()
-				stop, probed := e.probe()
+				stopProbe := nvimtest.ProbeStalls(e.nv.Eval)
 				e.send(fmt.Sprintf("Read the build log, number %d", i+1))
 				seen := e.collect(marks[len(marks)-1])
 				e.waitIdle()
-				close(stop)
-				stalls = append(stalls, <-probed...)
+				stalls = append(stalls, stopProbe()...)
 				for _, mark := range marks {
 					s, ok := seen[mark]
 					if at, sent := left.when(mark); ok && sent {
