@@ -49,15 +49,21 @@ func TestClaudeChatStreamsAnAnswerIntoTheTranscript(t *testing.T) {
 }
 
 func TestClaudeChatInterruptAndCtrlCStopTheTurn(t *testing.T) {
-	for _, how := range []string{"<C-c>", ":ClaudeChatInterrupt"} {
+	for _, how := range []string{"<C-c>", "<C-c> while Neovim is busy", ":ClaudeChatInterrupt"} {
 		t.Run(how, func(t *testing.T) {
 			e := newChatEnv(t)
 			e.nv.Cmd("ClaudeChat")
 			e.prompt("be slow")
 			e.waitTranscript("Working")
-			if how == "<C-c>" {
+			switch how {
+			case "<C-c>":
 				e.nv.Keys("<C-c>")
-			} else {
+			case "<C-c> while Neovim is busy":
+				// Typed while Neovim runs Lua (a streamed answer's render):
+				// Neovim takes it as an interrupt of that work and hands the
+				// key on raw, past the chat's <C-c> maps.
+				e.nv.Lua(nil, `vim.api.nvim_input('<C-c>')`)
+			default:
 				e.nv.Cmd("ClaudeChatInterrupt")
 			}
 			e.recorded(`"subtype":"interrupt"`)

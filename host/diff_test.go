@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/claude-nvim/claude.nvim/mcp/mcptest"
 	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
@@ -55,7 +56,18 @@ func (d *diffEnv) startDiff(path, contents, tab string) *mcptest.Pending {
 func (d *diffEnv) openDiff(path, contents, tab string) *mcptest.Pending {
 	d.t.Helper()
 	p := d.startDiff(path, contents, tab)
-	ev := nvimtest.Next(d.t, d.opened, "the diff to open", waitTimeout)
+	var ev map[string]any
+	select {
+	case ev = <-d.opened:
+	case <-time.After(waitTimeout):
+		// Why it waits (the user's mode, a message) is what a rare failure needs.
+		var why string
+		d.nv.Lua(&why, `local m = vim.api.nvim_get_mode()
+			return string.format("mode %s (blocking %s), state %q, in %s, busy: %s",
+				m.mode, tostring(m.blocking), vim.fn.state(), vim.api.nvim_buf_get_name(0),
+				tostring(require("claude.typing").busy()))`)
+		d.t.Fatalf("timed out after %v waiting for the diff to open: %s\n:messages\n%s", waitTimeout, why, d.nv.Messages())
+	}
 	if ev["tab_name"] != tab {
 		d.t.Fatalf("opened %v, want tab %q", ev, tab)
 	}

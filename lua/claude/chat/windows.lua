@@ -18,7 +18,35 @@ local function map(buf, modes, lhs, rhs, desc)
   vim.keymap.set(modes, lhs, rhs, { buffer = buf, silent = true, desc = "claude.nvim: " .. desc })
 end
 
+-- A <C-c> typed while Neovim is busy (rendering a streamed answer, say)
+-- is taken as an interrupt of that work: Neovim sets got_int and hands the
+-- key on raw, past every mapping, so the chat's <C-c> maps never see it and
+-- the user's press would be lost. on_key still sees it, unmapped: a raw
+-- CTRL-C in a chat buffer during a turn interrupts the turn as the maps do.
+-- A mapped <C-c> reaches on_key as its mapping's key, never as CTRL-C, so
+-- no press interrupts twice.
+local watching_ctrl_c = false
+local function watch_ctrl_c()
+  if watching_ctrl_c then
+    return
+  end
+  watching_ctrl_c = true
+  vim.on_key(function(key)
+    if key ~= "\3" then
+      return
+    end
+    local dir = vim.b.claude_chat_dir
+    local c = dir and chats[dir]
+    if c and c.busy then
+      vim.schedule(function()
+        turns.interrupt(dir)
+      end)
+    end
+  end, vim.api.nvim_create_namespace("claude_chat_ctrl_c"))
+end
+
 local function make_buffers(c)
+  watch_ctrl_c()
   if not valid(c.tbuf) then
     local buf = vim.api.nvim_create_buf(false, true) -- nofile, hidden when closed
     require("claude.buffers").set_buf_name(buf, "claude-chat://" .. c.dir, buf)
