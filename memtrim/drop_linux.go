@@ -12,33 +12,65 @@ import (
 // DropExecutablePages unmaps the resident pages of the executable's read-only private
 // mappings (its code and read-only data) from this process; they fault back in from the page
 // cache when next used. It returns how many bytes of address space it advised.
+//
+// A read-only mapping that holds pages the process changed before it became read-only (the
+// RELRO data a dynamic linker relocates, in a binary linked with cgo externally) is left
+// alone: DONTNEED would turn those pages back into the file's unrelocated bytes.
 func DropExecutablePages() (int64, error) {
 	exe, err := os.Readlink("/proc/self/exe")
 	if err != nil {
 		return 0, fmt.Errorf("drop executable pages: %w", err)
 	}
-	maps, err := os.Open("/proc/self/maps")
+	smaps, err := os.Open("/proc/self/smaps")
 	if err != nil {
 		return 0, fmt.Errorf("drop executable pages: %w", err)
 	}
-	defer maps.Close()
+	defer smaps.Close()
 	var advised int64
-	lines := bufio.NewScanner(maps)
-	for lines.Scan() {
-		lo, hi, ok := readOnlyMappingOf(lines.Text(), exe)
-		if !ok {
-			continue
+	var lo, hi uintptr
+	candidate, changed := false, false
+	advise := func() error {
+		if !candidate || changed {
+			return nil
 		}
 		// No unsafe.Pointer: the range is only named to the kernel, never read.
 		if _, _, errno := syscall.Syscall(syscall.SYS_MADVISE, lo, hi-lo, syscall.MADV_DONTNEED); errno != 0 {
-			return advised, fmt.Errorf("drop executable pages: madvise %#x-%#x: %w", lo, hi, errno)
+			return fmt.Errorf("drop executable pages: madvise %#x-%#x: %w", lo, hi, errno)
 		}
 		advised += int64(hi - lo)
+		return nil
+	}
+	lines := bufio.NewScanner(smaps)
+	for lines.Scan() {
+		line := lines.Text()
+		if field, value, ok := smapsField(line); ok {
+			// Anonymous: the mapping's pages that are the process's own copies.
+			if field == "Anonymous" && strings.TrimSpace(strings.TrimSuffix(value, "kB")) != "0" {
+				changed = true
+			}
+			continue
+		}
+		// A mapping's header line: the one before it is complete.
+		if err := advise(); err != nil {
+			return advised, err
+		}
+		lo, hi, candidate = readOnlyMappingOf(line, exe)
+		changed = false
 	}
 	if err := lines.Err(); err != nil {
 		return advised, fmt.Errorf("drop executable pages: %w", err)
 	}
-	return advised, nil
+	return advised, advise()
+}
+
+// smapsField splits one of /proc/self/smaps' per-mapping lines ("Rss:   12 kB",
+// "VmFlags: rd ex"); a mapping's header line ("lo-hi perms …") is none.
+func smapsField(line string) (field, value string, ok bool) {
+	field, value, ok = strings.Cut(line, ":")
+	if !ok || strings.ContainsAny(field, " -") {
+		return "", "", false
+	}
+	return field, value, true
 }
 
 // readOnlyMappingOf parses one /proc/self/maps line ("lo-hi perms offset dev inode path") and

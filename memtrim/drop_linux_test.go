@@ -4,6 +4,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -84,4 +85,30 @@ func statusKiB(t *testing.T, name string) int {
 	}
 	t.Fatalf("no %s in /proc/self/status", name)
 	return 0
+}
+
+// A read-only private mapping of the executable whose pages the process changed before it
+// became read-only, as a dynamic linker leaves RELRO data, must keep those changes.
+func TestDropExecutablePagesKeepsAReadOnlyMappingTheProgramChanged(t *testing.T) {
+	exe, err := os.Open("/proc/self/exe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer exe.Close()
+	page := os.Getpagesize()
+	mem, err := syscall.Mmap(int(exe.Fd()), 0, page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Munmap(mem)
+	copy(mem, "relocated")
+	if err := syscall.Mprotect(mem, syscall.PROT_READ); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := DropExecutablePages(); err != nil {
+		t.Fatal(err)
+	}
+	if got := string(mem[:9]); got != "relocated" {
+		t.Fatalf("the changed read-only mapping reads %q after the trim, want %q: its pages went back to the file's", got, "relocated")
+	}
 }
