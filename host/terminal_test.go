@@ -298,3 +298,28 @@ func TestTheTerminalOpensWhereConfigured(t *testing.T) {
 		t.Errorf("terminal window height %d at row %d, want 7 lines at the bottom", st.Height, st.Row)
 	}
 }
+
+// A script that opens Claude and goes back to the file in one go (a
+// VimEnter autocmd running :ClaudeOpen, then :wincmd p) leaves the user in
+// Normal mode in their file: the terminal's pending Insert mode stays with the
+// terminal, and the next key typed is a command, not text in the file.
+func TestInsertModeMeantForTheTerminalNeverLandsInTheWindowAScriptGoesTo(t *testing.T) {
+	e := newEnv(t)
+	path := e.nv.WriteFile("notes.txt", "my notes\n")
+	e.nv.Cmd("edit " + path)
+	e.nv.Lua(nil, `require('claude').setup({ terminal_cmd = { 'sh', '-c', 'exec cat', 'cli' }, permission_mode = false })`)
+	e.nv.Lua(nil, `vim.cmd('ClaudeOpen'); vim.cmd('wincmd p')`)
+	e.nv.Keys("x") // deletes a character in Normal mode; types an x in Insert mode
+	var got struct {
+		Mode string `msgpack:"mode"`
+		Name string `msgpack:"name"`
+		Line string `msgpack:"line"`
+	}
+	e.nv.Lua(&got, `return { mode = vim.api.nvim_get_mode().mode, name = vim.fn.expand('%:t'), line = vim.fn.getline(1) }`)
+	if got.Name != "notes.txt" || got.Mode != "n" || got.Line != "y notes" {
+		t.Errorf("after :ClaudeOpen, :wincmd p and x: %+v; want Normal mode in notes.txt, its first character deleted", got)
+	}
+	// Going to the terminal still starts Insert mode there.
+	e.nv.Cmd("wincmd p")
+	waitMode(t, e.nv, "t")
+}

@@ -73,11 +73,61 @@ function M.open(buf, position)
   return win
 end
 
+-- Terminal buffers whose pending Insert mode is guarded (see enter_insert).
+local guarded = {}
+
 --- Starts Insert mode in the terminal when terminal.auto_insert says so.
+---
+--- :startinsert only takes effect when Neovim next waits for a key. A
+--- script or an RPC client that goes to another window before then
+--- (`ClaudeOpen | wincmd p` in a VimEnter autocmd) would carry it there,
+--- and the user's next keys would land as text in their file or the chat's
+--- input: leaving the terminal before Terminal mode began cancels it.
 function M.enter_insert()
-  if cfg().terminal.auto_insert then
-    vim.cmd.startinsert()
+  if not cfg().terminal.auto_insert then
+    return
   end
+  vim.cmd.startinsert()
+  local buf = vim.api.nvim_get_current_buf()
+  if vim.bo[buf].buftype ~= "terminal" then
+    return
+  end
+  vim.b[buf].claude_insert_pending = true
+  if guarded[buf] then
+    return
+  end
+  guarded[buf] = true
+  local group = vim.api.nvim_create_augroup("ClaudeTerminalInsert" .. buf, { clear = true })
+  vim.api.nvim_create_autocmd("TermEnter", {
+    group = group,
+    buffer = buf,
+    desc = "claude.nvim: the terminal's Insert mode began",
+    callback = function()
+      vim.b[buf].claude_insert_pending = nil
+    end,
+  })
+  vim.api.nvim_create_autocmd("WinLeave", {
+    group = group,
+    buffer = buf,
+    desc = "claude.nvim: Insert mode stays with the terminal",
+    callback = function()
+      if vim.b[buf].claude_insert_pending then
+        vim.b[buf].claude_insert_pending = nil
+        if vim.api.nvim_get_mode().mode ~= "t" then
+          vim.cmd.stopinsert()
+        end
+      end
+    end,
+  })
+  vim.api.nvim_create_autocmd("BufWipeout", {
+    group = group,
+    buffer = buf,
+    once = true,
+    callback = function()
+      guarded[buf] = nil
+      pcall(vim.api.nvim_del_augroup_by_id, group)
+    end,
+  })
 end
 
 return M
