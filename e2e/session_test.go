@@ -291,7 +291,13 @@ func (s *session) report() {
 // waitExited waits until the CLI and the plugin's host have exited (Neovim hung up on them
 // when it quit), killing them after exitTimeout.
 func (s *session) waitExited() {
-	for _, pid := range append([]int{s.cliPID, s.hostPID}, s.earlierCLIs...) {
+	// The pids the test read, and every other process still running with this test's
+	// CLAUDE_CONFIG_DIR: a chat's CLI restarted after the pids were read, or a hook the CLI
+	// ran, which a test may never see (the CLI's session files went on being written
+	// after the test: "TempDir RemoveAll cleanup: directory not empty").
+	pids := append([]int{s.cliPID, s.hostPID}, s.earlierCLIs...)
+	pids = append(pids, processesWithEnv("CLAUDE_CONFIG_DIR="+s.env.ConfigDir)...)
+	for _, pid := range pids {
 		if pid <= 0 {
 			continue
 		}
@@ -305,4 +311,27 @@ func (s *session) waitExited() {
 			time.Sleep(20 * time.Millisecond)
 		}
 	}
+}
+
+// processesWithEnv lists the processes (of this user) whose environment has the entry kv.
+func processesWithEnv(kv string) []int {
+	var pids []int
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, dir := range dirs {
+		pid, err := strconv.Atoi(filepath.Base(dir))
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		environ, err := os.ReadFile(filepath.Join(dir, "environ"))
+		if err != nil {
+			continue
+		}
+		for _, entry := range strings.Split(string(environ), "\x00") {
+			if entry == kv {
+				pids = append(pids, pid)
+				break
+			}
+		}
+	}
+	return pids
 }
