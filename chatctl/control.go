@@ -72,6 +72,7 @@ func (c *Controller) send(args SendArgs, u string) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
 	defer cancel()
+	c.noteSent(args.Dir)
 	return proc.SendAs(ctx, u, args.Text, images...)
 }
 

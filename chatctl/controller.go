@@ -33,6 +33,7 @@ type Controller struct {
 	// observe sees every batch of items a chat shows, and the turns and answers the user
 	// sends, as they happen (the host's attention list, host/attention.go).
 	observe func(dir string, items []Item)
+	after   func(d time.Duration, f func()) // Options.After
 
 	mu    sync.Mutex // guards chats; never held while calling Neovim or the CLI
 	chats map[string]*dirChat
@@ -57,6 +58,9 @@ type Options struct {
 	// permission, question or plan. It runs on the chat's own goroutines and must return at
 	// once: it never calls Neovim.
 	Observe func(dir string, items []Item)
+	// After, when set, runs f once d has passed, in place of time.AfterFunc (tests run the
+	// winbar's deferred refreshes when they choose: context.go).
+	After func(d time.Duration, f func())
 }
 
 // New returns a controller with no chat; a chat starts when Lua calls Start.
@@ -73,7 +77,10 @@ func New(opts Options) *Controller {
 	if opts.CLIEnv == nil {
 		opts.CLIEnv = func(string) []string { return nil }
 	}
-	return &Controller{view: opts.View, log: opts.Log, editorTools: opts.EditorTools, observe: opts.Observe, cliEnv: opts.CLIEnv, chats: map[string]*dirChat{}}
+	if opts.After == nil {
+		opts.After = func(d time.Duration, f func()) { time.AfterFunc(d, f) }
+	}
+	return &Controller{view: opts.View, log: opts.Log, editorTools: opts.EditorTools, observe: opts.Observe, cliEnv: opts.CLIEnv, after: opts.After, chats: map[string]*dirChat{}}
 }
 
 // dirChat is one workspace directory's chat: its running CLI process, if any, and the
@@ -90,6 +97,8 @@ type dirChat struct {
 	cliTemp      string                        // the CLI's temporary directory (clitemp.go)
 	prompts      map[string]string             // the uuid each prompt Lua sent went with, by Lua's id (rewind.go)
 	sentOrder    []string                      // their uuids, oldest first
+	lastSent     time.Time                     // when a message was last written to the CLI
+	contextAsks  int                           // the winbar's refreshes asked for (context.go)
 }
 
 // StartArgs are ClaudeHostChatStart's argument (lua/claude/chat.lua).

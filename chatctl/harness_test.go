@@ -26,14 +26,18 @@ type env struct {
 	host *host.Host
 }
 
-func newEnv(t testing.TB) *env {
+func newEnv(t testing.TB, opts ...func(*host.Options)) *env {
 	t.Helper()
 	nv := nvimtest.New(t)
 	var log *slog.Logger
 	if _, bench := t.(*testing.B); !bench { // benchmarks measure us, not the logging
 		log = slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	h := host.New(host.Options{LockDir: filepath.Join(nv.Dir, "claude", "ide"), Log: log, ListenDelay: -1})
+	o := host.Options{LockDir: filepath.Join(nv.Dir, "claude", "ide"), Log: log, ListenDelay: -1}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	h := host.New(o)
 	nv.RegisterPlugin(h.Register)
 	// Exit, not only Shutdown: chats and their MCP endpoint (a temp dir) go too.
 	t.Cleanup(h.Exit)

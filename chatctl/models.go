@@ -40,8 +40,14 @@ func (c *Controller) initialize(dir string, proc *chat.Process) *initAnswer {
 		}
 		c.show(ctx, dir, item)
 		// Before the first turn the winbar shows the CLI's estimate (the system prompt and
-		// tools, and the messages it holds), not nothing.
-		c.refreshContext(dir, proc)
+		// tools, and the messages it holds), not nothing; unless the first message is on its
+		// way, whose turn's end asks (refreshContextSoon).
+		c.mu.Lock()
+		dc := c.chats[dir]
+		c.mu.Unlock()
+		if dc != nil {
+			c.refreshContextSoon(dc, proc)
+		}
 	}()
 	return ia
 }

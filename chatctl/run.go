@@ -117,7 +117,7 @@ func (c *Controller) items(dc *dirChat, proc *chat.Process, text *blockCut, evs 
 				c.log.Debug("chat: the CLI's diagnostics", "dir", dc.dir, "lines", e.Diagnostics)
 			}
 			items = append(items, endItem(e))
-			go c.refreshContext(dc.dir, proc) // after the turn, not per token
+			c.refreshContextSoon(dc, proc) // after the turn, not per token
 		case chat.Compacted:
 			items = append(items, compactItem(e))
 		case chat.TaskList:

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/claude-nvim/claude.nvim/claudeconfig"
+	"github.com/claude-nvim/claude.nvim/host"
 	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
@@ -39,6 +40,8 @@ while IFS= read -r line; do
   case "$line" in
   *'"subtype":"initialize"'*)
     say '{"type":"control_response","response":{"subtype":"success","request_id":"'"$(idof "$line")"'","response":{"commands":[],"models":[{"value":"default","displayName":"Default (recommended)","description":"The best model"},{"value":"sonnet","displayName":"Sonnet","description":"Fast"}]}}}' ;;
+  *'"subtype":"get_context_usage"'*)
+    say '{"type":"control_response","response":{"subtype":"error","request_id":"'"$(idof "$line")"'","error":"the stand-in does not count"}}' ;;
   *'"subtype":"set_model"'*)
     say '{"type":"control_response","response":{"subtype":"success","request_id":"'"$(idof "$line")"'"}}' ;;
   *'"subtype":"rewind_files"'*)
@@ -129,9 +132,9 @@ type chatEnv struct {
 	record string
 }
 
-func newChatEnv(t *testing.T) *chatEnv {
+func newChatEnv(t *testing.T, opts ...func(*host.Options)) *chatEnv {
 	t.Helper()
-	e := newUntrustedChatEnv(t)
+	e := newUntrustedChatEnv(t, opts...)
 	nvimtest.TrustWorkspaces(t, e.nv)
 	return e
 }
@@ -149,9 +152,9 @@ func cliConfig(t *testing.T, nv *nvimtest.Nvim) string {
 }
 
 // newUntrustedChatEnv is newChatEnv in a workspace the CLI has not trusted.
-func newUntrustedChatEnv(t *testing.T) *chatEnv {
+func newUntrustedChatEnv(t *testing.T, opts ...func(*host.Options)) *chatEnv {
 	t.Helper()
-	e := newEnv(t)
+	e := newEnv(t, opts...)
 	dir := t.TempDir()
 	record := filepath.Join(dir, "record")
 	script := filepath.Join(dir, "claude")

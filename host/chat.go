@@ -21,7 +21,7 @@ type chats struct {
 
 // newChats wires the controller to the editor and to the endpoint's arguments.
 func (h *Host) newChats(view chatctl.View) {
-	h.chats.ctl = chatctl.New(chatctl.Options{View: view, Log: h.log, EditorTools: h.chatCLIArgs, CLIEnv: chatCLIEnv, Observe: h.observeChat})
+	h.chats.ctl = chatctl.New(chatctl.Options{View: view, Log: h.log, EditorTools: h.chatCLIArgs, CLIEnv: chatCLIEnv, Observe: h.observeChat, After: h.chatAfter})
 }
 
 // CloseChats ends every chat's CLI, for a host that is exiting with Neovim, then the chats'

@@ -29,6 +29,7 @@ type Host struct {
 	log         *slog.Logger
 	lockDir     string
 	listenDelay time.Duration
+	chatAfter   func(d time.Duration, f func()) // Options.ChatAfter
 
 	editor    *nvimapi.Editor
 	tracker   *selection.Tracker
@@ -61,6 +62,8 @@ type Options struct {
 	// HookBinary is the program the CLIs' hooks run in -hook mode; empty means this
 	// process's executable (tests, whose executable is not the plugin, name it).
 	HookBinary string
+	// ChatAfter is chatctl.Options.After (tests); nil means time.AfterFunc.
+	ChatAfter func(d time.Duration, f func())
 }
 
 // New returns a host; it does nothing until Neovim calls it.
@@ -68,7 +71,7 @@ func New(opts Options) *Host {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	h := &Host{log: opts.Log, lockDir: opts.LockDir, listenDelay: opts.ListenDelay}
+	h := &Host{log: opts.Log, lockDir: opts.LockDir, listenDelay: opts.ListenDelay, chatAfter: opts.ChatAfter}
 	h.hookBus.log, h.hookBus.binary = opts.Log, opts.HookBinary
 	h.attention.board = attention.New(nil)
 	h.idle = memtrim.NewIdle(trimQuiet, h.trimMemory)
