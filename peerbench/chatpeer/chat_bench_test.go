@@ -42,6 +42,16 @@ func BenchmarkChatFirstToken(b *testing.B) {
 			}
 			b.StopTimer()
 			nvimtest.ReportQuantiles(b, warm, "first-token")
+			// What the plugin adds to the CLI's own warm first token (median of 3).
+			var floors []time.Duration
+			for range 3 {
+				floors = append(floors, cliWarmFirstToken(b))
+			}
+			floor := median(floors)
+			b.ReportMetric(ms(floor), "cli-first-token-ms")
+			if len(warm) > 0 {
+				b.ReportMetric(ms(median(warm)-floor), "added-first-token-p50-ms")
+			}
 		})
 	}
 }
@@ -90,6 +100,11 @@ func BenchmarkChatStream1MiB(b *testing.B) {
 			b.ReportMetric(float64(peerbench.RSS(e.helperPID()))/(1<<20), "helper-rss-MiB")
 			nvimtest.ReportQuantiles(b, stalls, "stall")
 			nvimtest.ReportQuantiles(b, delays, "delay")
+			// The same stream through the bare CLI: its own share of the delay, and what the
+			// plugin adds to it.
+			cli := bareCLITurn(b, 0, size, chunk, markEvery)
+			b.ReportMetric(ms(median(cli)), "cli-delay-p50-ms")
+			b.ReportMetric(ms(median(delays)-median(cli)), "added-delay-p50-ms")
 		})
 	}
 }
@@ -186,6 +201,8 @@ func BenchmarkChatMemory(b *testing.B) {
 	answer := strings.Repeat("A short paragraph of an answer, as a model writes one.\n", 18)
 	for _, p := range plugins(b) {
 		b.Run(p.name, func(b *testing.B) {
+			bare := bareNvimRSS(b)
+			b.ReportMetric(float64(bare)/(1<<20), "nvim-bare-MiB")
 			for i := 0; i < b.N; i++ {
 				e := start(b, p)
 				e.open()
@@ -197,7 +214,9 @@ func BenchmarkChatMemory(b *testing.B) {
 					e.waitIdle()
 					if turn == 1 || turn == 100 || turn == turns {
 						label := strconv.Itoa(turn)
-						b.ReportMetric(float64(peerbench.RSS(e.pid))/(1<<20), "nvim-MiB-after-"+label)
+						rss := peerbench.RSS(e.pid)
+						b.ReportMetric(float64(rss)/(1<<20), "nvim-MiB-after-"+label)
+						b.ReportMetric(float64(rss-bare)/(1<<20), "nvim-added-MiB-after-"+label)
 						b.ReportMetric(float64(peerbench.RSS(e.helperPID()))/(1<<20), "helper-MiB-after-"+label)
 					}
 				}
