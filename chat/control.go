@@ -26,6 +26,11 @@ type controls struct {
 	in       *stdin
 	log      *slog.Logger
 	replying chan struct{} // a slot per answer being written (maxReplying)
+	// hooks are registered with initialize, handleHook answers them (hooks.go); hooking
+	// holds a slot per hook being handled (maxHooking).
+	hooks      []Hook
+	handleHook HookHandler
+	hooking    chan struct{}
 
 	mu      sync.Mutex
 	next    int
@@ -34,7 +39,7 @@ type controls struct {
 }
 
 func newControls(in *stdin, log *slog.Logger) *controls {
-	return &controls{in: in, log: log, replying: make(chan struct{}, maxReplying), waiting: map[string]chan controlResponse{}}
+	return &controls{in: in, log: log, replying: make(chan struct{}, maxReplying), hooking: make(chan struct{}, maxHooking), waiting: map[string]chan controlResponse{}}
 }
 
 // request sends one control request and waits for its response. request is the request
@@ -94,8 +99,11 @@ func (c *controls) incoming(l *inLine) {
 			ch <- r
 		}
 	case "control_request":
-		// hook_callback, mcp_message, …: we registered no hooks and no SDK MCP servers, so
-		// these are unexpected. An error answer keeps the CLI from waiting for ever. The
+		if c.hookCallback(l) {
+			return
+		}
+		// mcp_message, …: we registered no SDK MCP servers (and hook_callback without
+		// hooks), so these are unexpected. An error answer keeps the CLI from waiting for ever. The
 		// write must not block the reader, hence the goroutine, bounded in number and time.
 		var sub struct {
 			Subtype string `json:"subtype"`
@@ -119,6 +127,56 @@ func (c *controls) incoming(l *inLine) {
 			}
 		}()
 	}
+}
+
+// maxHooking bounds the hook events handled at once (a turn's parallel tool calls each
+// have their PreToolUse); past it an event is answered with an error, as the CLI would
+// otherwise wait out the hook's timeout.
+const maxHooking = 32
+
+// hookCallback answers a hook_callback request with the handler's output, on a goroutine of
+// its own (the handler may take long: a snapshot of a large work tree), within the hook's
+// timeout. It reports whether l was one.
+func (c *controls) hookCallback(l *inLine) bool {
+	var req struct {
+		Subtype    string          `json:"subtype"`
+		CallbackID string          `json:"callback_id"`
+		Input      json.RawMessage `json:"input"`
+	}
+	if json.Unmarshal(l.Request, &req) != nil || req.Subtype != "hook_callback" || c.handleHook == nil {
+		return false
+	}
+	id := l.RequestID
+	answer := func(r controlResponse) {
+		// A context of its own: the handler's may have run out.
+		ctx, cancel := context.WithTimeout(context.Background(), refuseTimeout)
+		defer cancel()
+		r.RequestID = id
+		if err := c.in.writeJSON(ctx, controlResponseLine{Type: "control_response", Response: r}); err != nil {
+			c.log.Warn("claude: answer a hook", "request", clip([]byte(id)), "err", err)
+		}
+	}
+	select {
+	case c.hooking <- struct{}{}:
+	default:
+		go answer(controlResponse{Subtype: "error", Error: "claude.nvim: too many hooks at once"})
+		return true
+	}
+	go func() {
+		defer func() { <-c.hooking }()
+		ctx, cancel := context.WithTimeout(context.Background(), hookTimeout(c.hooks, req.CallbackID))
+		defer cancel()
+		out, err := c.handleHook(ctx, req.Input)
+		if err != nil {
+			answer(controlResponse{Subtype: "error", Error: err.Error()})
+			return
+		}
+		if len(out) == 0 {
+			out = json.RawMessage("{}")
+		}
+		answer(controlResponse{Subtype: "success", Response: out})
+	}()
+	return true
 }
 
 // fail ends every waiting request, and every later one, with err.
@@ -172,7 +230,7 @@ type Model struct {
 // Initialize must be the first control request. It may be sent before the first turn; the
 // CLI answers at once.
 func (s *Process) Initialize(ctx context.Context) (*InitializeResult, error) {
-	raw, err := s.ctl.request(ctx, "initialize", map[string]any{"hooks": nil})
+	raw, err := s.ctl.request(ctx, "initialize", map[string]any{"hooks": hooksParam(s.ctl.hooks)})
 	if err != nil {
 		return nil, err
 	}

@@ -427,9 +427,17 @@
 //     task_notification (status "stopped"), a user line "[Request interrupted by user]"
 //     with its parent_tool_use_id. StopTask sends it.
 //
-// Not checked against the real CLI: control requests other than can_use_tool and stop_task
-// (hook_callback, mcp_message: we register neither, so they are answered with an error
-// rather than left waiting).
+// Hooks over the control channel (2.1.332 and 2.1.197, chat TestCLIHooksAreAnswered…):
+// initialize's "hooks" (event → [{matcher, hookCallbackIds, timeout}]) registers them; the
+// CLI then sends hook_callback {callback_id, input, tool_use_id} for UserPromptSubmit,
+// PreToolUse and PostToolUse (and the others) and waits for the answer; a success whose
+// response is {"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":
+// …}} puts that text in the request to the model, as a command hook's stdout does. The
+// chat uses them instead of --settings command hooks: no shell and no process per event.
+//
+// Not checked against the real CLI: control requests other than can_use_tool, stop_task and
+// hook_callback (mcp_message: we register no SDK MCP server, so it is answered with an
+// error rather than left waiting).
 //
 // Long outputs, long conversations and the first token (2.1.332 and 2.1.197, issue 27, seen
 // in peerbench/chatpeer and by hand against fakeapi):
@@ -457,6 +465,6 @@
 //
 // Not checked against the real CLI: subagent (Task) output, whose stream_event lines carry
 // parent_tool_use_id (partial text of a subagent is dropped, its tool calls are kept), and
-// control requests other than can_use_tool (hook_callback, mcp_message: we register neither,
-// so they are answered with an error rather than left waiting).
+// control requests other than can_use_tool and hook_callback (mcp_message: we register no
+// SDK MCP server, so it is answered with an error rather than left waiting).
 package chat

@@ -42,6 +42,10 @@ type Options struct {
 	BatchWindow time.Duration
 	// CloseGrace overrides DefaultCloseGrace when above 0.
 	CloseGrace time.Duration
+
+	// Hooks are registered with Initialize; the CLI calls HookHandler for each (hooks.go).
+	Hooks       []Hook
+	HookHandler HookHandler
 }
 
 // PermissionModes are the modes the CLI accepts (its --permission-mode choices). The CLI's

@@ -102,6 +102,9 @@ func Start(opts Options) (*Process, error) {
 		done:  make(chan struct{}),
 	}
 	s.ctl = newControls(s.in, log)
+	if opts.HookHandler != nil {
+		s.ctl.hooks, s.ctl.handleHook = opts.Hooks, opts.HookHandler
+	}
 	s.perms = newPermissions()
 	log.Info("claude started", "pid", cmd.Process.Pid, "dir", opts.Dir, "args", loggedArgs(cmd.Args[1:]))
 	go s.read(outR, stderr)

@@ -2,6 +2,7 @@ package chatctl
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -34,6 +35,8 @@ type Controller struct {
 	// sends, as they happen (the host's attention list, host/attention.go).
 	observe func(dir string, items []Item)
 	after   func(d time.Duration, f func()) // Options.After
+	hooks   []chat.Hook                     // Options.Hooks
+	hook    func(ctx context.Context, dir string, input json.RawMessage) (json.RawMessage, error)
 
 	mu    sync.Mutex // guards chats; never held while calling Neovim or the CLI
 	chats map[string]*dirChat
@@ -58,6 +61,10 @@ type Options struct {
 	// permission, question or plan. It runs on the chat's own goroutines and must return at
 	// once: it never calls Neovim.
 	Observe func(dir string, items []Item)
+	// Hooks are the CLI hooks every chat CLI registers (chat.Options.Hooks); Hook answers
+	// them for dir's chat (chat.HookHandler). Without Hook none are registered.
+	Hooks []chat.Hook
+	Hook  func(ctx context.Context, dir string, input json.RawMessage) (json.RawMessage, error)
 	// After, when set, runs f once d has passed, in place of time.AfterFunc (tests run the
 	// winbar's deferred refreshes when they choose: context.go).
 	After func(d time.Duration, f func())
@@ -80,7 +87,7 @@ func New(opts Options) *Controller {
 	if opts.After == nil {
 		opts.After = func(d time.Duration, f func()) { time.AfterFunc(d, f) }
 	}
-	return &Controller{view: opts.View, log: opts.Log, editorTools: opts.EditorTools, observe: opts.Observe, cliEnv: opts.CLIEnv, after: opts.After, chats: map[string]*dirChat{}}
+	return &Controller{view: opts.View, log: opts.Log, editorTools: opts.EditorTools, observe: opts.Observe, cliEnv: opts.CLIEnv, after: opts.After, hooks: opts.Hooks, hook: opts.Hook, chats: map[string]*dirChat{}}
 }
 
 // dirChat is one workspace directory's chat: its running CLI process, if any, and the
@@ -178,11 +185,19 @@ func (c *Controller) Start(args []StartArgs) (int, error) {
 	if a.New || a.Resume != "" || dc.prompts == nil {
 		dc.prompts, dc.sentOrder = map[string]string{}, nil // another conversation: its prompts are not these
 	}
-	proc, err := chat.Start(chat.Options{
+	opts := chat.Options{
 		Bin: a.Bin, Dir: a.Dir, Env: env, Args: append(mcpArgs, a.Args...),
 		MCPConfig: mcpConfigs, Resume: resume, Fork: fork.Fork, ResumeAt: fork.ResumeAt,
 		Logger: c.log.With("chat", a.Dir),
-	})
+	}
+	if c.hook != nil {
+		dir := a.Dir
+		opts.Hooks = c.hooks
+		opts.HookHandler = func(ctx context.Context, input json.RawMessage) (json.RawMessage, error) {
+			return c.hook(ctx, dir, input)
+		}
+	}
+	proc, err := chat.Start(opts)
 	if err != nil {
 		return 0, err
 	}

@@ -41,6 +41,33 @@ const (
 	SessionEnd        = "SessionEnd"
 )
 
+// ParseInput decodes a hook's input (what a command hook reads on stdin, what a
+// hook_callback carries) from a CLI of the plugin's session origin.
+func ParseInput(origin string, input []byte) (Event, error) {
+	e := Event{Origin: origin}
+	if err := json.Unmarshal(input, &e); err != nil {
+		return Event{}, fmt.Errorf("hooks: event: %w", err)
+	}
+	if e.Name == "" {
+		return Event{}, fmt.Errorf("hooks: event without hook_event_name")
+	}
+	return e, nil
+}
+
+// Output is the hook output object (as a callback answers) that says what a command hook
+// printing stdout says: for UserPromptSubmit and SessionStart, text the CLI adds to the
+// model's context; nothing for the other events, whose plain output the CLI only shows in
+// its transcript mode.
+func Output(event string, stdout []byte) json.RawMessage {
+	if len(bytes.TrimSpace(stdout)) == 0 || (event != UserPromptSubmit && event != SessionStart) {
+		return nil
+	}
+	out, _ := json.Marshal(map[string]any{"hookSpecificOutput": map[string]any{
+		"hookEventName": event, "additionalContext": string(stdout),
+	}})
+	return out
+}
+
 // parseEvent decodes what Forward sends: the origin's line, then the hook's stdin. An event
 // without a name is refused.
 func parseEvent(data []byte) (Event, error) {
@@ -48,14 +75,7 @@ func parseEvent(data []byte) (Event, error) {
 	if !ok {
 		return Event{}, fmt.Errorf("hooks: event without an origin line")
 	}
-	e := Event{Origin: string(origin)}
-	if err := json.Unmarshal(data, &e); err != nil {
-		return Event{}, fmt.Errorf("hooks: event: %w", err)
-	}
-	if e.Name == "" {
-		return Event{}, fmt.Errorf("hooks: event without hook_event_name")
-	}
-	return e, nil
+	return ParseInput(string(origin), data)
 }
 
 // FilePath is the file a file tool names in its input (Edit, Write, MultiEdit: file_path;

@@ -3,6 +3,7 @@ package hooks
 import (
 	"encoding/json"
 	"strings"
+	"time"
 )
 
 // snapshotTimeout: the CLI waits this long (seconds) for the hooks that may snapshot a large
@@ -27,19 +28,41 @@ var events = []struct {
 	{SessionEnd, quickTimeout},
 }
 
+// Spec is one hook the plugin asks for: its event, the tools it matches (tool events; ""
+// otherwise) and how long the CLI waits for its answer.
+type Spec struct {
+	Event   string
+	Matcher string
+	Timeout time.Duration
+}
+
+// Specs are the hooks the plugin asks for, as Settings writes them: what a chat registers
+// over its control channel instead (chat.Hook).
+func Specs() []Spec {
+	specs := make([]Spec, 0, len(events))
+	for _, ev := range events {
+		spec := Spec{Event: ev.name, Timeout: time.Duration(ev.timeout) * time.Second}
+		switch ev.name {
+		case PreToolUse, PostToolUse, PermissionRequest:
+			spec.Matcher = "*"
+		}
+		specs = append(specs, spec)
+	}
+	return specs
+}
+
 // Settings is the JSON for the CLI's --settings flag that sends every event the plugin
 // follows to socket, through binary's -hook mode. The CLI merges it with the user's own
 // settings, whose hooks keep running.
 func Settings(binary, socket string) ([]byte, error) {
 	command := shellQuote(binary) + " -hook " + shellQuote(socket)
 	hooks := map[string]any{}
-	for _, ev := range events {
-		group := map[string]any{"hooks": []any{map[string]any{"type": "command", "command": command, "timeout": ev.timeout}}}
-		switch ev.name {
-		case PreToolUse, PostToolUse, PermissionRequest:
-			group["matcher"] = "*"
+	for _, spec := range Specs() {
+		group := map[string]any{"hooks": []any{map[string]any{"type": "command", "command": command, "timeout": int(spec.Timeout / time.Second)}}}
+		if spec.Matcher != "" {
+			group["matcher"] = spec.Matcher
 		}
-		hooks[ev.name] = []any{group}
+		hooks[spec.Event] = []any{group}
 	}
 	return json.Marshal(map[string]any{"hooks": hooks})
 }

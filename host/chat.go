@@ -2,8 +2,10 @@ package host
 
 import (
 	"context"
+	"encoding/json"
 	"sync"
 
+	"github.com/claude-nvim/claude.nvim/chat"
 	"github.com/claude-nvim/claude.nvim/chatctl"
 	"github.com/claude-nvim/claude.nvim/hooks"
 )
@@ -21,7 +23,10 @@ type chats struct {
 
 // newChats wires the controller to the editor and to the endpoint's arguments.
 func (h *Host) newChats(view chatctl.View) {
-	h.chats.ctl = chatctl.New(chatctl.Options{View: view, Log: h.log, EditorTools: h.chatCLIArgs, CLIEnv: chatCLIEnv, Observe: h.observeChat, After: h.chatAfter})
+	h.chats.ctl = chatctl.New(chatctl.Options{
+		View: view, Log: h.log, EditorTools: h.chatMCPArgs, Observe: h.observeChat, After: h.chatAfter,
+		Hooks: chatHooks(), Hook: h.chatHook,
+	})
 }
 
 // CloseChats ends every chat's CLI, for a host that is exiting with Neovim, then the chats'
@@ -33,17 +38,22 @@ func (h *Host) CloseChats(ctx context.Context) {
 	h.closeChatMCP(ctx)
 }
 
-// chatCLIArgs are what every chat CLI gets from the host: the editor's tools
-// (chat_mcp.go) and the hooks (hooks.go).
-func (h *Host) chatCLIArgs() (mcpConfigs, args []string) {
-	mcpConfigs, args = h.chatMCPArgs()
-	if file := h.hookSettings(); file != "" {
-		args = append(args, "--settings", file)
+// chatHooks are the hooks a chat CLI registers over its control channel: the events the
+// terminal's CLIs send through --settings (hooks.go), without a process per event.
+func chatHooks() []chat.Hook {
+	var out []chat.Hook
+	for _, spec := range hooks.Specs() {
+		out = append(out, chat.Hook{Event: spec.Event, Matcher: spec.Matcher, Timeout: spec.Timeout})
 	}
-	return mcpConfigs, args
+	return out
 }
 
-// chatCLIEnv tells dir's chat CLI's hooks which chat they are from.
-func chatCLIEnv(dir string) []string {
-	return []string{hooks.OriginEnv + "=" + chatOrigin(dir)}
+// chatHook hands one hook event of dir's chat CLI to the hook bus, as an event of origin
+// chat:DIR, and answers with what the subscribers print.
+func (h *Host) chatHook(ctx context.Context, dir string, input json.RawMessage) (json.RawMessage, error) {
+	e, err := hooks.ParseInput(chatOrigin(dir), input)
+	if err != nil {
+		return nil, err
+	}
+	return hooks.Output(e.Name, h.hookBus.handle(ctx, e).Stdout), nil
 }
