@@ -78,15 +78,15 @@ lint: ## gofmt, go vet and staticcheck must be clean.
 
 # Each benchmark reports per-operation medians and tails (p50/p99/max) as
 # custom metrics; the Neovim ones run a fixed number of times (see -benchtime).
-BENCH := NVIM=$(NVIM_012) $(GO) test -run '^$$' -count 1
+GO_BENCH := NVIM=$(NVIM_012) $(GO) test -run '^$$' -count 1
 bench: deps build ## Benchmarks: protocol on loopback, then a real Neovim 0.12.
-	$(BENCH) -bench . ./mcp/
-	$(BENCH) -bench 'SelectionLatency' -benchtime 50x ./host/
-	$(BENCH) -bench 'CursorMovedCost' -benchtime 5x ./host/
-	$(BENCH) -bench 'Startup' -benchtime 30x ./host/
-	$(BENCH) -bench 'OpenDiff' -benchtime 10x ./host/
-	$(BENCH) -bench . ./chat/
-	$(BENCH) -bench 'ChatRender' -benchtime 3x ./host/
+	$(GO_BENCH) -bench . ./mcp/
+	$(GO_BENCH) -bench 'SelectionLatency' -benchtime 50x ./host/
+	$(GO_BENCH) -bench 'CursorMovedCost' -benchtime 5x ./host/
+	$(GO_BENCH) -bench 'Startup' -benchtime 30x ./host/
+	$(GO_BENCH) -bench 'OpenDiff' -benchtime 10x ./host/
+	$(GO_BENCH) -bench . ./chat/
+	$(GO_BENCH) -bench 'ChatRender' -benchtime 3x ./host/
 
 # claude.nvim and coder/claudecode.nvim side by side, medians of 3 runs. The
 # peer is a checkout in .deps/peer/claudecode.nvim (or $CLAUDE_PEER); without
