@@ -43,6 +43,24 @@ func TestClaudeOpenStartsTheCLIWithTheIDEEnvironment(t *testing.T) {
 	}
 }
 
+// A server already running when Claude's terminal opens (:ClaudeStart, a :ClaudeSend
+// before it, auto_start, a chat) still gives the terminal's CLI the hooks: without them its
+// turns are not recorded (:ClaudeChanges) and :ClaudeSessions does not follow it.
+func TestATerminalOpenedWhileTheServerRunsGetsTheHooks(t *testing.T) {
+	e := newEnv(t)
+	script, record := nvimtest.StandInCLI(t, t.TempDir())
+	e.nv.Lua(nil, `require('claude').setup({ terminal_cmd = { ... } })`, script)
+	e.nv.Cmd("ClaudeStart")
+	e.nv.Cmd("ClaudeOpen")
+	got := nvimtest.ReadRecord(t, record)
+	settings := e.host.hookBus.settings
+	for _, want := range []string{"[--settings] [" + settings + "]", "env CLAUDE_NVIM_HOOK_ORIGIN=terminal:1"} {
+		if settings == "" || !slices.ContainsFunc(got, func(line string) bool { return strings.Contains(line, want) }) {
+			t.Errorf("the CLI's record lacks %q; it has:\n%s", want, strings.Join(got, "\n"))
+		}
+	}
+}
+
 func TestTheClaudeTerminalTogglesFocusesAndCloses(t *testing.T) {
 	e := newEnv(t)
 	e.nv.Lua(nil, idleCLI)

@@ -25,7 +25,9 @@ func startChat(t *testing.T, nv *nvimtest.Nvim) (hostPID int, configDir string) 
 	return hostPID, configDir
 }
 
-// startChatWithHooks is startChat that also returns the hook receiver's directory.
+// startChatWithHooks is startChat, then a terminal, whose CLI's hooks (--settings) start
+// the hook receiver (a chat's CLI has its hooks over its control channel); it also returns
+// the receiver's directory.
 func startChatWithHooks(t *testing.T, nv *nvimtest.Nvim) (hostPID int, configDir, hookDir string) {
 	t.Helper()
 	script, record := nvimtest.StandInCLI(t, t.TempDir())
@@ -37,9 +39,17 @@ func startChatWithHooks(t *testing.T, nv *nvimtest.Nvim) (hostPID int, configDir
 	if m == nil {
 		t.Fatalf("the chat CLI got no --mcp-config: %s", lines[0])
 	}
+	if err := os.Remove(record); err != nil {
+		t.Fatal(err)
+	}
+	nv.Cmd("ClaudeOpen")
+	lines = nvimtest.ReadRecord(t, record)
 	h := hookSettingsArg.FindStringSubmatch(lines[0])
 	if h == nil {
-		t.Fatalf("the chat CLI got no hooks' --settings: %s", lines[0])
+		var logf string
+		nv.Lua(&logf, `return require('claude.host').log_file()`)
+		b, _ := os.ReadFile(logf)
+		t.Fatalf("the terminal's CLI got no hooks' --settings: %s\nLOG %s", lines[0], b)
 	}
 	nv.Lua(&hostPID, `return vim.fn.jobpid(require('claude.host').channel())`)
 	return hostPID, filepath.Dir(m[1]), filepath.Dir(h[1])

@@ -62,8 +62,17 @@ local function watch_reconnect(info, previous_port)
   end, RECONNECT_WAIT_MS)
 end
 
+-- The first server's hooks, as the host gave them with it (ClaudeHostStart's
+-- hook_settings and hook_origin): a terminal's CLI started while the server
+-- runs gets them too. nil until a start said, and again once the host exits
+-- (the next one has its own settings file).
+local hooks
+
 --- Records a started first server (from M.start or an asynchronous start).
 function M.started(info)
+  if info.hook_settings and info.hook_settings ~= "" then
+    hooks = { settings = info.hook_settings, origin = info.hook_origin }
+  end
   local previous_port = require("claude.state").last.port
   require("claude.state")._server(info)
   require("claude.reload").enable(require("claude.config").get().auto_reload)
@@ -79,9 +88,17 @@ function M.start()
   -- the state the host pushed answers without a round trip.
   local state = require("claude.state")
   local host = require("claude.host")
-  if state.server_running and host.running() then
-    return { running = true, port = state.port, lockfile = state.lockfile }
+  if state.server_running and host.running() and hooks then
+    return {
+      running = true,
+      port = state.port,
+      lockfile = state.lockfile,
+      hook_settings = hooks.settings,
+      hook_origin = hooks.origin,
+    }
   end
+  -- Not running, or running without its hooks known here (started for the
+  -- chat, say): ClaudeHostStart is idempotent and says them.
   local info = host.start_server(M.start_options())
   if type(info) ~= "table" or not info.port then
     return nil
@@ -106,6 +123,7 @@ vim.api.nvim_create_autocmd("User", {
   pattern = "ClaudeHostExit",
   desc = "claude.nvim: start the server again after the Go host died",
   callback = function(ev)
+    hooks = nil
     if ev.data and ev.data.restart and ev.data.server ~= false then
       M.start_async()
     end
