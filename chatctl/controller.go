@@ -30,7 +30,6 @@ type Controller struct {
 	// editorTools gives the arguments that hand a CLI the editor's tools (host/chat_mcp.go):
 	// the --mcp-config files and any other arguments.
 	editorTools func() (mcpConfigs, args []string)
-	cliEnv      func(dir string) []string
 	// observe sees every batch of items a chat shows, and the turns and answers the user
 	// sends, as they happen (the host's attention list, host/attention.go).
 	observe func(dir string, items []Item)
@@ -54,8 +53,6 @@ type Options struct {
 	// EditorTools, when set, is asked at each CLI start for the --mcp-config files and the
 	// arguments that give the CLI the editor's tools.
 	EditorTools func() (mcpConfigs, args []string)
-	// CLIEnv, when set, gives variables (KEY=VALUE) added to the environment of dir's CLI.
-	CLIEnv func(dir string) []string
 	// Observe, when set, sees what each chat shows (as the transcript gets it) and, as "user"
 	// and "answered" items it is alone to see, each turn the user sends and each answer to a
 	// permission, question or plan. It runs on the chat's own goroutines and must return at
@@ -81,13 +78,10 @@ func New(opts Options) *Controller {
 	if opts.Observe == nil {
 		opts.Observe = func(string, []Item) {}
 	}
-	if opts.CLIEnv == nil {
-		opts.CLIEnv = func(string) []string { return nil }
-	}
 	if opts.After == nil {
 		opts.After = func(d time.Duration, f func()) { time.AfterFunc(d, f) }
 	}
-	return &Controller{view: opts.View, log: opts.Log, editorTools: opts.EditorTools, observe: opts.Observe, cliEnv: opts.CLIEnv, after: opts.After, hooks: opts.Hooks, hook: opts.Hook, chats: map[string]*dirChat{}}
+	return &Controller{view: opts.View, log: opts.Log, editorTools: opts.EditorTools, observe: opts.Observe, after: opts.After, hooks: opts.Hooks, hook: opts.Hook, chats: map[string]*dirChat{}}
 }
 
 // dirChat is one workspace directory's chat: its running CLI process, if any, and the
@@ -238,14 +232,12 @@ func (c *Controller) forgetLocked(dc *dirChat) {
 	dc.proc, dc.reviews, dc.init = nil, nil, nil
 }
 
-// environment is the whole environment of a's CLI: Lua's (this process's when Lua sent none)
-// and the host's additions.
+// environment is the whole environment of a's CLI: Lua's (this process's when Lua sent none).
 func (c *Controller) environment(a StartArgs) []string {
-	env := envList(a.Env)
 	if a.Env == nil {
-		env = os.Environ()
+		return os.Environ()
 	}
-	return append(env, c.cliEnv(a.Dir)...)
+	return envList(a.Env)
 }
 
 // envList turns the environment Lua sends into KEY=VALUE pairs, sorted so logs compare.
