@@ -1,10 +1,6 @@
 package chatpeer
 
 import (
-	"bufio"
-	"context"
-	"io"
-	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -44,7 +40,7 @@ func bareCLITurn(b *testing.B, history, size, chunk, markEvery int) []time.Durat
 	b.Helper()
 	api := fakeapi.New(b)
 	env := clienv.New(b, api.URL())
-	args := []string{"-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", "--include-partial-messages"}
+	var args []string
 	if history > 0 {
 		stored, err := chattest.Write(env.ConfigDir, env.Project, chattest.Shape{Messages: history, ToolEvery: 5})
 		if err != nil {
@@ -56,31 +52,10 @@ func bareCLITurn(b *testing.B, history, size, chunk, markEvery int) []time.Durat
 	text, marks := e.prose(size, markEvery, chunk)
 	left := newDepartures()
 	api.Push(fakeapi.Say("Ready."), fakeapi.Turn{Text: text, Chunk: chunk, Delay: time.Millisecond, Sent: left.note})
-	ctx, cancel := context.WithTimeout(context.Background(), turnTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, clienv.Bin(b), args...)
-	cmd.Dir, cmd.Env = env.Project, env.Vars()
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	defer func() { _ = cmd.Wait() }()
-	defer cancel()
-	send := func(text string) {
-		if _, err := io.WriteString(stdin, `{"type":"user","message":{"role":"user","content":"`+text+`"}}`+"\n"); err != nil {
-			b.Fatal(err)
-		}
-	}
-	send("Are you there?")
-	lines := bufio.NewScanner(stdout)
-	lines.Buffer(make([]byte, 1<<20), 64<<20)
+	cli := startBareCLI(b, env, args...)
+	defer cli.close()
+	cli.send("Are you there?")
+	lines := cli.lines
 	results, want := 0, map[string]bool{}
 	for _, m := range marks {
 		want[m] = true
@@ -102,9 +77,8 @@ func bareCLITurn(b *testing.B, history, size, chunk, markEvery int) []time.Durat
 		if strings.Contains(line, `"type":"result"`) { // the CLI does not put type first
 			results++
 			if results == 1 {
-				send("Write a long text")
+				cli.send("Write a long text")
 			} else {
-				stdin.Close()
 				return delays
 			}
 		}

@@ -1,11 +1,7 @@
 package chatpeer
 
 import (
-	"bufio"
-	"context"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -63,41 +59,20 @@ func cliFloorSplit(b *testing.B) (took, atAPI time.Duration) {
 	env := clienv.New(b, api.URL())
 	const mark = "FLOORMARK"
 	api.Push(fakeapi.Say(mark + " Hello from the scripted model."))
-	ctx, cancel := context.WithTimeout(context.Background(), turnTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, clienv.Bin(b), "-p", "--input-format", "stream-json",
-		"--output-format", "stream-json", "--verbose", "--include-partial-messages")
-	cmd.Dir, cmd.Env = env.Project, env.Vars()
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	defer func() { _ = cmd.Wait() }()
-	defer cancel()
-	if _, err := io.WriteString(stdin, `{"type":"user","message":{"role":"user","content":"Say hello"}}`+"\n"); err != nil {
-		b.Fatal(err)
-	}
-	lines := bufio.NewScanner(stdout)
-	lines.Buffer(make([]byte, 1<<20), 64<<20)
-	for lines.Scan() {
-		if strings.Contains(lines.Text(), mark) {
+	cli := startBareCLI(b, env)
+	defer cli.close()
+	cli.send("Say hello")
+	for cli.lines.Scan() {
+		if strings.Contains(cli.lines.Text(), mark) {
 			took := time.Since(start)
-			stdin.Close()
 			if main := api.Main(); len(main) > 0 {
 				atAPI = main[0].Time.Sub(start)
 			}
 			return took, atAPI
 		}
 	}
-	b.Fatalf("the CLI ended without the answer: %v", lines.Err())
+	b.Fatalf("the CLI ended without the answer: %v", cli.lines.Err())
 	return 0, 0
 }
 

@@ -19,22 +19,27 @@ import (
 // first token is mostly its request to the API) says little about either plugin; the
 // benchmarks report, beside the whole figure, what the plugin adds on top of these.
 
-// cliWarmFirstToken runs the CLI bare in stream-json mode (no editor, no MCP server, no
-// settings of ours) through one short turn and then times the second message from its
-// write to the answer's text on the CLI's stdout: the floor under a warm chat's first token.
-func cliWarmFirstToken(b *testing.B) time.Duration {
+// bareCLI is the CLI run bare in stream-json mode, as the chat runs it but with no editor, no
+// MCP server and no settings of ours: what of a figure is the CLI's own.
+type bareCLI struct {
+	b      *testing.B
+	cmd    *exec.Cmd
+	cancel context.CancelFunc
+	stdin  io.WriteCloser
+	lines  *bufio.Scanner // its stdout
+}
+
+// startBareCLI starts the CLI in env's project with args after the stream-json ones; close
+// ends it (turnTimeout does at the latest).
+func startBareCLI(b *testing.B, env *clienv.Env, args ...string) *bareCLI {
 	b.Helper()
-	api := fakeapi.New(b)
-	env := clienv.New(b, api.URL())
-	const mark = "WARMFLOORMARK"
-	api.Push(fakeapi.Say("Ready."), fakeapi.Say(mark+" Hello from the scripted model."))
 	ctx, cancel := context.WithTimeout(context.Background(), turnTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, clienv.Bin(b), "-p", "--input-format", "stream-json",
-		"--output-format", "stream-json", "--verbose", "--include-partial-messages")
+	cmd := exec.CommandContext(ctx, clienv.Bin(b), append([]string{"-p", "--input-format", "stream-json",
+		"--output-format", "stream-json", "--verbose", "--include-partial-messages"}, args...)...)
 	cmd.Dir, cmd.Env = env.Project, env.Vars()
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
+	c := &bareCLI{b: b, cmd: cmd, cancel: cancel}
+	var err error
+	if c.stdin, err = cmd.StdinPipe(); err != nil {
 		b.Fatal(err)
 	}
 	stdout, err := cmd.StdoutPipe()
@@ -42,32 +47,52 @@ func cliWarmFirstToken(b *testing.B) time.Duration {
 		b.Fatal(err)
 	}
 	if err := cmd.Start(); err != nil {
+		cancel()
 		b.Fatal(err)
 	}
-	defer func() { _ = cmd.Wait() }()
-	defer cancel()
-	send := func(text string) {
-		if _, err := io.WriteString(stdin, `{"type":"user","message":{"role":"user","content":"`+text+`"}}`+"\n"); err != nil {
-			b.Fatal(err)
-		}
+	c.lines = bufio.NewScanner(stdout)
+	c.lines.Buffer(make([]byte, 1<<20), 64<<20)
+	return c
+}
+
+// send writes a user message.
+func (c *bareCLI) send(text string) {
+	if _, err := io.WriteString(c.stdin, `{"type":"user","message":{"role":"user","content":"`+text+`"}}`+"\n"); err != nil {
+		c.b.Fatal(err)
 	}
-	send("Are you there?")
-	lines := bufio.NewScanner(stdout)
-	lines.Buffer(make([]byte, 1<<20), 64<<20)
+}
+
+// close ends the CLI and waits for it.
+func (c *bareCLI) close() {
+	c.stdin.Close()
+	c.cancel()
+	_ = c.cmd.Wait()
+}
+
+// cliWarmFirstToken runs the bare CLI through one short turn and then times the second
+// message from its write to the answer's text on the CLI's stdout: the floor under a warm
+// chat's first token.
+func cliWarmFirstToken(b *testing.B) time.Duration {
+	b.Helper()
+	api := fakeapi.New(b)
+	env := clienv.New(b, api.URL())
+	const mark = "WARMFLOORMARK"
+	api.Push(fakeapi.Say("Ready."), fakeapi.Say(mark+" Hello from the scripted model."))
+	cli := startBareCLI(b, env)
+	defer cli.close()
+	cli.send("Are you there?")
 	var sent time.Time
-	for lines.Scan() {
-		line := lines.Text()
+	for cli.lines.Scan() {
+		line := cli.lines.Text()
 		if !sent.IsZero() && strings.Contains(line, mark) {
-			took := time.Since(sent)
-			stdin.Close()
-			return took
+			return time.Since(sent)
 		}
 		if sent.IsZero() && strings.Contains(line, `"type":"result"`) {
 			sent = time.Now()
-			send("Say hello")
+			cli.send("Say hello")
 		}
 	}
-	b.Fatalf("the CLI ended before its second answer: %v", lines.Err())
+	b.Fatalf("the CLI ended before its second answer: %v", cli.lines.Err())
 	return 0
 }
 
