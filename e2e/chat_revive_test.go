@@ -18,14 +18,20 @@ import (
 	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
-// chatCLIOf returns the chat CLI the host hostPID runs (its one child), or 0.
+// chatCLIOf returns the chat CLI the host hostPID runs, or 0.
 func chatCLIOf(hostPID int) int {
+	// The CLI is the host's child that runs stream-json: others may be the change ledger's
+	// git (CI once saw one beside it, and read no CLI). /proc lists children per thread of
+	// the parent.
 	tasks, _ := filepath.Glob("/proc/" + strconv.Itoa(hostPID) + "/task/*/children")
 	for _, task := range tasks {
 		children, _ := os.ReadFile(task)
-		if f := strings.Fields(string(children)); len(f) == 1 {
-			pid, _ := strconv.Atoi(f[0])
-			return pid
+		for _, child := range strings.Fields(string(children)) {
+			cmdline, _ := os.ReadFile("/proc/" + child + "/cmdline")
+			if strings.Contains(string(cmdline), "\x00stream-json") {
+				pid, _ := strconv.Atoi(child)
+				return pid
+			}
 		}
 	}
 	return 0
@@ -51,11 +57,11 @@ func (s *session) chatState() chatState {
 // its chat CLI's.
 func (s *session) killHost() (host, cli int) {
 	s.t.Helper()
-	host = s.hostPIDNow()
-	cli = chatCLIOf(host)
-	if host == 0 || cli == 0 {
-		s.t.Fatalf("before the kill: host %d, its chat CLI %d; want both running", host, cli)
-	}
+	nvimtest.Wait(s.t, "the host and its chat CLI to run before the kill", startTimeout, func() bool {
+		host = s.hostPIDNow()
+		cli = chatCLIOf(host)
+		return host != 0 && cli != 0
+	})
 	if err := syscall.Kill(host, syscall.SIGKILL); err != nil {
 		s.t.Fatal(err)
 	}

@@ -2,9 +2,6 @@ package e2e
 
 import (
 	"context"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -27,18 +24,7 @@ func (s *session) openChat(args ...string) {
 func (s *session) readChatPIDs() {
 	s.t.Helper()
 	s.nv.Lua(&s.hostPID, `return vim.fn.jobpid(require('claude.host').channel())`)
-	// The CLI is the host's child that runs stream-json (others may be the change ledger's
-	// git); /proc lists children per thread of the parent.
-	tasks, _ := filepath.Glob("/proc/" + strconv.Itoa(s.hostPID) + "/task/*/children")
-	for _, task := range tasks {
-		children, _ := os.ReadFile(task)
-		for _, child := range strings.Fields(string(children)) {
-			cmdline, _ := os.ReadFile("/proc/" + child + "/cmdline")
-			if strings.Contains(string(cmdline), "\x00stream-json") {
-				s.cliPID, _ = strconv.Atoi(child)
-			}
-		}
-	}
+	s.cliPID = chatCLIOf(s.hostPID)
 	if s.cliPID == 0 {
 		s.t.Fatalf(":ClaudeChat started no CLI; messages:\n%s", s.nv.Messages())
 	}
