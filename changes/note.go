@@ -68,19 +68,7 @@ func (ws *workspace) saveNotes() error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(ws.store.Dir(), noteName+".*") // 0600
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return ws.store.WriteFile(noteName, data)
 }
 
 // loadNotes reads the note an earlier Neovim kept and did not deliver.

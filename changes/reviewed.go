@@ -50,19 +50,7 @@ func (ws *workspace) saveReviewed() error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(ws.store.Dir(), reviewedName+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), filepath.Join(ws.store.Dir(), reviewedName))
+	return ws.store.WriteFile(reviewedName, data)
 }
 
 // Restore shows what an earlier Neovim recorded for cwd's workspace (its signs), if it has a

@@ -239,14 +239,20 @@ func (s *Store) readJournal() ([]Turn, error) {
 	return turns, nil
 }
 
-// writeJournal replaces the journal by renaming a complete new one in: a crash leaves the
-// old one or the new one, never half of either.
+// writeJournal replaces the journal (WriteFile).
 func (s *Store) writeJournal(turns []Turn) error {
 	data, err := json.Marshal(turns)
 	if err != nil {
 		return fmt.Errorf("ledger: %w", err)
 	}
-	tmp, err := os.CreateTemp(s.git.gitDir, journalName+".*")
+	return s.WriteFile(journalName, data)
+}
+
+// WriteFile replaces the file name of the store's private directory (Dir) with data, mode
+// 0600, by renaming a complete new one in: a crash leaves the old one or the new one, never
+// half of either.
+func (s *Store) WriteFile(name string, data []byte) error {
+	tmp, err := os.CreateTemp(s.git.gitDir, name+".*")
 	if err != nil {
 		return fmt.Errorf("ledger: %w", err)
 	}
@@ -258,7 +264,7 @@ func (s *Store) writeJournal(turns []Turn) error {
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("ledger: %w", err)
 	}
-	if err := os.Rename(tmp.Name(), filepath.Join(s.git.gitDir, journalName)); err != nil {
+	if err := os.Rename(tmp.Name(), filepath.Join(s.git.gitDir, name)); err != nil {
 		return fmt.Errorf("ledger: %w", err)
 	}
 	return nil
