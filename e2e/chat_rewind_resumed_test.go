@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/claude-nvim/claude.nvim/e2e/fakeapi"
 	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
@@ -44,18 +43,5 @@ func TestAResumedConversationIsRewoundToItsFirstStoredPrompt(t *testing.T) {
 		t.Errorf("after the rewind the input holds %q, want the prompt back: %q", got, firstPrompt)
 	}
 
-	s.clearInput()
-	before := len(s.api.Main())
-	s.api.Push(fakeapi.Say("A fresh start."))
-	s.chatSend("Third: start again")
-	s.waitChat("A fresh start.")
-	body := string(s.chatRequest(before + 1).Body)
-	for _, gone := range []string{firstPrompt, "First edit done.", secondPrompt, "Second edit done."} {
-		if strings.Contains(body, gone) {
-			t.Errorf("the request after the rewind still carries %q", gone)
-		}
-	}
-	if !strings.Contains(body, "Third: start again") {
-		t.Errorf("the request after the rewind lacks the new prompt")
-	}
+	s.startAgainAfterRewind()
 }

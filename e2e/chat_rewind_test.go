@@ -124,20 +124,7 @@ func TestAChatRewoundToTheFirstPromptPutsTheFilesBackAndForgetsTheLaterTurns(t *
 		t.Errorf("after the rewind the input holds %q, want the prompt back: %q", got, firstPrompt)
 	}
 
-	s.clearInput()
-	before := len(s.api.Main())
-	s.api.Push(fakeapi.Say("A fresh start."))
-	s.chatSend("Third: start again")
-	s.waitChat("A fresh start.")
-	body := string(s.chatRequest(before + 1).Body)
-	for _, gone := range []string{firstPrompt, "First edit done.", secondPrompt, "Second edit done."} {
-		if strings.Contains(body, gone) {
-			t.Errorf("the request after the rewind still carries %q", gone)
-		}
-	}
-	if !strings.Contains(body, "Third: start again") {
-		t.Errorf("the request after the rewind lacks the new prompt")
-	}
+	s.startAgainAfterRewind()
 }
 
 func TestAChatForkedFromASecondPromptIsASeparateStoredConversation(t *testing.T) {
@@ -253,5 +240,26 @@ func TestAChatCodeRewoundAloneKeepsTheConversation(t *testing.T) {
 	s.waitChat("Still here.")
 	if body := string(s.chatRequest(before + 1).Body); !strings.Contains(body, secondPrompt) || !strings.Contains(body, "Second edit done.") {
 		t.Errorf("after a rewind of the code alone the model should still have the second turn")
+	}
+}
+
+// startAgainAfterRewind sends a new prompt after a rewind to the first of
+// startTwoEditTurns' prompts: the request carries it, and nothing of the two
+// turns rewound.
+func (s *session) startAgainAfterRewind() {
+	s.t.Helper()
+	s.clearInput()
+	before := len(s.api.Main())
+	s.api.Push(fakeapi.Say("A fresh start."))
+	s.chatSend("Third: start again")
+	s.waitChat("A fresh start.")
+	body := string(s.chatRequest(before + 1).Body)
+	for _, gone := range []string{firstPrompt, "First edit done.", secondPrompt, "Second edit done."} {
+		if strings.Contains(body, gone) {
+			s.t.Errorf("the request after the rewind still carries %q", gone)
+		}
+	}
+	if !strings.Contains(body, "Third: start again") {
+		s.t.Errorf("the request after the rewind lacks the new prompt")
 	}
 }
