@@ -7,13 +7,11 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/claude-nvim/claude.nvim/e2e/clienv"
 	"github.com/claude-nvim/claude.nvim/e2e/fakeapi"
-	"github.com/claude-nvim/claude.nvim/e2e/tmuxterm"
 	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
@@ -81,29 +79,10 @@ func (s *session) useAPI(api *fakeapi.Server) {
 func (s *session) restartOnSameState() {
 	s.t.Helper()
 	_ = s.nv.Nvim.Close()
-	for _, pid := range append([]int{s.cliPID, s.hostPID}, s.earlierCLIs...) {
-		deadline := time.Now().Add(exitTimeout)
-		for pid > 0 && tmuxterm.Alive(pid) {
-			if time.Now().After(deadline) {
-				s.t.Logf("process %d outlived Neovim; killing it", pid)
-				syscall.Kill(pid, syscall.SIGKILL)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
+	s.waitExited()
 	s.cliPID, s.hostPID, s.earlierCLIs = 0, 0, nil
 	s.nv = nvimtest.New(s.t, nvimtest.WithEnv(s.env.Vars()...), nvimtest.AlreadyParallel())
-	s.connected = s.nv.UserEvents("ClaudeConnected")
-	s.nv.Lua(nil, `
-		local bin, cli, log, project, width = ...
-		vim.o.columns, vim.o.lines = 2 * width, 50
-		vim.g.claude_nvim_binary = bin
-		vim.cmd.cd(vim.fn.fnameescape(project))
-		require('claude').setup({
-			terminal_cmd = { cli },
-			terminal = { size = width },
-			log = { level = 'debug', file = log },
-		})`, pluginBinary, clienv.Bin(s.t), s.logFile, s.env.Project, termWidth)
+	s.setUp()
 }
 
 // terminalIn returns the id of the terminal session running in dir.

@@ -61,7 +61,7 @@ type session struct {
 // CLI's trusted project directory. The CLI does not run yet: see open.
 func newSession(t *testing.T, script ...fakeapi.Turn) *session {
 	t.Helper()
-	cli := clienv.Bin(t)
+	clienv.Bin(t) // skips the test without the CLI, before anything starts
 	if pluginBinary == "" {
 		t.Fatal("the plugin binary was not built (TestMain)")
 	}
@@ -75,6 +75,13 @@ func newSession(t *testing.T, script ...fakeapi.Turn) *session {
 	s.nv = nvimtest.New(t, nvimtest.WithEnv(env.Vars()...), nvimtest.AlreadyParallel())
 	t.Cleanup(s.report)
 
+	s.setUp()
+	return s
+}
+
+// setUp follows s.nv's events and sets the plugin up to run the real CLI in the project.
+func (s *session) setUp() {
+	s.t.Helper()
 	s.connected = s.nv.UserEvents("ClaudeConnected")
 	s.diffOpened = s.nv.UserEvents("ClaudeDiffOpened")
 	s.diffClosed = s.nv.UserEvents("ClaudeDiffClosed")
@@ -89,8 +96,7 @@ func newSession(t *testing.T, script ...fakeapi.Turn) *session {
 			terminal_cmd = { cli },
 			terminal = { size = width },
 			log = { level = 'debug', file = log },
-		})`, pluginBinary, cli, s.logFile, env.Project, termWidth)
-	return s
+		})`, pluginBinary, clienv.Bin(s.t), s.logFile, s.env.Project, termWidth)
 }
 
 // writeFile creates a file in the project directory and returns its absolute path.
