@@ -115,28 +115,9 @@ local function shifted(c, buf, at, n)
   highlight.inserted(buf, at - 1, n)
 end
 
--- Folds 1-based lines first..last (closed) in every window on the
--- transcript, and keeps the range for windows opened later. A range inside
--- the closed fold of a group (at line head) would take the whole closed
--- fold (Ex ranges do), so that fold is opened around the new one's making.
+-- render.lua's fold (required when called: render.lua requires this module).
 local function fold(c, first, last, head)
-  if last <= first then
-    return
-  end
-  c.folds = c.folds or {}
-  table.insert(c.folds, { first, last })
-  for _, win in ipairs(vim.fn.win_findbuf(c.tbuf)) do
-    vim.api.nvim_win_call(win, function()
-      local closed = head and vim.fn.foldclosed(head) ~= -1
-      if closed then
-        vim.cmd(string.format("silent! %dfoldopen", head))
-      end
-      vim.cmd(string.format("silent! %d,%dfold", first, last))
-      if closed then
-        vim.cmd(string.format("silent! %dfoldclose", head))
-      end
-    end)
-  end
+  require("claude.chat.render").fold(c, first, last, head)
 end
 
 --- Renders an Agent tool line as a new group (add: render.lua's way to
