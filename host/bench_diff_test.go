@@ -28,19 +28,11 @@ func BenchmarkOpenDiffManyHunks(b *testing.B) {
 	if err := ui.AttachUI(200, 60, map[string]any{"ext_linegrid": true, "rgb": true}); err != nil {
 		b.Fatal(err)
 	}
-	var file, proposal strings.Builder
-	for n := 0; file.Len() < 5<<20; n++ {
-		line := fmt.Sprintf("func generated%d() int { return %d } // filler to look like code\n", n, n)
-		file.WriteString(line)
-		if n%50 == 25 {
-			line = fmt.Sprintf("func generated%d() int { return %d } // changed by the proposal\n", n, -n)
-		}
-		proposal.WriteString(line)
-	}
-	path := d.nv.WriteFile("big.go", file.String())
+	file, proposal := manyHunkPayload()
+	path := d.nv.WriteFile("big.go", file)
 	d.nv.Cmd("edit " + path)
 	args, err := json.Marshal(map[string]any{
-		"old_file_path": path, "new_file_path": path, "new_file_contents": proposal.String(), "tab_name": "bench",
+		"old_file_path": path, "new_file_path": path, "new_file_contents": proposal, "tab_name": "bench",
 	})
 	if err != nil {
 		b.Fatal(err)
@@ -82,4 +74,19 @@ func dialSecondClient(b *testing.B, nv *nvimtest.Nvim) *nvim.Nvim {
 	}
 	b.Cleanup(func() { _ = c.Close() })
 	return c
+}
+
+// manyHunkPayload is a 5 MiB Go-like file and a proposal changing every 50th line of it
+// (about 1,400 hunks): the many-hunk diff of issue 27.
+func manyHunkPayload() (file, proposal string) {
+	var f, p strings.Builder
+	for n := 0; f.Len() < 5<<20; n++ {
+		line := fmt.Sprintf("func generated%d() int { return %d } // filler to look like code\n", n, n)
+		f.WriteString(line)
+		if n%50 == 25 {
+			line = fmt.Sprintf("func generated%d() int { return %d } // changed by the proposal\n", n, -n)
+		}
+		p.WriteString(line)
+	}
+	return f.String(), p.String()
 }

@@ -26,18 +26,10 @@ func BenchmarkHunkKeysInALargeProposal(b *testing.B) {
 
 func benchHunkKeys(b *testing.B, back, keep string) {
 	d := newDiffEnv(b, "")
-	var file, proposal strings.Builder
-	for n := 0; file.Len() < 5<<20; n++ {
-		line := fmt.Sprintf("func generated%d() int { return %d } // filler to look like code\n", n, n)
-		file.WriteString(line)
-		if n%50 == 25 {
-			line = fmt.Sprintf("func generated%d() int { return %d } // changed by the proposal\n", n, -n)
-		}
-		proposal.WriteString(line)
-	}
-	path := d.nv.WriteFile("big.go", file.String())
+	file, proposal := manyHunkPayload()
+	path := d.nv.WriteFile("big.go", file)
 	d.nv.Cmd("edit " + path)
-	p := d.openDiff(path, proposal.String(), "bench")
+	p := d.openDiff(path, proposal, "bench")
 	d.nv.Cmd("ClaudeDiffFocus")
 	// Line 37,526 is the proposal's changed line of hunk 751 (0-based n = 37,525).
 	const line = 37526
