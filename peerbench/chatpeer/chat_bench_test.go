@@ -74,22 +74,10 @@ func BenchmarkChatStream1MiB(b *testing.B) {
 			var stalls, delays []time.Duration
 			var nvimCPU, helperCPU time.Duration
 			for i := 0; i < b.N; i++ {
-				text, marks := e.prose(size, markEvery, chunk)
-				left := newDepartures()
-				e.api.Push(fakeapi.Turn{Text: text, Chunk: chunk, Delay: time.Millisecond, Sent: left.note})
 				helper := e.helperPID()
 				nvim0, helper0 := peerbench.CPU(e.pid), peerbench.CPU(helper)
-				runtime.GC() // the benchmark's own garbage must not pause the probe
-				stopProbe := nvimtest.ProbeStalls(e.nv.Eval)
-				e.send(fmt.Sprintf("Write a long text, number %d", i+1))
-				for _, mark := range marks {
-					s := e.waitMark(mark)
-					if at, ok := left.when(mark); ok {
-						delays = append(delays, s.got.Sub(at))
-					}
-				}
-				e.waitIdle()
-				stalls = append(stalls, stopProbe()...)
+				d, st := e.streamTurn(size, chunk, markEvery, fmt.Sprintf("Write a long text, number %d", i+1))
+				delays, stalls = append(delays, d...), append(stalls, st...)
 				nvimCPU += peerbench.CPU(e.pid) - nvim0
 				helperCPU += peerbench.CPU(helper) - helper0
 			}
@@ -107,6 +95,28 @@ func BenchmarkChatStream1MiB(b *testing.B) {
 			b.ReportMetric(ms(median(delays)-median(cli)), "added-delay-p50-ms")
 		})
 	}
+}
+
+// streamTurn streams size bytes of prose (chunk-byte deltas, 1 ms apart, a marker every
+// markEvery bytes) into the chat as the answer to prompt. It returns each marker's delay
+// from the API stand-in to the chat buffer, and the editor's stalls meanwhile (a 1 ms
+// probe's round trips, until the chat takes the next message).
+func (e *editor) streamTurn(size, chunk, markEvery int, prompt string) (delays, stalls []time.Duration) {
+	e.b.Helper()
+	text, marks := e.prose(size, markEvery, chunk)
+	left := newDepartures()
+	e.api.Push(fakeapi.Turn{Text: text, Chunk: chunk, Delay: time.Millisecond, Sent: left.note})
+	runtime.GC() // the benchmark's own garbage must not pause the probe
+	stopProbe := nvimtest.ProbeStalls(e.nv.Eval)
+	e.send(prompt)
+	for _, mark := range marks {
+		s := e.waitMark(mark)
+		if at, ok := left.when(mark); ok {
+			delays = append(delays, s.got.Sub(at))
+		}
+	}
+	e.waitIdle()
+	return delays, stopProbe()
 }
 
 // warmUp runs one short turn, so the CLI and the plugin are past their

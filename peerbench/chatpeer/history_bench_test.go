@@ -3,13 +3,11 @@ package chatpeer
 import (
 	"fmt"
 	"os"
-	"runtime"
 	"strconv"
 	"testing"
 	"time"
 
 	"github.com/claude-nvim/claude.nvim/chat/chattest"
-	"github.com/claude-nvim/claude.nvim/e2e/fakeapi"
 	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 	"github.com/claude-nvim/claude.nvim/peerbench"
 )
@@ -48,20 +46,8 @@ func BenchmarkChatHistory(b *testing.B) {
 							b.ReportMetric(ms(e.resume(history)), "resume-ms")
 						}
 						e.warmUp()
-						text, marks := e.prose(size, markEvery, chunk)
-						left := newDepartures()
-						e.api.Push(fakeapi.Turn{Text: text, Chunk: chunk, Delay: time.Millisecond, Sent: left.note})
-						runtime.GC()
-						stopProbe := nvimtest.ProbeStalls(e.nv.Eval)
-						e.send(fmt.Sprintf("Write a long text, number %d", i+1))
-						for _, mark := range marks {
-							s := e.waitMark(mark)
-							if at, ok := left.when(mark); ok {
-								delays = append(delays, s.got.Sub(at))
-							}
-						}
-						e.waitIdle()
-						stalls = append(stalls, stopProbe()...)
+						d, st := e.streamTurn(size, chunk, markEvery, fmt.Sprintf("Write a long text, number %d", i+1))
+						delays, stalls = append(delays, d...), append(stalls, st...)
 						b.ReportMetric(float64(peerbench.RSS(e.pid))/(1<<20), "nvim-rss-MiB")
 						b.ReportMetric(float64(peerbench.RSS(e.helperPID()))/(1<<20), "helper-rss-MiB")
 					}
