@@ -5,7 +5,6 @@ import (
 	"os"
 	"testing"
 
-	"github.com/claude-nvim/claude.nvim/e2e/clienv"
 	"github.com/claude-nvim/claude.nvim/e2e/fakeapi"
 )
 
@@ -13,20 +12,14 @@ import (
 // a finished subagent (Neovim in tmux, the real CLI, the stand-in API) to
 // $CHAT_AGENTS_CAPTURE, for the README and :help. It only runs when that is set.
 func TestCaptureAChatTaskListAndSubagentScreen(t *testing.T) {
-	out := os.Getenv("CHAT_AGENTS_CAPTURE")
-	if out == "" {
-		t.Skip("CHAT_AGENTS_CAPTURE is not set")
-	}
-	cli := clienv.Bin(t)
 	const prompt = "SUBAGENT: find the failing test"
-	api := fakeapi.New(t,
+	out, cli, api, env := captureSetup(t, "CHAT_AGENTS_CAPTURE",
 		fakeapi.Turn{Tools: []fakeapi.ToolUse{taskCreate("Find the failing test", "Finding the failing test"), taskCreate("Fix it", "Fixing it")}},
 		fakeapi.Use("TaskUpdate", map[string]any{"taskId": "1", "status": "in_progress"}),
 		fakeapi.Use("Agent", map[string]any{"description": "Find the failing test", "prompt": prompt, "subagent_type": "Explore", "run_in_background": false}),
 		fakeapi.Say("The subagent found it: `TestParse` fails on an empty line."),
 	)
 	api.Agent(prompt, fakeapi.Use("Bash", map[string]any{"command": "ls", "description": "list the files"}), fakeapi.Say("TestParse fails on an empty line."))
-	env := clienv.New(t, api.URL())
 	env.Set("CLAUDE_CODE_ENABLE_TODO_TOOLS", "1")
 	term := neovimInTmux(t, env, env.Project, cli, 150, 22, "")
 	ctx, cancel := context.WithTimeout(context.Background(), turnTimeout)

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/claude-nvim/claude.nvim/e2e/clienv"
 	"github.com/claude-nvim/claude.nvim/e2e/fakeapi"
 )
 
@@ -16,13 +15,7 @@ import (
 // and :help: Claude's question with the picker the user opened, then the plan opened in its
 // buffer. It only runs when that is set.
 func TestCaptureAChatQuestionAndPlanScreen(t *testing.T) {
-	out := os.Getenv("CHAT_ASK_CAPTURE")
-	if out == "" {
-		t.Skip("CHAT_ASK_CAPTURE is not set")
-	}
-	cli := clienv.Bin(t)
-	api := fakeapi.New(t)
-	env := clienv.New(t, api.URL())
+	out, cli, api, env := captureSetup(t, "CHAT_ASK_CAPTURE")
 	greet := filepath.Join(env.Project, "greet.txt")
 	if err := os.WriteFile(greet, []byte("hello\nfrom\nNeovim\n"), 0o644); err != nil {
 		t.Fatal(err)

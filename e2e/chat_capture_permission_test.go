@@ -4,9 +4,6 @@ import (
 	"context"
 	"os"
 	"testing"
-
-	"github.com/claude-nvim/claude.nvim/e2e/clienv"
-	"github.com/claude-nvim/claude.nvim/e2e/fakeapi"
 )
 
 // TestCaptureAChatPermissionScreen writes two screens to $CHAT_CAPTURE_PERMISSION, for the
@@ -14,13 +11,7 @@ import (
 // cursor stays in the input, then the answers opened with <CR> in the transcript. It only runs
 // when that is set: CHAT_CAPTURE_PERMISSION=/tmp/perm.txt go test -run CaptureAChatPermission.
 func TestCaptureAChatPermissionScreen(t *testing.T) {
-	out := os.Getenv("CHAT_CAPTURE_PERMISSION")
-	if out == "" {
-		t.Skip("CHAT_CAPTURE_PERMISSION is not set")
-	}
-	cli := clienv.Bin(t)
-	api := fakeapi.New(t, bashTurns("npm test", "The tests pass.")...)
-	env := clienv.New(t, api.URL())
+	out, cli, _, env := captureSetup(t, "CHAT_CAPTURE_PERMISSION", bashTurns("npm test", "The tests pass.")...)
 	term := neovimInTmux(t, env, env.Project, cli, 100, 20, "")
 	ctx, cancel := context.WithTimeout(context.Background(), turnTimeout)
 	defer cancel()

@@ -13,17 +13,24 @@ import (
 	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
+// captureSetup starts a screen capture's test: the file to write ($name: the test is skipped
+// when it is not set), the CLI under test, the stand-in API with script, and the CLI's
+// isolated environment.
+func captureSetup(t *testing.T, name string, script ...fakeapi.Turn) (out, cli string, api *fakeapi.Server, env *clienv.Env) {
+	t.Helper()
+	if out = os.Getenv(name); out == "" {
+		t.Skip(name + " is not set")
+	}
+	cli = clienv.Bin(t)
+	api = fakeapi.New(t, script...)
+	return out, cli, api, clienv.New(t, api.URL())
+}
+
 // TestCaptureAChatScreen writes the screen of a short real conversation (Neovim in tmux, the
 // real CLI, the stand-in API) to $CHAT_CAPTURE, for the README and :help. It only runs when
 // that is set: `CHAT_CAPTURE=/tmp/chat.txt make e2e` or go test -run CaptureAChatScreen.
 func TestCaptureAChatScreen(t *testing.T) {
-	out := os.Getenv("CHAT_CAPTURE")
-	if out == "" {
-		t.Skip("CHAT_CAPTURE is not set")
-	}
-	cli := clienv.Bin(t)
-	api := fakeapi.New(t)
-	env := clienv.New(t, api.URL())
+	out, cli, api, env := captureSetup(t, "CHAT_CAPTURE")
 	greet := filepath.Join(env.Project, "greet.txt")
 	if err := os.WriteFile(greet, []byte("hello\nfrom\nNeovim\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -5,7 +5,6 @@ import (
 	"os"
 	"testing"
 
-	"github.com/claude-nvim/claude.nvim/e2e/clienv"
 	"github.com/claude-nvim/claude.nvim/e2e/fakeapi"
 )
 
@@ -13,16 +12,10 @@ import (
 // full, at high effort, compacted once, to $CHAT_CONTEXT_CAPTURE, for the README and :help.
 // It only runs when that is set.
 func TestCaptureTheChatContextWinbar(t *testing.T) {
-	out := os.Getenv("CHAT_CONTEXT_CAPTURE")
-	if out == "" {
-		t.Skip("CHAT_CONTEXT_CAPTURE is not set")
-	}
-	cli := clienv.Bin(t)
-	api := fakeapi.New(t,
+	out, cli, _, env := captureSetup(t, "CHAT_CONTEXT_CAPTURE",
 		fakeapi.Filled("The parser keeps one decode per line; the batcher merges deltas.", 420_000),
 		fakeapi.Filled("Done: the summary is all I need from here.", 30_000),
 	)
-	env := clienv.New(t, api.URL())
 	term := neovimInTmux(t, env, env.Project, cli, 100, 28, "require('claude').setup({ terminal_cmd = { "+luaString(cli)+" }, terminal = { position = 'tab' } })")
 	ctx, cancel := context.WithTimeout(context.Background(), turnTimeout)
 	defer cancel()

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/claude-nvim/claude.nvim/e2e/clienv"
 	"github.com/claude-nvim/claude.nvim/e2e/fakeapi"
 )
 
@@ -14,13 +13,7 @@ import (
 // conversations, one renamed, with the preview of the other open, to $CHAT_HISTORY_CAPTURE,
 // for the README and :help. It only runs when that is set.
 func TestCaptureTheConversationList(t *testing.T) {
-	out := os.Getenv("CHAT_HISTORY_CAPTURE")
-	if out == "" {
-		t.Skip("CHAT_HISTORY_CAPTURE is not set")
-	}
-	cli := clienv.Bin(t)
-	api := fakeapi.New(t)
-	env := clienv.New(t, api.URL())
+	out, cli, api, env := captureSetup(t, "CHAT_HISTORY_CAPTURE")
 	greet := filepath.Join(env.Project, "greet.txt")
 	if err := os.WriteFile(greet, []byte("hello\nfrom\nNeovim\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/claude-nvim/claude.nvim/e2e/clienv"
 	"github.com/claude-nvim/claude.nvim/e2e/fakeapi"
 )
 
@@ -16,13 +15,7 @@ import (
 // prompts, then the choices opened with <CR> there. It only runs when that is set:
 // CHAT_CAPTURE_REWIND=/tmp/rewind.txt go test -run CaptureAChatRewind.
 func TestCaptureAChatRewindScreen(t *testing.T) {
-	out := os.Getenv("CHAT_CAPTURE_REWIND")
-	if out == "" {
-		t.Skip("CHAT_CAPTURE_REWIND is not set")
-	}
-	cli := clienv.Bin(t)
-	api := fakeapi.New(t)
-	env := clienv.New(t, api.URL())
+	out, cli, api, env := captureSetup(t, "CHAT_CAPTURE_REWIND")
 	path := filepath.Join(env.Project, "f.txt")
 	if err := os.WriteFile(path, []byte(rewindOriginal), 0o644); err != nil {
 		t.Fatal(err)
