@@ -115,10 +115,7 @@ local function shifted(c, buf, at, n)
   highlight.inserted(buf, at - 1, n)
 end
 
--- render.lua's fold (required when called: render.lua requires this module).
-local function fold(c, first, last, head)
-  require("claude.chat.render").fold(c, first, last, head)
-end
+local fold = require("claude.chat.state").fold
 
 --- Renders an Agent tool line as a new group (add: render.lua's way to
 --- add lines at the end).

@@ -315,31 +315,7 @@ function render.text(c, buf, it)
   c.last = "text"
 end
 
--- Folds 1-based lines first..last of the transcript (closed) in every
--- window on it, and keeps the range for windows opened later (M.refold).
--- A range inside the closed fold of an Agent's group (at line head, when
--- given: chat/agents.lua) would take that whole fold (Ex ranges do), so
--- that fold is opened around the new one's making.
-local function fold(c, first, last, head)
-  if last <= first then
-    return
-  end
-  c.folds = c.folds or {}
-  table.insert(c.folds, { first, last })
-  for _, win in ipairs(vim.fn.win_findbuf(c.tbuf)) do
-    vim.api.nvim_win_call(win, function()
-      local closed = head and vim.fn.foldclosed(head) ~= -1
-      if closed then
-        vim.cmd(string.format("silent! %dfoldopen", head))
-      end
-      vim.cmd(string.format("silent! %d,%dfold", first, last))
-      if closed then
-        vim.cmd(string.format("silent! %dfoldclose", head))
-      end
-    end)
-  end
-end
-M.fold = fold
+local fold = state.fold
 
 function render.thinking(c, buf, it)
   if c.streaming ~= "thinking" then
