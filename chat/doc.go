@@ -25,7 +25,7 @@
 //	s.Close(ctx)                          // stdin closed: the CLI exits 0; killed after a grace period
 //	chat.ListConversations(chat.ConfigDir(env), root) // then Start(Options{Resume: id})
 //
-// Batching: Next hands out at most one batch per Options.BatchWindow (16 ms by default); the
+// Batching: Next hands out at most one batch per Options.BatchWindow (4 ms by default); the
 // first event after a quiet window, a permission request and the end of a turn go at once.
 // Consecutive text, thinking and tool-input deltas are merged into one event. The reader
 // never waits for the consumer: a slow renderer gets bigger batches, not a stalled CLI.

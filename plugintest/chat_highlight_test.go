@@ -79,14 +79,49 @@ func TestTheTranscriptIsHighlightedAsMarkdownWithItsCodeBlocks(t *testing.T) {
 			t.Errorf("no %s on row %d; marks: %+v", want.group, want.row, ms)
 		}
 	}
-	// The last line grows as text streams in.
+	// The last line grows as text streams in: its colours follow (at once or after the gap
+	// between paints, as the loop's clock says).
 	nv.Lua(nil, `
 		local buf, span = ...
 		vim.api.nvim_buf_set_text(buf, 10, 9, 10, 9, { ' text with ' .. span })
 		require('claude.chat.highlight').update(buf)`, buf, "`code`")
-	if ms := marks(t, nv, buf); !hasMark(ms, 10, "@markup.raw") {
-		t.Errorf("the streamed code span is not highlighted; marks on the last row: %+v", ms)
+	nvimtest.Wait(t, "the streamed code span's highlight", waitTimeout, func() bool {
+		return hasMark(marks(t, nv, buf), 10, "@markup.raw")
+	})
+}
+
+// A streamed answer writes to the transcript hundreds of times a second; a paint is a parse
+// (about 2 ms). Writes in a burst are painted once for the lot, and the last one's text
+// still gets its colours.
+func TestABurstOfWritesIsPaintedOnceAndItsLastTextStillHighlighted(t *testing.T) {
+	nv := nvimtest.New(t)
+	buf := transcript(t, nv)
+	var parses int
+	nv.Lua(&parses, `
+		local buf = ...
+		local parse = vim.treesitter.get_string_parser
+		local n = 0
+		vim.treesitter.get_string_parser = function(...)
+			n = n + 1
+			return parse(...)
+		end
+		vim.api.nvim_buf_set_lines(buf, 0, -1, false, { 'The answer so far' })
+		for i = 1, 30 do -- one event-loop turn: no timer runs in between
+			local last = vim.api.nvim_buf_line_count(buf) - 1
+			local line = vim.api.nvim_buf_get_lines(buf, last, last + 1, false)[1]
+			vim.api.nvim_buf_set_text(buf, last, #line, last, #line, { ' word' .. i })
+			require('claude.chat.highlight').update(buf)
+		end
+		vim.api.nvim_buf_set_lines(buf, -1, -1, false, { '', 'and **the end**' })
+		require('claude.chat.highlight').update(buf)
+		vim.treesitter.get_string_parser = parse
+		return n`, buf)
+	if parses > 2 {
+		t.Errorf("32 writes in a burst made %d parses: each write is painted", parses)
 	}
+	nvimtest.Wait(t, "the last write's highlight", waitTimeout, func() bool {
+		return hasMark(marks(t, nv, buf), 2, "@markup.strong")
+	})
 }
 
 func TestALongHistoryIsHighlightedAStepAtATimeNewestFirst(t *testing.T) {

@@ -27,6 +27,13 @@ M.ns = ns
 local STEP_MS = 4
 local STEP_LINES = 60
 
+-- PAINT_GAP_MS: the shortest time between two paints of the open block.
+-- A paint is a parse, about 2 ms whatever the block's size (four fifths of
+-- a streamed write's cost when each write painted): text shows at once and
+-- its colours follow within this gap, as render-markdown.nvim's debounce
+-- does. The first write after a quiet gap is painted at once.
+local PAINT_GAP_MS = 40
+
 -- By buffer: scanned (lines before it are scanned), fence (the fence
 -- scanning is in, or nil), starts (0-based rows where a block starts outside
 -- a fence, ascending), open (where the last block, the one still growing,
@@ -198,19 +205,11 @@ function M.inserted(buf, row, n)
   end
 end
 
---- Called after each write to the transcript buf: highlights the open
---- block at the end (what the user watches), then the blocks finished
---- since for one step (unless a step is scheduled already).
-function M.update(buf)
-  local st = states[buf]
-  if not st then
-    return
-  end
+-- Highlights the open block at the end (what the user watches), then the
+-- blocks finished since for one step (unless a step is scheduled already).
+local function update(buf, st)
+  st.painted = vim.uv.now()
   local n = vim.api.nvim_buf_line_count(buf)
-  if n - 1 < st.scanned then -- lines went (the transcript was cleared): start over
-    vim.api.nvim_buf_clear_namespace(buf, ns, 0, -1)
-    st.scanned, st.fence, st.starts, st.open, st.todo = 0, nil, { 0 }, 0, {}
-  end
   scan(buf, st, n)
   local open = start_before(st, math.max(n - 1, 0))
   local from = open
@@ -230,6 +229,37 @@ function M.update(buf)
   if #st.todo > 0 and not st.pending then
     step(buf)
   end
+end
+
+--- Called after each write to the transcript buf: highlights what the
+--- write changed, at once after a quiet PAINT_GAP_MS, else when the gap
+--- has passed (one paint for all the writes meanwhile).
+function M.update(buf)
+  local st = states[buf]
+  if not st then
+    return
+  end
+  -- Checked at each write, not at the paint: lines written after a cut
+  -- (a rewind) could otherwise outgrow what was scanned before it.
+  if vim.api.nvim_buf_line_count(buf) - 1 < st.scanned then -- lines went: start over
+    vim.api.nvim_buf_clear_namespace(buf, ns, 0, -1)
+    st.scanned, st.fence, st.starts, st.open, st.todo = 0, nil, { 0 }, 0, {}
+  end
+  if st.deferred then
+    return
+  end
+  local wait = (st.painted or -PAINT_GAP_MS) + PAINT_GAP_MS - vim.uv.now()
+  if wait <= 0 then
+    update(buf, st)
+    return
+  end
+  st.deferred = true
+  vim.defer_fn(function()
+    st.deferred = false
+    if states[buf] == st and vim.api.nvim_buf_is_valid(buf) then
+      update(buf, st)
+    end
+  end, wait)
 end
 
 return M
