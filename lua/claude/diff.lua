@@ -5,6 +5,8 @@
 -- answers the CLI, which writes the file itself. We never write it.
 local M = {}
 
+local keys = require("claude.diff_keys")
+
 local views = {} -- id -> view (see open)
 
 -- When the Go host dies nobody can answer Claude for the diffs it showed:
@@ -43,75 +45,6 @@ function M.winbar()
   return require("claude.diff_winbar").render(counts)
 end
 
--- Maps on the user's own file buffer are shared by every view of that
--- file (each in its tab page): buf -> lhs -> how many views use it. Such a
--- map acts on the view of the current window.
-local shared_maps = {}
-
-local KEY_DESC = {
-  accept = "Claude: accept the proposal",
-  reject = "Claude: reject the proposal",
-  take_back = "Claude: take back the hunk under the cursor (keep the file's text there)",
-  keep = "Claude: keep the hunk under the cursor, go to the next open one",
-}
-
--- The keys that decide one hunk (claude.diff_hunks), not the proposal.
-local HUNK_ACTIONS = { take_back = true, keep = true }
-
--- Buffer-local maps on a diff buffer. On the user's own file buffer they
--- are only added where the user has no map of their own, and removed again
--- when the last view using them closes.
-local function set_keymaps(view, buf, owned)
-  if not cfg().use_default_keymaps then
-    return
-  end
-  local keys = cfg().keymaps
-  local lhs_of = { accept = keys.accept, reject = keys.reject, take_back = keys.take_back, keep = keys.keep }
-  for decision, lhs in pairs(lhs_of) do
-    if lhs then
-      local desc = KEY_DESC[decision]
-      if owned then
-        vim.keymap.set("n", lhs, function()
-          local act = HUNK_ACTIONS[decision] and M.decide_hunk or M.decide
-          act(view.id, decision)
-        end, { buffer = buf, nowait = true, desc = desc })
-        table.insert(view.maps, { buf = buf, lhs = lhs })
-      else
-        shared_maps[buf] = shared_maps[buf] or {}
-        local uses = shared_maps[buf][lhs]
-        -- A hunk key gives way to any map of the user's, global ones too:
-        -- it is not needed there (the proposal's window has it).
-        local theirs = HUNK_ACTIONS[decision] and next(vim.fn.maparg(lhs, "n", false, true)) ~= nil
-        if not uses and not theirs and vim.fn.maparg(lhs, "n", false, true).buffer ~= 1 then
-          vim.keymap.set("n", lhs, function()
-            M.decide_current(decision)
-          end, { buffer = buf, nowait = true, desc = desc })
-          uses = 0
-        end
-        if uses then
-          shared_maps[buf][lhs] = uses + 1
-          table.insert(view.maps, { buf = buf, lhs = lhs, shared = true })
-        end
-      end
-    end
-  end
-end
-
-local function clear_keymaps(view)
-  for _, m in ipairs(view.maps) do
-    local last = true
-    if m.shared then
-      local uses = (shared_maps[m.buf] or {})[m.lhs] or 1
-      last = uses <= 1
-      shared_maps[m.buf][m.lhs] = (not last) and uses - 1 or nil
-    end
-    if last and valid_buf(m.buf) then
-      pcall(vim.keymap.del, "n", m.lhs, { buffer = m.buf })
-    end
-  end
-  view.maps = {}
-end
-
 -- The left side: the file's buffer (loaded if needed, never modified by
 -- us), or an empty scratch buffer when the file does not exist yet.
 local function original_buffer(view, path)
@@ -135,27 +68,6 @@ local function original_buffer(view, path)
   pcall(vim.api.nvim_buf_set_name, buf, path .. " (new file)")
   view.scratch_orig = true
   return buf
-end
-
--- ZZ and :x write a buffer only when it is modified, and an untouched
--- proposal is not: without this they would close it, a rejection, where
--- the user asked to save. In the proposal they accept, like :wq.
-local function save_and_quit_accepts(view)
-  vim.keymap.set("n", "ZZ", function()
-    M.decide(view.id, "accept")
-  end, { buffer = view.prop_buf, desc = "Claude: accept the proposal" })
-  vim.api.nvim_buf_call(view.prop_buf, function()
-    for _, cmd in ipairs({ "x", "xi", "xit", "exi", "exit" }) do
-      vim.cmd(
-        string.format(
-          "cnoreabbrev <buffer> <expr> %s getcmdtype() ==# ':' && getcmdline() ==# '%s' ? 'wq' : '%s'",
-          cmd,
-          cmd,
-          cmd
-        )
-      )
-    end
-  end)
 end
 
 -- The proposal's buffer: the one its pieces were staged in
@@ -327,7 +239,7 @@ local function watch_proposal(view, spec)
       require("claude.diff_hunks").track_buffers(view)
     end,
   })
-  save_and_quit_accepts(view)
+  keys.save_and_quit_accepts(view, M.decide)
   vim.api.nvim_create_autocmd("QuitPre", {
     group = group,
     buffer = view.prop_buf,
@@ -362,6 +274,20 @@ local function watch_proposal(view, spec)
   })
 end
 
+-- What the keys of claude.diff_keys do: decide a view's proposal or a
+-- hunk of it, or those of the view in the current window (a shared map).
+local actions = {
+  decide = function(id, decision)
+    M.decide(id, decision)
+  end,
+  decide_hunk = function(id, action)
+    M.decide_hunk(id, action)
+  end,
+  decide_current = function(decision)
+    M.decide_current(decision)
+  end,
+}
+
 -- Sets up the view's buffers and windows. With keep_focus the current
 -- window stays current (the user is typing: claude.typing).
 local function show(view, spec, keep_focus)
@@ -378,8 +304,8 @@ local function show(view, spec, keep_focus)
   if not view.manual_folds then -- a large one's come with its folds
     require("claude.diff_hunks").track_buffers(view)
   end
-  set_keymaps(view, view.prop_buf, true)
-  set_keymaps(view, view.orig_buf, view.scratch_orig)
+  keys.set(view, view.prop_buf, true, actions)
+  keys.set(view, view.orig_buf, view.scratch_orig, actions)
   watch_proposal(view, spec)
 
   if vim.bo[view.orig_buf].modified then
@@ -683,7 +609,7 @@ function M.decide_current(decision)
     require("claude.notify").notify("claude.nvim: no Claude diff here (with several open, run this in one of them)", vim.log.levels.WARN)
     return
   end
-  local act = HUNK_ACTIONS[decision] and M.decide_hunk or M.decide
+  local act = keys.HUNK_ACTIONS[decision] and M.decide_hunk or M.decide
   act(view.id, decision)
 end
 
@@ -722,7 +648,7 @@ local function tear_down(view, result)
     require("claude.memory").release_soon()
   end
   pcall(vim.api.nvim_del_augroup_by_id, view.group)
-  clear_keymaps(view)
+  keys.clear(view)
   require("claude.diff_hunks").forget(view) -- its marks are on the user's buffer too
 
   if view.new_tab and vim.api.nvim_tabpage_is_valid(view.tab) and #vim.api.nvim_list_tabpages() > 1 then
