@@ -4,14 +4,6 @@
 -- What a key does is claude.diff's, passed in: this module only maps.
 local M = {}
 
-local function cfg()
-  return require("claude.config").get().diff
-end
-
-local function valid_buf(buf)
-  return buf and vim.api.nvim_buf_is_valid(buf)
-end
-
 -- Maps on the user's own file buffer are shared by every view of that
 -- file (each in its tab page): buf -> lhs -> how many views use it. Such a
 -- map acts on the view of the current window.
@@ -33,10 +25,11 @@ M.HUNK_ACTIONS = HUNK_ACTIONS
 --- when the last view using them closes. actions: decide(id, decision),
 --- decide_hunk(id, action), decide_current(decision) (claude.diff's).
 function M.set(view, buf, owned, actions)
-  if not cfg().use_default_keymaps then
+  local cfg = require("claude.config").get().diff
+  if not cfg.use_default_keymaps then
     return
   end
-  local keys = cfg().keymaps
+  local keys = cfg.keymaps
   local lhs_of = { accept = keys.accept, reject = keys.reject, take_back = keys.take_back, keep = keys.keep }
   for decision, lhs in pairs(lhs_of) do
     if lhs then
@@ -77,7 +70,7 @@ function M.clear(view)
       last = uses <= 1
       shared_maps[m.buf][m.lhs] = (not last) and uses - 1 or nil
     end
-    if last and valid_buf(m.buf) then
+    if last and vim.api.nvim_buf_is_valid(m.buf) then
       pcall(vim.keymap.del, "n", m.lhs, { buffer = m.buf })
     end
   end
