@@ -21,6 +21,11 @@ type refusalLog struct {
 	burst    int
 	interval time.Duration
 
+	// flushing is held for the whole of a flush, from taking the counts
+	// to writing the line, so that close, which flushes too, returns only
+	// once a flush the timer began has written its line.
+	flushing sync.Mutex
+
 	mu         sync.Mutex
 	window     *time.Timer    // non-nil while a window is open
 	logged     int            // refusals logged one by one in this window
@@ -39,7 +44,7 @@ func (r *refusalLog) note(remote string, status int, why string) {
 	if r.window == nil && !r.closed {
 		r.window = time.AfterFunc(r.interval, r.flush)
 	}
-	if r.logged >= r.burst {
+	if r.logged >= r.burst && !r.closed {
 		r.suppressed[why]++
 		r.mu.Unlock()
 		return
@@ -51,6 +56,8 @@ func (r *refusalLog) note(remote string, status int, why string) {
 
 // flush closes the window: the summary line, if anything was counted.
 func (r *refusalLog) flush() {
+	r.flushing.Lock()
+	defer r.flushing.Unlock()
 	r.mu.Lock()
 	counts := r.suppressed
 	r.suppressed = map[string]int{}
@@ -71,12 +78,17 @@ func (r *refusalLog) flush() {
 }
 
 // close ends the window early so that its count is not lost (Server.Close).
+// It flushes whether or not the timer had already fired: a flush the timer
+// began holds flushing, so this one waits for its line and then finds
+// nothing left, and a flush the timer has yet to begin finds nothing left
+// after this one. A refusal after close is logged on its own, since no
+// window will close to count it.
 func (r *refusalLog) close() {
 	r.mu.Lock()
 	r.closed = true
-	w := r.window
-	r.mu.Unlock()
-	if w != nil && w.Stop() {
-		r.flush()
+	if r.window != nil {
+		r.window.Stop()
 	}
+	r.mu.Unlock()
+	r.flush()
 }
