@@ -24,11 +24,7 @@ func TestCaptureAChatTaskListAndSubagentScreen(t *testing.T) {
 	term := neovimInTmux(t, env, env.Project, cli, 150, 22, "")
 	ctx, cancel := context.WithTimeout(context.Background(), turnTimeout)
 	defer cancel()
-	term.Type(":ClaudeChat")
-	term.Send("Enter")
-	if _, err := term.WaitForText(ctx, "Claude chat"); err != nil {
-		t.Fatal(err)
-	}
+	openChat(ctx, t, term, ":ClaudeChat")
 	term.Type("iWhy do the tests fail?")
 	term.Send("C-s")
 	if _, err := term.WaitForText(ctx, "tokens in"); err != nil {

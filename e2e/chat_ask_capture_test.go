@@ -41,9 +41,7 @@ func TestCaptureAChatQuestionAndPlanScreen(t *testing.T) {
 		screens = append(screens, settledScreen(t, term))
 	}
 	wait("hello")
-	term.Type(":ClaudeChat")
-	term.Send("Enter")
-	wait("Claude chat")
+	openChat(ctx, t, term, ":ClaudeChat")
 	term.Type(":ClaudeChatMode plan")
 	term.Send("Enter")
 	wait("Mode: plan")

@@ -18,11 +18,7 @@ func TestCaptureAChatPermissionScreen(t *testing.T) {
 	if _, err := term.WaitForText(ctx, "~"); err != nil {
 		t.Fatal(err)
 	}
-	term.Type(":ClaudeChat")
-	term.Send("Enter")
-	if _, err := term.WaitForText(ctx, "Claude chat"); err != nil {
-		t.Fatal(err)
-	}
+	openChat(ctx, t, term, ":ClaudeChat")
 	term.Type("iRun the tests")
 	term.Send("C-s")
 	if _, err := term.WaitForText(ctx, "asks for permission"); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 	"time"
 
@@ -45,11 +46,7 @@ func TestCaptureAChatScreen(t *testing.T) {
 	if _, err := term.WaitForText(ctx, "hello"); err != nil {
 		t.Fatal(err)
 	}
-	term.Type(":ClaudeChat")
-	term.Send("Enter")
-	if _, err := term.WaitForText(ctx, "Claude chat"); err != nil {
-		t.Fatal(err)
-	}
+	openChat(ctx, t, term, ":ClaudeChat")
 	term.Type("iWhat does greet.txt say?")
 	term.Send("C-s")
 	if _, err := term.WaitForText(ctx, "tokens in"); err != nil {
@@ -80,6 +77,21 @@ require('claude').setup({ terminal_cmd = { `+luaString(cli)+` } })
 	vars := append(env.Vars(), "PATH="+os.Getenv("PATH"))
 	return tmuxterm.Start(t, tmuxterm.Options{Dir: dir, Env: vars, Width: width, Height: height},
 		nvimtest.Binary(t), "--clean", "-u", init)
+}
+
+// chatWinbar is the chat's winbar: "Claude chat" alone until the CLI has
+// said its model, then the model, effort and context before the title, which a
+// narrow window cuts off (the state comes first on purpose: chat/state.lua).
+var chatWinbar = regexp.MustCompile(`Claude chat|· effort \S+`)
+
+// openChat types :ClaudeChat and waits for the chat's window.
+func openChat(ctx context.Context, t *testing.T, term *tmuxterm.Term, command string) {
+	t.Helper()
+	term.Type(command)
+	term.Send("Enter")
+	if _, err := term.WaitFor(ctx, chatWinbar); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // settledScreen is the screen after the last redraw has landed; only captures wait on that.

@@ -19,11 +19,7 @@ func TestCaptureTheChatContextWinbar(t *testing.T) {
 	term := neovimInTmux(t, env, env.Project, cli, 100, 28, "require('claude').setup({ terminal_cmd = { "+luaString(cli)+" }, terminal = { position = 'tab' } })")
 	ctx, cancel := context.WithTimeout(context.Background(), turnTimeout)
 	defer cancel()
-	term.Type(":ClaudeChat")
-	term.Send("Enter")
-	if _, err := term.WaitForText(ctx, "Claude chat"); err != nil {
-		t.Fatal(err)
-	}
+	openChat(ctx, t, term, ":ClaudeChat")
 	term.Type("iHow does the chat read the CLI's output?")
 	term.Send("C-s")
 	if _, err := term.WaitForText(ctx, "context 42%"); err != nil {

@@ -37,12 +37,12 @@ func TestCaptureTheConversationList(t *testing.T) {
 			t.Fatalf("%v\n%s", err, screen)
 		}
 	}
-	step(":ClaudeChat", "Claude chat")
+	openChat(ctx, t, term, ":ClaudeChat")
 	term.Type("iWhat does greet.txt say?")
 	term.Send("C-s")
 	step("", "tokens in")
 	term.Send("Escape")
-	step(":ClaudeChat new", "Claude chat")
+	openChat(ctx, t, term, ":ClaudeChat new")
 	term.Type("iRemember: the release is on Friday")
 	term.Send("C-s")
 	step("", "Noted: the release")

@@ -34,9 +34,7 @@ func TestCaptureAChatRewindScreen(t *testing.T) {
 		}
 	}
 	wait("~")
-	term.Type(":ClaudeChat")
-	term.Send("Enter")
-	wait("Claude chat")
+	openChat(ctx, t, term, ":ClaudeChat")
 	term.Type(":ClaudeChatMode acceptEdits")
 	term.Send("Enter")
 	wait("Mode: acceptEdits")
