@@ -4,12 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/claude-nvim/claude.nvim/e2e/clienv"
 	"github.com/claude-nvim/claude.nvim/e2e/fakeapi"
@@ -384,5 +387,46 @@ func TestCLIResumeAStoredSession(t *testing.T) {
 	m := r.api.Main()
 	if ctx := m[len(m)-1].UserText(); !strings.Contains(ctx, "remember the word pelican") {
 		t.Errorf("the resumed request does not carry the first prompt: %.300q", ctx)
+	}
+}
+
+// A chat closed mid-turn (Neovim quitting while Claude waits for an answer) must not go on
+// with the turn unseen: 2.1.332, its stdin closed while a permission waited, took that as a
+// failed permission request and asked the model again, which could have answered with a
+// tool the mode allows. Nor may a message queued behind the turn start one.
+func TestCLIClosedMidTurnAsksTheModelNothingMore(t *testing.T) {
+	for _, queued := range []bool{false, true} {
+		t.Run(fmt.Sprintf("queued=%v", queued), func(t *testing.T) {
+			r := newCLIRun(t)
+			file := filepath.Join(r.env.Project, "greet.txt")
+			if err := os.WriteFile(file, []byte("hello world\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			r.api.Push(fakeapi.Read(file), fakeapi.Edit(file, "hello", "HELLO"),
+				fakeapi.Say("carried on after the close"), fakeapi.Say("and on"))
+			r.start(Options{})
+			r.send("shout hello")
+			r.permission()
+			if queued {
+				// As the chat sends every message: with an id (chatctl).
+				if err := r.s.SendAs(r.ctx, uuid.NewString(), "and then say hi"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			asked := len(r.api.Main())
+			if err := r.s.Close(r.ctx); err != nil {
+				t.Fatal(err)
+			}
+			if got := len(r.api.Main()); got != asked {
+				m := r.api.Main()
+				t.Errorf("the CLI made %d more model requests after Close; the last one ends with %q", got-asked, m[len(m)-1].LastUserText())
+			}
+			if b, _ := os.ReadFile(file); string(b) != "hello world\n" {
+				t.Errorf("after Close the file holds %q, want it untouched", b)
+			}
+			if err := r.s.Send(r.ctx, "too late"); !errors.Is(err, ErrClosing) {
+				t.Errorf("Send after Close = %v, want ErrClosing", err)
+			}
+		})
 	}
 }

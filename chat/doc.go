@@ -131,8 +131,13 @@
 //     ProjectDir>/<session id>/tasks (2.1.332 also .../started), all empty directories, and it
 //     leaves them when it exits; a turn without Bash makes none (chatctl/clitemp.go removes
 //     them).
-//   - Closing stdin of an idle CLI makes it exit 0 at once (mid-turn is not checked: Close
-//     kills after the grace period if need be).
+//   - Closing stdin of an idle CLI makes it exit 0 at once. Mid-turn it does not stop the
+//     turn: with a permission request waiting, both CLIs take the closed stream as a failed
+//     request ("Tool permission request failed: AbortError: Tool permission stream closed
+//     before response received" reaches the model) and ask the model again; a message
+//     waiting behind the turn runs after an interrupt too. So Close withdraws the waiting
+//     messages (cancel_async_message) and interrupts before it closes stdin: then neither
+//     CLI asks the model anything more (TestCLIClosedMidTurnAsksTheModelNothingMore).
 //   - Its host SIGKILLed mid-turn (stdin and stdout closed at once), 2.1.332 goes on with the
 //     turn unseen: still running 20 s later, 75 s into a slowly streamed answer. So
 //     lua/claude/reap.lua ends the chat CLIs of a dead host: SIGTERM, the group's SIGKILL after

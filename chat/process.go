@@ -17,6 +17,10 @@ import (
 // ErrExited is returned for a request the CLI can no longer answer because it is gone.
 var ErrExited = errors.New("claude exited")
 
+// ErrClosing is Send after Close began: the message is not written, so it cannot start a
+// turn nobody will see.
+var ErrClosing = errors.New("the chat is closing")
+
 // Process is one running chat CLI (claude -p in stream-json mode): the conversation it
 // holds is stored by the CLI (Conversation) and outlives it. Its methods are safe for concurrent use; Next is
 // meant for one consumer.
@@ -33,10 +37,17 @@ type Process struct {
 	// lifecycle is set once the CLI reported a MessageState: a message is then counted
 	// done by its own completed or cancelled, as queued ones may share a turn's result.
 	lifecycle atomic.Bool
+	// unstarted are the messages sent with SendAs that no turn has taken in yet. Without
+	// lifecycle lines, they are forgotten when no turn is left.
+	unstarted *unstarted
 	done      chan struct{} // closed when the CLI has exited and everything is read
 	exit      Exited
 
 	closeOnce sync.Once
+	// sending is held for reading by each Send while it writes, and for writing by Close
+	// while it sets closing: a message is either refused or written and known to Close.
+	sending sync.RWMutex
+	closing bool
 }
 
 // Start spawns the CLI. A missing executable fails here (exec.ErrNotFound, wrapped); a CLI
@@ -100,6 +111,8 @@ func Start(opts Options) (*Process, error) {
 		batch: newBatcher(window),
 		in:    newStdin(inW, log),
 		done:  make(chan struct{}),
+
+		unstarted: newUnstarted(),
 	}
 	s.ctl = newControls(s.in, log)
 	if opts.HookHandler != nil {
@@ -156,9 +169,17 @@ func (s *Process) emit(ev Event) {
 	case TurnEnd:
 		if !s.lifecycle.Load() {
 			s.endTurn()
+			if s.turns.Load() == 0 {
+				s.unstarted.forget("")
+			}
 		}
 	case MessageState:
 		s.lifecycle.Store(true)
+		if ev.State == "queued" {
+			s.unstarted.cliQueued(ev.ID)
+		} else {
+			s.unstarted.forget(ev.ID)
+		}
 		if ev.State == "completed" || ev.State == "cancelled" {
 			s.endTurn()
 		}
@@ -203,8 +224,22 @@ func exitOf(ps *os.ProcessState, midTurn bool) Exited {
 // kills it if it is still there after the grace period. It returns once the CLI is gone and
 // its output read; Next then hands out what is left and Exited. ctx bounds the wait after
 // the kill too.
+//
+// Mid-turn, the turn is interrupted first: a CLI whose stdin closes while a permission
+// waits takes that as a failed request and asks the model again (2.1.332), which can answer
+// with a tool the mode allows, run with nobody to see it. Interrupted, it ends the turn as
+// the user's interrupt would, and the stored conversation says so. A Send after Close began
+// fails with ErrClosing.
 func (s *Process) Close(ctx context.Context) error {
-	s.closeOnce.Do(s.in.close)
+	s.closeOnce.Do(func() {
+		s.sending.Lock()
+		s.closing = true
+		s.sending.Unlock()
+		if s.turns.Load() > 0 {
+			s.stopForClose(ctx)
+		}
+		s.in.close()
+	})
 	select {
 	case <-s.done:
 		return nil
@@ -220,6 +255,40 @@ func (s *Process) Close(ctx context.Context) error {
 		return fmt.Errorf("close claude: %w", ctx.Err())
 	}
 }
+
+// stopForClose withdraws the messages waiting behind the turn, which would otherwise run as
+// the next one (both CLIs, an interrupt or not), then interrupts the turn, then withdraws
+// any the interrupt left queued. It waits at most closeInterruptWait for the CLI's answers:
+// one that does not answer is killed after the grace period anyway.
+func (s *Process) stopForClose(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(ctx, closeInterruptWait)
+	defer cancel()
+	s.log.Debug("chat: closing mid-turn: withdrawing and interrupting", "pid", s.PID(), "unstarted", len(s.unstarted.ids()))
+	if s.lifecycle.Load() {
+		s.unstarted.awaitQueued(ctx)
+	}
+	s.withdrawUnstarted(ctx)
+	if err := s.Interrupt(ctx); err != nil {
+		s.log.Warn("chat: interrupting the turn before closing", "pid", s.PID(), "err", err)
+	}
+	s.withdrawUnstarted(ctx)
+	s.log.Debug("chat: closing mid-turn: interrupted", "pid", s.PID(), "unstarted", len(s.unstarted.ids()))
+}
+
+func (s *Process) withdrawUnstarted(ctx context.Context) {
+	for _, id := range s.unstarted.ids() {
+		withdrawn, err := s.Withdraw(ctx, id)
+		if err != nil {
+			s.log.Warn("chat: withdrawing a queued message before closing", "pid", s.PID(), "id", id, "err", err)
+		} else if withdrawn {
+			s.unstarted.forget(id)
+		}
+	}
+}
+
+// closeInterruptWait bounds what Close does mid-turn before it closes stdin. The CLI answers
+// at once (a few milliseconds); the bound is for one that is stuck.
+const closeInterruptWait = 2 * time.Second
 
 // clip shortens a line for the log.
 func clip(b []byte) string {

@@ -38,10 +38,21 @@ func (s *Process) SendAs(ctx context.Context, id, text string, images ...Image) 
 	if len(blocks) == 0 {
 		return fmt.Errorf("send: %w", ErrEmptyTurn)
 	}
+	s.sending.RLock()
+	defer s.sending.RUnlock()
+	if s.closing {
+		return fmt.Errorf("send: %w", ErrClosing)
+	}
 	s.turns.Add(1)
+	if id != "" {
+		s.unstarted.sent(id)
+	}
 	err := s.in.writeJSON(ctx, userLine{Type: "user", UUID: id, Message: userMessage{Role: "user", Content: blocks}})
 	if err != nil {
 		s.endTurn()
+		if id != "" {
+			s.unstarted.forget(id)
+		}
 		return fmt.Errorf("send: %w", err)
 	}
 	return nil

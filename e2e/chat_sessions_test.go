@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -15,10 +17,8 @@ import (
 // Chat sessions with the real CLI: a conversation lives on when its windows close, continues
 // after Neovim restarts (the CLI stores it), and :ClaudeChat new starts another.
 
-// restartNvim quits Neovim, waits for its host and chat CLI to exit, and starts a new
-// Neovim set up as newSession does, in the same environment (the CLI's config dir with its
-// stored sessions, the stand-in).
-func (s *session) restartNvim() {
+// quitNvim quits Neovim and waits for its host and chat CLI to exit.
+func (s *session) quitNvim() {
 	s.t.Helper()
 	_ = s.nv.Nvim.Close()
 	for _, pid := range []int{s.cliPID, s.hostPID} {
@@ -32,6 +32,14 @@ func (s *session) restartNvim() {
 		}
 	}
 	s.cliPID, s.hostPID = 0, 0
+}
+
+// restartNvim quits Neovim, waits for its host and chat CLI to exit, and starts a new
+// Neovim set up as newSession does, in the same environment (the CLI's config dir with its
+// stored sessions, the stand-in).
+func (s *session) restartNvim() {
+	s.t.Helper()
+	s.quitNvim()
 	s.nv = nvimtest.New(s.t, nvimtest.WithEnv(s.env.Vars()...), nvimtest.AlreadyParallel())
 	s.diffOpened = s.nv.UserEvents("ClaudeDiffOpened")
 	s.diffClosed = s.nv.UserEvents("ClaudeDiffClosed")
@@ -126,5 +134,32 @@ func TestAChatOutlivesItsWindowsAndClaudeChatNewStartsAnother(t *testing.T) {
 	s.waitChat("A fresh start.")
 	if got := s.chatRequest(3).UserText(); strings.Contains(got, first) {
 		t.Errorf("after :ClaudeChat new, the model got %q, want a conversation without %q", got, first)
+	}
+}
+
+// Quitting Neovim while Claude waits for a permission, a message queued behind it, ends the
+// turn there: the CLI asks the model nothing more, so nothing runs that nobody sees. Closing
+// the CLI's stdin alone made it take the closed stream as a failed permission request and ask
+// the model again, queued message and all.
+func TestQuittingNeovimMidTurnAsksTheModelNothingMore(t *testing.T) {
+	t.Parallel()
+	s := newSession(t, append(bashTurns("touch made-by-bash.txt", "The file is there."),
+		fakeapi.Say("Hello after the quit."))...)
+	t.Cleanup(s.logTranscript)
+	s.openChat()
+	s.chatSend("Create made-by-bash.txt")
+	s.waitChat("? Bash(touch made-by-bash.txt) asks for permission")
+	s.chatType("And then say hello")
+	nvimtest.Wait(t, "the second message to be queued", turnTimeout, func() bool { return len(s.chatQueued()) > 0 })
+	asked := len(s.api.Main())
+
+	s.quitNvim()
+	if got := len(s.api.Main()); got != asked {
+		m := s.api.Main()
+		t.Errorf("after Neovim quit, the CLI asked the model %d more times; the last request ends with %.200q",
+			got-asked, m[len(m)-1].LastUserText())
+	}
+	if _, err := os.Stat(filepath.Join(s.env.Project, "made-by-bash.txt")); err == nil {
+		t.Errorf("the command of the permission left waiting ran")
 	}
 }
