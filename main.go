@@ -9,14 +9,17 @@ package main
 
 import (
 	"fmt"
+	stdlog "log"
 	"os"
 	"os/signal"
 	"runtime"
+	"strings"
 	"syscall"
 
 	"github.com/claude-nvim/claude.nvim/hooks"
 	"github.com/claude-nvim/claude.nvim/host"
 	"github.com/claude-nvim/claude.nvim/logfile"
+	"github.com/neovim/go-client/nvim"
 	"github.com/neovim/go-client/nvim/plugin"
 )
 
@@ -48,8 +51,11 @@ func main() {
 
 	// Neovim stops its jobs with SIGTERM (and a terminal hang-up sends
 	// SIGHUP); either way the lock file must go. Ctrl-C in Neovim's own
-	// terminal must not kill us.
-	signal.Ignore(syscall.SIGINT)
+	// terminal must not kill us. Nor may a Neovim that quits while we write
+	// to it: Go ends a process whose write to a closed stdout fails with
+	// SIGPIPE unless that is ignored. Ignored, the write fails (EPIPE), the
+	// connection ends and the host exits as when it reads the end of stdin.
+	signal.Ignore(syscall.SIGINT, syscall.SIGPIPE)
 	signals := make(chan os.Signal, 1)
 	signal.Notify(signals, syscall.SIGTERM, syscall.SIGHUP)
 	go func() {
@@ -58,7 +64,44 @@ func main() {
 		os.Exit(0)
 	}()
 
-	plugin.Main(h.Register)
-	// Serve returned: Neovim closed our stdin (it exited or was killed).
+	if manifestAsked(os.Args[1:]) {
+		plugin.Main(h.Register)
+		return
+	}
+	if err := serve(h.Register); err != nil {
+		log.Info("host: the connection to Neovim ended", "err", err)
+	}
+	// Neovim closed our stdin, or a write to it failed: it exited or was killed.
 	h.Exit()
+}
+
+// manifestAsked reports whether the command line asks for the manifest
+// (-manifest HOST [-location FILE]), which plugin.Main writes.
+func manifestAsked(args []string) bool {
+	for _, a := range args {
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if name == "manifest" {
+			return true
+		}
+	}
+	return false
+}
+
+// serve is plugin.Main's serving half without its log.Fatal: Serve fails
+// when Neovim quits while we write to it (the pipe is closed), and
+// log.Fatal then ended the process at once, before Exit: the lock files
+// stayed and a chat's CLI, mid-turn, went on with the turn unseen (in about
+// 1 of 10 quits while a chat rendered, under load on Neovim 0.10).
+func serve(register func(*plugin.Plugin) error) error {
+	stdout := os.Stdout
+	os.Stdout = os.Stderr // a stray print must not corrupt the RPC stream
+	stdlog.SetFlags(0)
+	v, err := nvim.New(os.Stdin, stdout, stdout, stdlog.Printf)
+	if err != nil {
+		return err
+	}
+	if err := register(plugin.New(v)); err != nil {
+		return err
+	}
+	return v.Serve()
 }

@@ -163,3 +163,36 @@ func TestQuittingNeovimMidTurnAsksTheModelNothingMore(t *testing.T) {
 		t.Errorf("the command of the permission left waiting ran")
 	}
 }
+
+// :ClaudeChatStop mid-turn does the same, and the message queued behind the turn goes back
+// into the input, where the user can send it again: typed text is never lost.
+func TestClaudeChatStopMidTurnEndsTheTurnAndGivesTheQueuedMessageBack(t *testing.T) {
+	t.Parallel()
+	const queued = "And then say hello"
+	s := newSession(t, append(bashTurns("touch made-by-bash.txt", "The file is there."),
+		fakeapi.Say("Hello after the stop."))...)
+	t.Cleanup(s.logTranscript)
+	s.openChat()
+	s.chatSend("Create made-by-bash.txt")
+	s.waitChat("? Bash(touch made-by-bash.txt) asks for permission")
+	s.chatType(queued)
+	nvimtest.Wait(t, "the second message to be queued", turnTimeout, func() bool { return len(s.chatQueued()) > 0 })
+	asked := len(s.api.Main())
+
+	s.nv.Cmd("ClaudeChatStop")
+	s.waitGone("the stopped chat's CLI", s.cliPID)
+	nvimtest.Wait(t, "the queued message back in the input", turnTimeout, func() bool {
+		return strings.Contains(s.chatInput(), queued)
+	})
+	if got := len(s.api.Main()); got != asked {
+		m := s.api.Main()
+		t.Errorf("after :ClaudeChatStop, the CLI asked the model %d more times; the last request ends with %.200q",
+			got-asked, m[len(m)-1].LastUserText())
+	}
+	if _, err := os.Stat(filepath.Join(s.env.Project, "made-by-bash.txt")); err == nil {
+		t.Errorf("the command of the permission left waiting ran")
+	}
+	if q := s.chatQueued(); len(q) != 0 {
+		t.Errorf("after :ClaudeChatStop the chat still shows %q as queued", q)
+	}
+}
