@@ -24,7 +24,11 @@ func captureSetup(t *testing.T, name string, script ...fakeapi.Turn) (out, cli s
 	}
 	cli = clienv.Bin(t)
 	api = fakeapi.New(t, script...)
-	return out, cli, api, clienv.New(t, api.URL())
+	env = clienv.New(t, api.URL())
+	// After Neovim (its tmux's cleanup comes first) and before the directories go: a chat's
+	// CLI ended mid-turn still writes its session files while it exits.
+	t.Cleanup(func() { waitGone(t, processesWithEnv("CLAUDE_CONFIG_DIR="+env.ConfigDir)) })
+	return out, cli, api, env
 }
 
 // TestCaptureAChatScreen writes the screen of a short real conversation (Neovim in tmux, the

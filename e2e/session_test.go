@@ -303,6 +303,11 @@ func (s *session) waitExited() {
 	// after the test: "TempDir RemoveAll cleanup: directory not empty").
 	pids := append([]int{s.cliPID, s.hostPID}, s.earlierCLIs...)
 	pids = append(pids, processesWithEnv("CLAUDE_CONFIG_DIR="+s.env.ConfigDir)...)
+	waitGone(s.t, pids)
+}
+
+// waitGone waits until each of pids has exited, killing it after exitTimeout.
+func waitGone(t testing.TB, pids []int) {
 	for _, pid := range pids {
 		if pid <= 0 {
 			continue
@@ -310,7 +315,7 @@ func (s *session) waitExited() {
 		deadline := time.Now().Add(exitTimeout)
 		for tmuxterm.Alive(pid) {
 			if time.Now().After(deadline) {
-				s.t.Logf("process %d did not exit after Neovim quit; killing it", pid)
+				t.Logf("process %d did not exit after Neovim quit; killing it", pid)
 				syscall.Kill(pid, syscall.SIGKILL)
 				deadline = time.Now().Add(exitTimeout)
 			}
