@@ -137,31 +137,43 @@ func TestAChatOutlivesItsWindowsAndClaudeChatNewStartsAnother(t *testing.T) {
 	}
 }
 
+// midTurnWithAQueuedMessage starts a session whose chat waits for a Bash permission with
+// queued behind the turn, and returns how many requests the model had got by then. Were the
+// turn to go on, the next request would get the scripted answer after.
+func midTurnWithAQueuedMessage(t *testing.T, queued, after string) (*session, int) {
+	t.Helper()
+	s := newSession(t, append(bashTurns("touch made-by-bash.txt", "The file is there."), fakeapi.Say(after))...)
+	t.Cleanup(s.logTranscript)
+	s.openChat()
+	s.chatSend("Create made-by-bash.txt")
+	s.waitChat("? Bash(touch made-by-bash.txt) asks for permission")
+	s.chatType(queued)
+	nvimtest.Wait(t, "the second message to be queued", turnTimeout, func() bool { return len(s.chatQueued()) > 0 })
+	return s, len(s.api.Main())
+}
+
+// assertTheTurnWentNoFurther checks that the model got no request beyond the asked first
+// ones and that the command left waiting for permission did not run.
+func (s *session) assertTheTurnWentNoFurther(asked int, after string) {
+	s.t.Helper()
+	if m := s.api.Main(); len(m) != asked {
+		s.t.Errorf("after %s, the CLI asked the model %d more times; the last request ends with %.200q",
+			after, len(m)-asked, m[len(m)-1].LastUserText())
+	}
+	if _, err := os.Stat(filepath.Join(s.env.Project, "made-by-bash.txt")); err == nil {
+		s.t.Errorf("after %s, the command of the permission left waiting ran", after)
+	}
+}
+
 // Quitting Neovim while Claude waits for a permission, a message queued behind it, ends the
 // turn there: the CLI asks the model nothing more, so nothing runs that nobody sees. Closing
 // the CLI's stdin alone made it take the closed stream as a failed permission request and ask
 // the model again, queued message and all.
 func TestQuittingNeovimMidTurnAsksTheModelNothingMore(t *testing.T) {
 	t.Parallel()
-	s := newSession(t, append(bashTurns("touch made-by-bash.txt", "The file is there."),
-		fakeapi.Say("Hello after the quit."))...)
-	t.Cleanup(s.logTranscript)
-	s.openChat()
-	s.chatSend("Create made-by-bash.txt")
-	s.waitChat("? Bash(touch made-by-bash.txt) asks for permission")
-	s.chatType("And then say hello")
-	nvimtest.Wait(t, "the second message to be queued", turnTimeout, func() bool { return len(s.chatQueued()) > 0 })
-	asked := len(s.api.Main())
-
+	s, asked := midTurnWithAQueuedMessage(t, "And then say hello", "Hello after the quit.")
 	s.quitNvim()
-	if got := len(s.api.Main()); got != asked {
-		m := s.api.Main()
-		t.Errorf("after Neovim quit, the CLI asked the model %d more times; the last request ends with %.200q",
-			got-asked, m[len(m)-1].LastUserText())
-	}
-	if _, err := os.Stat(filepath.Join(s.env.Project, "made-by-bash.txt")); err == nil {
-		t.Errorf("the command of the permission left waiting ran")
-	}
+	s.assertTheTurnWentNoFurther(asked, "Neovim quit")
 }
 
 // :ClaudeChatStop mid-turn does the same, and the message queued behind the turn goes back
@@ -169,29 +181,13 @@ func TestQuittingNeovimMidTurnAsksTheModelNothingMore(t *testing.T) {
 func TestClaudeChatStopMidTurnEndsTheTurnAndGivesTheQueuedMessageBack(t *testing.T) {
 	t.Parallel()
 	const queued = "And then say hello"
-	s := newSession(t, append(bashTurns("touch made-by-bash.txt", "The file is there."),
-		fakeapi.Say("Hello after the stop."))...)
-	t.Cleanup(s.logTranscript)
-	s.openChat()
-	s.chatSend("Create made-by-bash.txt")
-	s.waitChat("? Bash(touch made-by-bash.txt) asks for permission")
-	s.chatType(queued)
-	nvimtest.Wait(t, "the second message to be queued", turnTimeout, func() bool { return len(s.chatQueued()) > 0 })
-	asked := len(s.api.Main())
-
+	s, asked := midTurnWithAQueuedMessage(t, queued, "Hello after the stop.")
 	s.nv.Cmd("ClaudeChatStop")
 	s.waitGone("the stopped chat's CLI", s.cliPID)
 	nvimtest.Wait(t, "the queued message back in the input", turnTimeout, func() bool {
 		return strings.Contains(s.chatInput(), queued)
 	})
-	if got := len(s.api.Main()); got != asked {
-		m := s.api.Main()
-		t.Errorf("after :ClaudeChatStop, the CLI asked the model %d more times; the last request ends with %.200q",
-			got-asked, m[len(m)-1].LastUserText())
-	}
-	if _, err := os.Stat(filepath.Join(s.env.Project, "made-by-bash.txt")); err == nil {
-		t.Errorf("the command of the permission left waiting ran")
-	}
+	s.assertTheTurnWentNoFurther(asked, ":ClaudeChatStop")
 	if q := s.chatQueued(); len(q) != 0 {
 		t.Errorf("after :ClaudeChatStop the chat still shows %q as queued", q)
 	}
