@@ -44,10 +44,9 @@ type Process struct {
 	exit      Exited
 
 	closeOnce sync.Once
-	// sending is held for reading by each Send while it writes, and for writing by Close
-	// while it sets closing: a message is either refused or written and known to Close.
-	sending sync.RWMutex
-	closing bool
+	// closing is set when Close begins; Send refuses from then on (see SendAs for the order
+	// that leaves no message unseen by both).
+	closing atomic.Bool
 }
 
 // Start spawns the CLI. A missing executable fails here (exec.ErrNotFound, wrapped); a CLI
@@ -232,9 +231,7 @@ func exitOf(ps *os.ProcessState, midTurn bool) Exited {
 // fails with ErrClosing.
 func (s *Process) Close(ctx context.Context) error {
 	s.closeOnce.Do(func() {
-		s.sending.Lock()
-		s.closing = true
-		s.sending.Unlock()
+		s.closing.Store(true)
 		if s.turns.Load() > 0 {
 			s.stopForClose(ctx)
 		}

@@ -38,21 +38,25 @@ func (s *Process) SendAs(ctx context.Context, id, text string, images ...Image) 
 	if len(blocks) == 0 {
 		return fmt.Errorf("send: %w", ErrEmptyTurn)
 	}
-	s.sending.RLock()
-	defer s.sending.RUnlock()
-	if s.closing {
-		return fmt.Errorf("send: %w", ErrClosing)
-	}
+	// Counted before closing is read, as Close sets closing before it reads the count: a
+	// Send racing Close is either refused here or seen by Close as a turn to stop.
 	s.turns.Add(1)
 	if id != "" {
 		s.unstarted.sent(id)
 	}
-	err := s.in.writeJSON(ctx, userLine{Type: "user", UUID: id, Message: userMessage{Role: "user", Content: blocks}})
-	if err != nil {
+	undo := func() {
 		s.endTurn()
 		if id != "" {
 			s.unstarted.forget(id)
 		}
+	}
+	if s.closing.Load() {
+		undo()
+		return fmt.Errorf("send: %w", ErrClosing)
+	}
+	err := s.in.writeJSON(ctx, userLine{Type: "user", UUID: id, Message: userMessage{Role: "user", Content: blocks}})
+	if err != nil {
+		undo()
 		return fmt.Errorf("send: %w", err)
 	}
 	return nil
