@@ -45,8 +45,14 @@ func main() {
 		runtime.GOMAXPROCS(1)
 	}
 
-	log, logFile := logfile.Open(os.Getenv("CLAUDE_NVIM_LOG"), os.Getenv("CLAUDE_NVIM_LOG_LEVEL"))
+	logPath := os.Getenv("CLAUDE_NVIM_LOG")
+	log, logFile := logfile.Open(logPath, os.Getenv("CLAUDE_NVIM_LOG_LEVEL"))
 	defer logFile.Close()
+	if logPath != "" {
+		if err := logfile.SendCrashesTo(logPath); err != nil {
+			log.Warn("host: crashes will not reach the log", "err", err)
+		}
+	}
 	h := host.New(host.Options{Log: log})
 
 	// Neovim stops its jobs with SIGTERM (and a terminal hang-up sends
