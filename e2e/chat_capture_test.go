@@ -27,7 +27,7 @@ func captureSetup(t *testing.T, name string, script ...fakeapi.Turn) (out, cli s
 	env = clienv.New(t, api.URL())
 	// After Neovim (its tmux's cleanup comes first) and before the directories go: a chat's
 	// CLI ended mid-turn still writes its session files while it exits.
-	t.Cleanup(func() { waitGone(t, processesWithEnv("CLAUDE_CONFIG_DIR="+env.ConfigDir)) })
+	t.Cleanup(func() { waitOrKill(t, processesWithEnv("CLAUDE_CONFIG_DIR="+env.ConfigDir)) })
 	return out, cli, api, env
 }
 

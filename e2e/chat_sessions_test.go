@@ -4,13 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/claude-nvim/claude.nvim/e2e/clienv"
 	"github.com/claude-nvim/claude.nvim/e2e/fakeapi"
-	"github.com/claude-nvim/claude.nvim/e2e/tmuxterm"
 	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
@@ -21,16 +18,7 @@ import (
 func (s *session) quitNvim() {
 	s.t.Helper()
 	_ = s.nv.Nvim.Close()
-	for _, pid := range []int{s.cliPID, s.hostPID} {
-		deadline := time.Now().Add(exitTimeout)
-		for pid > 0 && tmuxterm.Alive(pid) {
-			if time.Now().After(deadline) {
-				s.t.Logf("process %d outlived Neovim; killing it", pid)
-				syscall.Kill(pid, syscall.SIGKILL)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
+	waitOrKill(s.t, []int{s.cliPID, s.hostPID})
 	s.cliPID, s.hostPID = 0, 0
 }
 

@@ -303,11 +303,12 @@ func (s *session) waitExited() {
 	// after the test: "TempDir RemoveAll cleanup: directory not empty").
 	pids := append([]int{s.cliPID, s.hostPID}, s.earlierCLIs...)
 	pids = append(pids, processesWithEnv("CLAUDE_CONFIG_DIR="+s.env.ConfigDir)...)
-	waitGone(s.t, pids)
+	waitOrKill(s.t, pids)
 }
 
-// waitGone waits until each of pids has exited, killing it after exitTimeout.
-func waitGone(t testing.TB, pids []int) {
+// waitOrKill waits until each of pids has exited, killing it after exitTimeout (unlike
+// session.waitGone, which fails the test on a process that stays).
+func waitOrKill(t testing.TB, pids []int) {
 	for _, pid := range pids {
 		if pid <= 0 {
 			continue
