@@ -105,11 +105,13 @@ type Health struct {
 	Turns      int    `msgpack:"turns"`
 	Bytes      int64  `msgpack:"bytes"`
 	Error      string `msgpack:"error,omitempty"` // why nothing is recorded
+	// Trouble: why the last turn could not be recorded, until one is again.
+	Trouble string `msgpack:"trouble,omitempty"`
 }
 
 // Health reports on cwd's ledger.
 func (r *Recorder) Health(ctx context.Context, cwd string) Health {
-	h := Health{Dir: r.Dir()}
+	h := Health{Dir: r.Dir(), Trouble: r.TroubleOf(cwd)}
 	ws, err := r.open(ctx, cwd)
 	if err != nil {
 		h.Error = err.Error()

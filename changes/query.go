@@ -31,6 +31,8 @@ type File struct {
 	Added   int    `msgpack:"added"`
 	Deleted int    `msgpack:"deleted"`
 	Binary  bool   `msgpack:"binary"`
+	// TooLarge: over the ledger's file size limit, so not recorded: listed, never reverted.
+	TooLarge bool `msgpack:"too_large"`
 	// UserSaved: the user saved this file in the editor while the turn ran, so the turn's
 	// change holds theirs too; it is reverted hunk by hunk only.
 	UserSaved bool `msgpack:"user_saved"`
@@ -41,6 +43,8 @@ type Listing struct {
 	Root       string `msgpack:"root"`
 	Repository bool   `msgpack:"repository"`
 	Turns      []Turn `msgpack:"turns"` // newest first
+	// Trouble: why the last turn here could not be recorded, until one is again.
+	Trouble string `msgpack:"trouble,omitempty"`
 }
 
 // List gives the newest turns of the workspace cwd is in, with the files each changed.
@@ -53,7 +57,7 @@ func (r *Recorder) List(ctx context.Context, cwd string) (Listing, error) {
 	if err != nil {
 		return Listing{}, err
 	}
-	l := Listing{Root: ws.store.Root(), Repository: ws.store.Repository(), Turns: []Turn{}}
+	l := Listing{Root: ws.store.Root(), Repository: ws.store.Repository(), Turns: []Turn{}, Trouble: r.TroubleOf(ws.store.Root())}
 	for i := len(turns) - 1; i >= 0 && len(l.Turns) < listLimit; i-- {
 		t := turns[i]
 		files, err := ws.files(ctx, t)
@@ -92,6 +96,7 @@ func (ws *workspace) files(ctx context.Context, t ledger.Turn) ([]File, error) {
 	for _, c := range changes {
 		files = append(files, File{Path: c.Path, OldPath: c.OldPath, Status: string(c.Status), Added: c.Added, Deleted: c.Deleted, Binary: c.Binary})
 	}
+	files = largeFiles(t, files)
 	ws.mu.Lock()
 	for i := range files {
 		files[i].UserSaved = slices.Contains(ws.userSaved[t.ID], files[i].Path)
@@ -130,7 +135,7 @@ func (r *Recorder) Open(ctx context.Context, cwd, turnID, path string) (Diff, er
 		return Diff{}, err
 	}
 	d := Diff{Root: ws.store.Root(), Turn: t.ID, File: f, Before: []string{}, Hunks: []Hunk{}}
-	if f.Binary {
+	if f.Binary || f.TooLarge {
 		return d, nil
 	}
 	before, err := read(ctx, ws.store, t.Before, oldPath(f))
@@ -149,6 +154,9 @@ func (r *Recorder) Open(ctx context.Context, cwd, turnID, path string) (Diff, er
 }
 
 func (ws *workspace) hunks(ctx context.Context, t ledger.Turn, f File) ([]Hunk, error) {
+	if f.TooLarge {
+		return []Hunk{}, nil // what changed in it is not known
+	}
 	all, err := ws.allHunks(ctx, t)
 	if err != nil {
 		return nil, err

@@ -36,6 +36,14 @@ type Recorder struct {
 	// TurnEnded, when set, is called (in its own goroutine) with a workspace root after a
 	// turn there ended or a revert changed it: the editor's signs are pushed from there.
 	TurnEnded func(root string)
+	// Folders, when set, names the workspace folders of the session an event comes from (by
+	// its origin). The ledger's root is found from the folder holding the event's cwd, never
+	// from where that cwd leads git (issue 35); nil when the session is unknown.
+	Folders func(origin string) []string
+	// Trouble, when set, is called (in its own goroutine) once for each new reason the
+	// ledger could not record a turn, with the workspace and the reason in one line, and
+	// with no reason once a turn is recorded there again.
+	Trouble func(root, reason string)
 
 	mu     sync.Mutex // guards the fields below; never held during git work
 	opts   Options
@@ -43,6 +51,9 @@ type Recorder struct {
 	byCwd  map[string]*workspace // a CLI's cwd → its workspace (a cache of Open's answer)
 	// running: a session's turn that has begun and not ended.
 	running map[string]runningTurn
+	// troubles: why each workspace (by root or folder) last failed to record, until it
+	// records again (trouble.go).
+	troubles map[string]string
 }
 
 // workspace is one store and what the editor did with its turns.
@@ -74,7 +85,7 @@ func New(log *slog.Logger) *Recorder {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Recorder{log: log, stores: map[string]*workspace{}, byCwd: map[string]*workspace{}, running: map[string]runningTurn{}}
+	return &Recorder{log: log, stores: map[string]*workspace{}, byCwd: map[string]*workspace{}, running: map[string]runningTurn{}, troubles: map[string]string{}}
 }
 
 // Configure sets the ledger's directory and options (the editor's, at host start). The
@@ -117,9 +128,14 @@ func (r *Recorder) Handle(ctx context.Context, e hooks.Event) hooks.Reply {
 	if e.Cwd == "" || e.SessionID == "" || r.Dir() == "" {
 		return hooks.Reply{}
 	}
-	ws, err := r.workspace(ctx, e.Cwd)
+	folder, err := r.folder(e)
 	if err != nil {
-		r.log.Warn("changes: no ledger for this workspace", "cwd", e.Cwd, "err", err)
+		r.trouble(folder, err)
+		return hooks.Reply{}
+	}
+	ws, err := r.workspace(ctx, folder)
+	if err != nil {
+		r.trouble(folder, fmt.Errorf("no ledger for this workspace: %w", err))
 		return hooks.Reply{}
 	}
 	switch e.Name {
@@ -149,6 +165,8 @@ func (r *Recorder) workspace(ctx context.Context, cwd string) (*workspace, error
 	if err != nil {
 		return nil, err
 	}
+	store.SetLog(r.log)
+	store.SetLimits(opts.Limits)
 	r.mu.Lock()
 	ws := r.stores[store.Root()]
 	fresh := ws == nil
@@ -185,9 +203,10 @@ func (r *Recorder) begin(ctx context.Context, ws *workspace, e hooks.Event) {
 	}
 	t, err := ws.store.Begin(ctx, t)
 	if err != nil {
-		r.log.Warn("changes: begin", "root", ws.store.Root(), "err", err)
+		r.trouble(ws.store.Root(), fmt.Errorf("the turn's start could not be recorded: %w", err))
 		return
 	}
+	r.recorded(ws.store.Root())
 	r.mu.Lock()
 	r.running[e.SessionID] = runningTurn{ws: ws, id: t.ID}
 	r.mu.Unlock()
@@ -222,10 +241,12 @@ func (r *Recorder) end(ctx context.Context, session string) {
 		return
 	}
 	if _, err := run.ws.store.End(ctx, run.id); err != nil {
-		r.log.Warn("changes: end", "root", run.ws.store.Root(), "err", err)
+		r.trouble(run.ws.store.Root(), fmt.Errorf("the turn's end could not be recorded: %w", err))
 		return
 	}
+	r.recorded(run.ws.store.Root())
 	r.changed(run.ws)
+	r.bound(run.ws)
 }
 
 // changed tells the editor a workspace's changes are new, and keeps what the user reviewed.

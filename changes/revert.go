@@ -53,6 +53,9 @@ func (r *Recorder) RevertHunk(ctx context.Context, cwd, turnID, path, key string
 	if err != nil {
 		return Reverted{}, err
 	}
+	if f.TooLarge {
+		return Reverted{}, fmt.Errorf("%s: %w", f.Path, ledger.ErrTooLarge)
+	}
 	if f.Binary {
 		return Reverted{}, fmt.Errorf("%s: %w", f.Path, ledger.ErrBinary)
 	}
@@ -73,10 +76,10 @@ func (r *Recorder) RevertHunk(ctx context.Context, cwd, turnID, path, key string
 	if err != nil {
 		return Reverted{}, fmt.Errorf("%s: %w", f.Path, err)
 	}
-	abs := filepath.Join(ws.store.Root(), filepath.FromSlash(f.Path))
-	if err := apply(abs, rev); err != nil {
+	if err := ws.store.WriteDisk(f.Path, rev); err != nil {
 		return Reverted{}, err
 	}
+	abs := filepath.Join(ws.store.Root(), filepath.FromSlash(f.Path))
 	what := fmt.Sprintf("%s %s", f.Path, lines(h))
 	ws.mu.Lock()
 	ws.reviewed[key] = true // a hunk taken back needs no review: its sign goes
@@ -95,12 +98,12 @@ func (r *Recorder) RevertFile(ctx context.Context, cwd, turnID, path string) (Re
 	if err != nil {
 		return Reverted{}, err
 	}
-	if err := plan.apply(); err != nil {
+	if err := plan.apply(ws.store); err != nil {
 		return Reverted{}, err
 	}
 	ws.reviewAll(ctx, t, f)
 	r.note(ws, plan.what)
-	return Reverted{Root: ws.store.Root(), Paths: plan.paths(), What: "reverted " + plan.what}, nil
+	return Reverted{Root: ws.store.Root(), Paths: plan.paths(ws.store.Root()), What: "reverted " + plan.what}, nil
 }
 
 // RevertTurn takes every file of a turn back, or none: when one cannot be (the user changed
@@ -130,10 +133,10 @@ func (r *Recorder) RevertTurn(ctx context.Context, cwd, turnID string) (Reverted
 	out := Reverted{Root: ws.store.Root(), Paths: []string{}}
 	var whats []string
 	for _, plan := range plans {
-		if err := plan.apply(); err != nil {
+		if err := plan.apply(ws.store); err != nil {
 			return out, err
 		}
-		out.Paths = append(out.Paths, plan.paths()...)
+		out.Paths = append(out.Paths, plan.paths(ws.store.Root())...)
 		whats = append(whats, plan.what)
 	}
 	for _, f := range files {
@@ -144,7 +147,8 @@ func (r *Recorder) RevertTurn(ctx context.Context, cwd, turnID string) (Reverted
 	return out, nil
 }
 
-// filePlan is one file's revert, worked out before anything is written.
+// filePlan is one file's revert, worked out before anything is written. Its paths are
+// relative to the root: the store writes them, never through a link (ledger.WriteDisk).
 type filePlan struct {
 	write  string // where the old content goes ("" for none)
 	rev    ledger.Revision
@@ -152,25 +156,26 @@ type filePlan struct {
 	what   string
 }
 
-func (p filePlan) apply() error {
+func (p filePlan) apply(store *ledger.Store) error {
 	if p.write != "" {
-		if err := apply(p.write, p.rev); err != nil {
+		if err := store.WriteDisk(p.write, p.rev); err != nil {
 			return err
 		}
 	}
 	if p.remove != "" {
-		if err := os.Remove(p.remove); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("changes: %w", err)
+		if err := store.WriteDisk(p.remove, ledger.Revision{Delete: true}); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-func (p filePlan) paths() []string {
+// paths are the files the plan writes, absolute, for the editor to reload.
+func (p filePlan) paths(root string) []string {
 	var out []string
 	for _, path := range []string{p.write, p.remove} {
 		if path != "" {
-			out = append(out, path)
+			out = append(out, filepath.Join(root, filepath.FromSlash(path)))
 		}
 	}
 	return out
@@ -181,6 +186,9 @@ func (p filePlan) paths() []string {
 var ErrUserSaved = errors.New("you saved it while Claude's turn ran, so the turn's change holds your edits too: revert Claude's hunks one by one in its diff")
 
 func (ws *workspace) planFile(ctx context.Context, t ledger.Turn, f File) (filePlan, error) {
+	if f.TooLarge {
+		return filePlan{}, fmt.Errorf("%s: %w", f.Path, ledger.ErrTooLarge)
+	}
 	if f.UserSaved {
 		return filePlan{}, fmt.Errorf("%s: %w", f.Path, ErrUserSaved)
 	}
@@ -188,15 +196,13 @@ func (ws *workspace) planFile(ctx context.Context, t ledger.Turn, f File) (fileP
 	if err != nil {
 		return filePlan{}, err
 	}
-	abs := filepath.Join(ws.store.Root(), filepath.FromSlash(f.Path))
 	if f.OldPath != "" {
 		// A rename goes back whole: the old name gets the old text, the new name goes,
 		// and only while the file is as Claude left it and nothing took the old name.
-		old := filepath.Join(ws.store.Root(), filepath.FromSlash(f.OldPath))
-		if _, err := os.Lstat(old); err == nil || !current.Exists || string(current.Content) != string(after.Content) {
+		if _, err := ws.store.LstatDisk(f.OldPath); !errors.Is(err, os.ErrNotExist) || !current.Exists || string(current.Content) != string(after.Content) {
 			return filePlan{}, fmt.Errorf("%s (renamed from %s): %w", f.Path, f.OldPath, ledger.ErrConflict)
 		}
-		return filePlan{write: old, rev: ledger.Revision{Content: before.Content}, remove: abs, what: fmt.Sprintf("the rename of %s to %s", f.OldPath, f.Path)}, nil
+		return filePlan{write: f.OldPath, rev: ledger.Revision{Content: before.Content}, remove: f.Path, what: fmt.Sprintf("the rename of %s to %s", f.OldPath, f.Path)}, nil
 	}
 	rev, err := ws.store.RevertFile(ctx, before, after, current)
 	if err != nil {
@@ -209,7 +215,7 @@ func (ws *workspace) planFile(ctx context.Context, t ledger.Turn, f File) (fileP
 	case !after.Exists:
 		what = "the deletion of " + f.Path
 	}
-	return filePlan{write: abs, rev: rev, what: what}, nil
+	return filePlan{write: f.Path, rev: rev, what: what}, nil
 }
 
 // versions are a file's before and after (the turn's snapshots) and current (disk).
@@ -220,13 +226,7 @@ func (ws *workspace) versions(ctx context.Context, t ledger.Turn, f File) (befor
 	if after, err = read(ctx, ws.store, t.After, f.Path); err != nil {
 		return
 	}
-	data, rerr := os.ReadFile(filepath.Join(ws.store.Root(), filepath.FromSlash(f.Path)))
-	switch {
-	case rerr == nil:
-		current = ledger.Version{Content: data, Exists: true}
-	case !errors.Is(rerr, os.ErrNotExist):
-		err = fmt.Errorf("changes: %w", rerr)
-	}
+	current, err = ws.store.ReadDisk(f.Path)
 	return
 }
 
@@ -240,27 +240,6 @@ func (ws *workspace) reviewAll(ctx context.Context, t ledger.Turn, f File) {
 	for _, h := range hunks {
 		ws.reviewed[h.Key] = true
 	}
-}
-
-// apply writes a revision, keeping the file's mode (a new file gets 0644, as an editor's).
-func apply(path string, rev ledger.Revision) error {
-	if rev.Delete {
-		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("changes: %w", err)
-		}
-		return nil
-	}
-	mode := os.FileMode(0o644)
-	if info, err := os.Stat(path); err == nil {
-		mode = info.Mode().Perm()
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("changes: %w", err)
-	}
-	if err := os.WriteFile(path, rev.Content, mode); err != nil {
-		return fmt.Errorf("changes: %w", err)
-	}
-	return nil
 }
 
 // lines names a hunk's lines in the before text, as the user and the model read it.

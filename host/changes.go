@@ -2,9 +2,12 @@ package host
 
 import (
 	"context"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/claude-nvim/claude.nvim/changes"
+	"github.com/claude-nvim/claude.nvim/ledger"
 )
 
 // changesTimeout bounds one :ClaudeChanges request's git work (a listing, a revert).
@@ -14,7 +17,10 @@ const changesTimeout = 2 * time.Minute
 type changesConfig struct {
 	Dir        string `msgpack:"dir"` // stdpath("state")/claude/ledger
 	RevertNote bool   `msgpack:"revert_note"`
-	Cwd        string `msgpack:"cwd"` // Neovim's: its workspace's signs come back if it has a ledger
+	// The size limits in MiB (changes.max_file_mb, changes.max_store_mb); 0: the defaults.
+	MaxFileMiB  int64  `msgpack:"max_file_mb"`
+	MaxStoreMiB int64  `msgpack:"max_store_mb"`
+	Cwd         string `msgpack:"cwd"` // Neovim's: its workspace's signs come back if it has a ledger
 }
 
 // configureChanges sets where the ledger lives: sync, a mkdir.
@@ -23,7 +29,14 @@ func (h *Host) configureChanges(args []changesConfig) (bool, error) {
 	if len(args) > 0 {
 		cfg = args[0]
 	}
-	if err := h.changes.Configure(changes.Options{Dir: cfg.Dir, NoRevertNote: !cfg.RevertNote}); err != nil {
+	limits := ledger.DefaultLimits
+	if cfg.MaxFileMiB > 0 {
+		limits.FileSize = cfg.MaxFileMiB << 20
+	}
+	if cfg.MaxStoreMiB > 0 {
+		limits.StoreSize = cfg.MaxStoreMiB << 20
+	}
+	if err := h.changes.Configure(changes.Options{Dir: cfg.Dir, NoRevertNote: !cfg.RevertNote, Limits: limits}); err != nil {
 		return false, err
 	}
 	go func() {
@@ -117,6 +130,42 @@ func (h *Host) pushMarks(root string) {
 	if err := h.editor.MarkChanges(ctx, marks); err != nil {
 		h.log.Warn("changes: marks", "root", root, "err", err)
 	}
+}
+
+// changesTrouble tells the editor once why a workspace's turns are not recorded, and when
+// they are again (changes.Recorder.Trouble).
+func (h *Host) changesTrouble(root, reason string) {
+	if h.editor == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), changesTimeout)
+	defer cancel()
+	if err := h.editor.ChangesTrouble(ctx, root, reason); err != nil {
+		h.log.Warn("changes: trouble", "root", root, "err", err)
+	}
+}
+
+// sessionFolders are the workspace folders of the session a hook event comes from, by its
+// origin: a terminal bridge's (its lock file's), a chat's directory; nil when unknown. The
+// ledger's root comes from them (changes.Recorder.Folders).
+func (h *Host) sessionFolders(origin string) []string {
+	kind, rest, _ := strings.Cut(origin, ":")
+	switch kind {
+	case "chat":
+		return []string{rest}
+	case "terminal":
+		id, err := strconv.Atoi(rest)
+		if err != nil {
+			return nil
+		}
+		h.mu.Lock()
+		b := h.bridges[id]
+		h.mu.Unlock()
+		if b != nil {
+			return b.lock.Info().WorkspaceFolders
+		}
+	}
+	return nil
 }
 
 // bufWritten hears every write of a buffer (async, the path only): a file the user saves

@@ -77,6 +77,8 @@ func New(opts Options) *Host {
 	h.idle = memtrim.NewIdle(trimQuiet, h.trimMemory)
 	h.changes = changes.New(opts.Log)
 	h.changes.TurnEnded = h.pushMarks
+	h.changes.Folders = h.sessionFolders
+	h.changes.Trouble = h.changesTrouble
 	return h
 }
 

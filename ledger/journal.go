@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -25,16 +26,24 @@ type Turn struct {
 	After   Tree      `json:"after,omitempty"`
 	// Files are the files followed outside git (SnapshotFiles): those the tools named.
 	Files []string `json:"files,omitempty"`
+	// LargeBefore and LargeAfter: the files each snapshot left out for their size.
+	LargeBefore Large `json:"large_before,omitempty"`
+	LargeAfter  Large `json:"large_after,omitempty"`
 }
 
-// Limits bound what a store keeps: the newest Turns turns, none older than Age.
+// Limits bound what a store keeps: the newest Turns turns, none older than Age, and its
+// objects within StoreSize bytes (the oldest turns go first); no file over FileSize bytes is
+// recorded.
 type Limits struct {
-	Turns int
-	Age   time.Duration
+	Turns     int
+	Age       time.Duration
+	FileSize  int64
+	StoreSize int64
 }
 
-// DefaultLimits: a working week of busy days, at most a month old.
-var DefaultLimits = Limits{Turns: 500, Age: 30 * 24 * time.Hour}
+// DefaultLimits: a working week of busy days, at most a month old; files of up to 10 MiB
+// (source, data, lock files; not media or build output) and 2 GiB in all.
+var DefaultLimits = Limits{Turns: 500, Age: 30 * 24 * time.Hour, FileSize: 10 << 20, StoreSize: 2 << 30}
 
 // promptLimit: the prompt is kept to name the turn in a list, not to replay it.
 const promptLimit = 1 << 10
@@ -49,8 +58,11 @@ var ErrNoTurn = errors.New("ledger: no such turn")
 // outside git) and the turn in the journal. The snapshot is kept under refs/ledger/<id>, so
 // that it outlives git's pruning until the turn is forgotten.
 func (s *Store) Begin(ctx context.Context, t Turn) (Turn, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	unlock, err := s.lock(ctx)
+	if err != nil {
+		return Turn{}, err
+	}
+	defer unlock()
 	if t.ID == "" {
 		t.ID = uuid.NewString()
 	}
@@ -60,11 +72,10 @@ func (s *Store) Begin(ctx context.Context, t Turn) (Turn, error) {
 	if t.Started.IsZero() {
 		t.Started = time.Now()
 	}
-	var err error
 	if s.repo {
-		t.Before, err = s.snapshot(ctx)
+		t.Before, t.LargeBefore, err = s.snapshot(ctx)
 	} else {
-		t.Before, err = s.snapshotFiles(ctx, s.empty, t.Files)
+		t.Before, t.LargeBefore, err = s.snapshotFiles(ctx, s.empty, t.Files)
 	}
 	if err != nil {
 		return Turn{}, err
@@ -83,8 +94,11 @@ func (s *Store) Begin(ctx context.Context, t Turn) (Turn, error) {
 // "before" (a tool is about to change them). Files it already follows keep their first
 // content. In a git work tree it does nothing: the whole tree is followed.
 func (s *Store) Follow(ctx context.Context, id string, files []string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	unlock, err := s.lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	if s.repo {
 		return nil
 	}
@@ -109,9 +123,15 @@ func (s *Store) Follow(ctx context.Context, id string, files []string) error {
 	if len(fresh) == 0 {
 		return nil
 	}
-	before, err := s.snapshotFiles(ctx, turns[i].Before, fresh)
+	before, large, err := s.snapshotFiles(ctx, turns[i].Before, fresh)
 	if err != nil {
 		return err
+	}
+	for path, sig := range large {
+		if turns[i].LargeBefore == nil {
+			turns[i].LargeBefore = Large{}
+		}
+		turns[i].LargeBefore[path] = sig
 	}
 	turns[i].Before, turns[i].Files = before, append(turns[i].Files, fresh...)
 	if err := s.keep(ctx, id, "before", before); err != nil {
@@ -123,8 +143,11 @@ func (s *Store) Follow(ctx context.Context, id string, files []string) error {
 // End records a turn's end: a snapshot now. Ending a turn twice takes a new snapshot (a
 // resumed turn's end).
 func (s *Store) End(ctx context.Context, id string) (Turn, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	unlock, err := s.lock(ctx)
+	if err != nil {
+		return Turn{}, err
+	}
+	defer unlock()
 	turns, err := s.readJournal()
 	if err != nil {
 		return Turn{}, err
@@ -135,9 +158,9 @@ func (s *Store) End(ctx context.Context, id string) (Turn, error) {
 	}
 	t := &turns[i]
 	if s.repo {
-		t.After, err = s.snapshot(ctx)
+		t.After, t.LargeAfter, err = s.snapshot(ctx)
 	} else {
-		t.After, err = s.snapshotFiles(ctx, t.Before, t.Files)
+		t.After, t.LargeAfter, err = s.snapshotFiles(ctx, t.Before, t.Files)
 	}
 	if err != nil {
 		return Turn{}, err
@@ -157,11 +180,15 @@ func (s *Store) Turns() ([]Turn, error) {
 }
 
 // Forget drops the turns beyond limits (the oldest first) and then the snapshots only they
-// kept; with a zero Limits it drops every turn (:ClaudeChanges clear).
+// kept; with a zero Limits it drops every turn (:ClaudeChanges clear). Over StoreSize, the
+// oldest turns go a quarter at a time until the store fits, the newest turn always kept.
 func (s *Store) Forget(ctx context.Context, limits Limits) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if limits == (Limits{}) {
+	unlock, err := s.lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if limits.Turns == 0 && limits.Age == 0 {
 		return s.clear(ctx)
 	}
 	turns, err := s.readJournal()
@@ -178,9 +205,24 @@ func (s *Store) Forget(ctx context.Context, limits Limits) error {
 			dropped = append(dropped, t)
 		}
 	}
-	if len(dropped) == 0 {
-		return nil
+	if len(dropped) > 0 {
+		if err := s.drop(ctx, kept, dropped); err != nil {
+			return err
+		}
 	}
+	for limits.StoreSize > 0 && len(kept) > 1 && s.size() > limits.StoreSize {
+		n := max(1, len(kept)/4)
+		if err := s.drop(ctx, kept[n:], kept[:n]); err != nil {
+			return err
+		}
+		kept = kept[n:]
+	}
+	return nil
+}
+
+// drop forgets the turns dropped, keeping those kept, and prunes what only they held. The
+// user's objects (alternates) are never touched.
+func (s *Store) drop(ctx context.Context, kept, dropped []Turn) error {
 	for _, t := range dropped {
 		for _, side := range []string{"before", "after"} {
 			if _, err := s.git.run(ctx, nil, "update-ref", "-d", "refs/ledger/"+t.ID+"/"+side); err != nil {
@@ -191,11 +233,31 @@ func (s *Store) Forget(ctx context.Context, limits Limits) error {
 	if err := s.writeJournal(kept); err != nil {
 		return err
 	}
-	// Objects no kept turn refers to go; the user's objects (alternates) are never touched.
 	if _, err := s.git.run(ctx, nil, "gc", "--quiet", "--prune=now"); err != nil {
 		return fmt.Errorf("ledger: forget: %w", err)
 	}
 	return nil
+}
+
+// Size is how many bytes the store's own objects take (the user's, which it reads through
+// alternates, not counted).
+func (s *Store) Size() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.size()
+}
+
+func (s *Store) size() int64 {
+	var total int64
+	_ = filepath.WalkDir(filepath.Join(s.git.gitDir, "objects"), func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if info, err := d.Info(); err == nil {
+				total += info.Size()
+			}
+		}
+		return nil
+	})
+	return total
 }
 
 // clear forgets every turn, also when the journal cannot be read.

@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -8,78 +9,215 @@ import (
 	"strings"
 )
 
+// How a snapshot is taken (issue 35). `git add -A` is not used: for every gitlink it meets
+// (a submodule, a repository embedded in the tree, a folder whose .git is a file) it runs
+// `git status` inside that repository with its own config, so a core.fsmonitor command or a
+// clean filter written there by a tool would run at our next snapshot. Instead git is asked
+// only for names (diff-files, ls-files), and the snapshot's index is updated with
+// update-index from a list this package has checked itself:
+//   - a nested repository (ls-files shows it as "dir/") is never entered, listed or added;
+//   - gitlinks are dropped from the index the store starts from, and diff-files ignores any
+//     (--ignore-submodules=all), so no git runs inside one;
+//   - a path behind a symbolic link, a directory, a FIFO, a socket or a device is left out;
+//   - a regular file over the file size limit is left out and reported (Large), never read.
+// This is as much work as `git status`: one stat of each indexed file, one walk for new ones.
+
+// Large is what a snapshot left out for its size: path (relative) → "size mtime", so that a
+// later snapshot can tell whether it changed.
+type Large map[string]string
+
 // Snapshot records the whole work tree as it is now (what `git add -A` would stage: new
-// files too, ignored files not) and returns its tree. Only files whose size or time changed
-// since the last snapshot are read again.
+// files too, ignored files not, nested repositories and files over the size limit never) and
+// returns its tree. Only files whose size or time changed since the last snapshot are read
+// again.
 func (s *Store) Snapshot(ctx context.Context) (Tree, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.snapshot(ctx)
+	unlock, err := s.lock(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	tree, _, err := s.snapshot(ctx)
+	return tree, err
 }
 
-func (s *Store) snapshot(ctx context.Context) (Tree, error) {
+func (s *Store) snapshot(ctx context.Context) (Tree, Large, error) {
 	if !s.repo {
-		return "", ErrNotRepository
+		return "", nil, ErrNotRepository
 	}
-	if _, err := s.git.run(ctx, nil, "add", "-A", "--ignore-errors", "--", "."); err != nil {
+	if err := s.dropGitlinks(ctx); err != nil {
+		return "", nil, err
+	}
+	paths, err := s.candidates(ctx)
+	if err != nil {
 		// An index git cannot read (see seedIndex) is rebuilt from the files.
 		if rmErr := os.Remove(filepath.Join(s.git.gitDir, "index")); rmErr != nil {
-			return "", fmt.Errorf("ledger: snapshot of %s: %w", s.root, err)
+			return "", nil, fmt.Errorf("ledger: snapshot of %s: %w", s.root, err)
 		}
-		if _, err := s.git.run(ctx, nil, "add", "-A", "--ignore-errors", "--", "."); err != nil {
-			return "", fmt.Errorf("ledger: snapshot of %s: %w", s.root, err)
+		if paths, err = s.candidates(ctx); err != nil {
+			return "", nil, fmt.Errorf("ledger: snapshot of %s: %w", s.root, err)
 		}
 	}
-	return writeTree(ctx, s.git)
+	large, err := s.stage(ctx, s.git, paths)
+	if err != nil {
+		return "", nil, fmt.Errorf("ledger: snapshot of %s: %w", s.root, err)
+	}
+	tree, err := writeTree(ctx, s.git)
+	return tree, large, err
+}
+
+// candidates are the paths that may differ from the index: indexed files whose stat data
+// changed (or that are gone) and files not in the index that git does not ignore. A nested
+// repository comes as "dir/", which stage leaves out.
+func (s *Store) candidates(ctx context.Context) ([]string, error) {
+	changed, err := s.git.run(ctx, nil, "diff-files", "-z", "--name-only", "--ignore-submodules=all")
+	if err != nil {
+		return nil, err
+	}
+	untracked, err := s.git.run(ctx, nil, "ls-files", "-z", "-o", "--exclude-standard")
+	if err != nil {
+		return nil, err
+	}
+	return append(splitNul(changed), splitNul(untracked)...), nil
+}
+
+// dropGitlinks removes every gitlink from the index once per Store: the index seeded from
+// the user's names their submodules, and no git of ours may look inside one.
+func (s *Store) dropGitlinks(ctx context.Context) error {
+	if s.gitlinksDropped {
+		return nil
+	}
+	out, err := s.git.run(ctx, nil, "ls-files", "-z", "-s")
+	if err != nil {
+		// No index yet, or one git cannot read: candidates starts it again.
+		return nil
+	}
+	var links []string
+	for _, rec := range splitNul(out) {
+		if meta, path, ok := strings.Cut(rec, "\t"); ok && strings.HasPrefix(meta, "160000 ") {
+			links = append(links, path)
+		}
+	}
+	if len(links) > 0 {
+		if _, err := s.git.run(ctx, nulList(links), "update-index", "-z", "--force-remove", "--stdin"); err != nil {
+			return fmt.Errorf("ledger: dropping nested repositories from the snapshot: %w", err)
+		}
+	}
+	s.gitlinksDropped = true
+	return nil
+}
+
+// stage brings g's index in line with paths as they are on disk, after checking each: a
+// regular file or a link is added, anything else (gone, a directory, a nested repository,
+// behind a link, a special file, over the size limit) is removed. update-index reads only
+// the files it is given, and git reads a link's target as text, never through it.
+func (s *Store) stage(ctx context.Context, g gitRunner, paths []string) (Large, error) {
+	var add, remove []string
+	large := Large{}
+	seen := map[string]bool{}
+	dirs := map[string]bool{} // directories checked to be real, not links
+	for _, rel := range paths {
+		if strings.HasSuffix(rel, "/") || seen[rel] {
+			continue // a nested repository, never recorded
+		}
+		seen[rel] = true
+		info, ok := s.lstatInside(rel, dirs)
+		switch {
+		case !ok:
+			remove = append(remove, rel)
+		case info.Mode().IsRegular() && info.Size() > s.fileLimit:
+			large[rel] = fmt.Sprintf("%d %d", info.Size(), info.ModTime().UnixNano())
+			remove = append(remove, rel)
+		case info.Mode().IsRegular() || info.Mode()&os.ModeSymlink != 0:
+			add = append(add, rel)
+		default:
+			remove = append(remove, rel)
+		}
+	}
+	if len(add) > 0 {
+		// A file replaced between the check and git's read (a FIFO, a directory) fails the
+		// whole update; the caller's next snapshot checks again.
+		if _, err := g.run(ctx, nulList(add), "update-index", "-z", "--add", "--remove", "--stdin"); err != nil {
+			return nil, err
+		}
+	}
+	if len(remove) > 0 {
+		if _, err := g.run(ctx, nulList(remove), "update-index", "-z", "--force-remove", "--stdin"); err != nil {
+			return nil, err
+		}
+	}
+	return large, nil
+}
+
+// lstatInside stats rel (relative to Root) without following a link anywhere on its way: ok
+// is false when it is gone or a directory on its way is a link or not a directory.
+func (s *Store) lstatInside(rel string, dirs map[string]bool) (os.FileInfo, bool) {
+	parts := strings.Split(rel, "/")
+	for i := 1; i < len(parts); i++ {
+		dir := strings.Join(parts[:i], "/")
+		real, checked := dirs[dir]
+		if !checked {
+			info, err := os.Lstat(filepath.Join(s.root, filepath.FromSlash(dir)))
+			real = err == nil && info.IsDir()
+			dirs[dir] = real
+		}
+		if !real {
+			return nil, false
+		}
+	}
+	info, err := os.Lstat(filepath.Join(s.root, filepath.FromSlash(rel)))
+	if err != nil || info.IsDir() {
+		return nil, false
+	}
+	return info, true
 }
 
 // SnapshotFiles records base with paths (absolute, or relative to Root) replaced by what is
 // on disk now; a path that no longer exists is removed. For workspaces outside git, where
 // the files the tools named are what can be followed.
 func (s *Store) SnapshotFiles(ctx context.Context, base Tree, paths []string) (Tree, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.snapshotFiles(ctx, base, paths)
+	unlock, err := s.lock(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	tree, _, err := s.snapshotFiles(ctx, base, paths)
+	return tree, err
 }
 
-func (s *Store) snapshotFiles(ctx context.Context, base Tree, paths []string) (Tree, error) {
+func (s *Store) snapshotFiles(ctx context.Context, base Tree, paths []string) (Tree, Large, error) {
 	rels := make([]string, 0, len(paths))
 	for _, p := range paths {
 		rel, err := s.relative(p)
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
 		rels = append(rels, rel)
 	}
 	if _, err := s.files.run(ctx, nil, "read-tree", string(base)); err != nil {
-		return "", fmt.Errorf("ledger: %w", err)
+		return "", nil, fmt.Errorf("ledger: %w", err)
 	}
-	var present, missing []string
-	for _, rel := range rels {
-		if _, err := os.Lstat(filepath.Join(s.root, filepath.FromSlash(rel))); err == nil {
-			present = append(present, rel)
-		} else {
-			missing = append(missing, rel)
-		}
+	large, err := s.stage(ctx, s.files, rels)
+	if err != nil {
+		return "", nil, fmt.Errorf("ledger: snapshot of %d files: %w", len(rels), err)
 	}
-	// --pathspec-from-file: no argument list limit; --literal-pathspecs: no glob magic in
-	// file names.
-	if len(present) > 0 {
-		if _, err := s.files.run(ctx, nulList(present), "--literal-pathspecs", "add", "-A", "--ignore-errors", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
-			return "", fmt.Errorf("ledger: snapshot of %d files: %w", len(present), err)
-		}
-	}
-	if len(missing) > 0 {
-		if _, err := s.files.run(ctx, nulList(missing), "--literal-pathspecs", "rm", "-q", "--cached", "--ignore-unmatch", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
-			return "", fmt.Errorf("ledger: snapshot of %d deleted files: %w", len(missing), err)
-		}
-	}
-	return writeTree(ctx, s.files)
+	tree, err := writeTree(ctx, s.files)
+	return tree, large, err
 }
 
-// nulList is paths as --pathspec-file-nul reads them.
+// nulList is paths as -z and --pathspec-file-nul read them.
 func nulList(paths []string) []byte {
 	return []byte(strings.Join(paths, "\x00") + "\x00")
+}
+
+// splitNul cuts -z output into its records.
+func splitNul(out []byte) []string {
+	var list []string
+	for rec := range bytes.SplitSeq(out, []byte{0}) {
+		if len(rec) > 0 {
+			list = append(list, string(rec))
+		}
+	}
+	return list
 }
 
 func writeTree(ctx context.Context, g gitRunner) (Tree, error) {

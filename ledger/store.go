@@ -6,10 +6,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Tree is a snapshot: a git tree id in the Store's repository.
@@ -37,6 +39,16 @@ type Store struct {
 	repo  bool   // root is a git work tree's top
 	// empty is the empty tree's id in this object format.
 	empty Tree
+
+	// log hears what the store did on its own (a stale lock removed); SetLog.
+	log *slog.Logger
+	// fileLimit: a file larger than this is left out of snapshots (SetLimits).
+	fileLimit int64
+	// Guarded by mu: gitlinksDropped once the index holds no gitlink (snapshot.go), swept
+	// once the refs' stale locks were looked for (lock.go).
+	gitlinksDropped, swept bool
+	// gitFailed: a git failed since the last sweep; the next lock looks for its leftovers.
+	gitFailed *atomic.Bool
 }
 
 // attributes go to the private info/attributes, which outranks every .gitattributes: no
@@ -51,10 +63,12 @@ func Open(ctx context.Context, dir, workspace string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	failed := new(atomic.Bool)
 	s := &Store{
-		git:   gitRunner{gitDir: gitDir, workTree: root, index: "index"},
-		files: gitRunner{gitDir: gitDir, workTree: root, index: "index-files"},
+		git:   gitRunner{gitDir: gitDir, workTree: root, index: "index", failed: failed},
+		files: gitRunner{gitDir: gitDir, workTree: root, index: "index-files", failed: failed},
 		root:  root, repo: repo,
+		log: slog.New(slog.DiscardHandler), fileLimit: DefaultLimits.FileSize, gitFailed: failed,
 	}
 	if err := s.init(ctx, format); err != nil {
 		return nil, err
@@ -99,6 +113,22 @@ func locate(ctx context.Context, dir, workspace string) (gitDir, root, format st
 	}
 	sum := sha256.Sum256([]byte(root))
 	return filepath.Join(dir, filepath.Base(root)+"-"+hex.EncodeToString(sum[:8])), root, format, user, repo, nil
+}
+
+// SetLog sends what the store does on its own (a stale lock removed) to log.
+func (s *Store) SetLog(log *slog.Logger) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.log = log
+}
+
+// SetLimits sets the size limits of later snapshots (the other limits are Forget's).
+func (s *Store) SetLimits(l Limits) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if l.FileSize > 0 {
+		s.fileLimit = l.FileSize
+	}
 }
 
 // Root is the directory the snapshots cover (paths in Changes are relative to it).

@@ -23,3 +23,12 @@ func (e *Editor) MarkChanges(ctx context.Context, marks changes.Marks) error {
 	}
 	return nil
 }
+
+// ChangesTrouble tells the editor why the ledger of root could not record a turn (shown
+// once, and in the statusline until cleared), or with no reason that it records again.
+func (e *Editor) ChangesTrouble(ctx context.Context, root, reason string) error {
+	if err := e.lua(ctx, nil, `require('claude.handlers').changes_trouble(...)`, root, reason); err != nil {
+		return luaError(err)
+	}
+	return nil
+}

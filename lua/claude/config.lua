@@ -148,6 +148,12 @@ M.schema = group({
     -- After you revert something, the next prompt in that workspace tells
     -- Claude what you undid (so it does not redo it blindly).
     revert_note = option(true, "boolean"),
+    -- A file larger than this (MiB) is not recorded: :ClaudeChanges lists
+    -- it as "too large to record" and cannot revert it.
+    max_file_mb = option(10, "number"),
+    -- The ledger of one workspace keeps at most this much (MiB); past it the
+    -- oldest turns are forgotten first.
+    max_store_mb = option(2048, "number"),
     -- Signs on the lines Claude changed that you have not reviewed.
     signs = option(true, "boolean"),
     -- Buffer-local keys in the :ClaudeChanges diff; false disables one.

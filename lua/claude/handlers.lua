@@ -150,6 +150,11 @@ function M.mark_changes(marks)
   require("claude.changes.signs").set(marks)
 end
 
+--- The ledger of root could not record a turn (reason), or records again ("").
+function M.changes_trouble(root, reason)
+  require("claude.changes").trouble(root, reason)
+end
+
 --- A list of stored conversations, or a preview of one, for the history
 --- browser (:ClaudeChat resume; nvimapi.Editor.ChatHistory).
 function M.show_history(dir, reply)

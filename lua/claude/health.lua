@@ -601,9 +601,21 @@ local function check_changes()
     health.warn("nothing is recorded for " .. vim.fn.getcwd() .. ": " .. h.error, ":ClaudeChanges clear starts a new ledger for this workspace")
     return
   end
-  local what = h.repository and "the whole git work tree" or "not a git repository: only the files Claude's file tools name (a shell command's changes are not seen)"
+  local what = h.repository and "the whole git work tree but nested repositories" or "not a git repository: only the files Claude's file tools name (a shell command's changes are not seen)"
   health.ok(string.format("%s: %s", vim.fn.fnamemodify(h.root, ":~"), what))
-  health.info(string.format("%d turn%s kept, %.1f MiB, in %s (mode 700; newest 500 turns, at most 30 days)", h.turns, h.turns == 1 and "" or "s", h.bytes / 1048576, vim.fn.fnamemodify(h.store, ":~")))
+  if h.trouble and h.trouble ~= "" then
+    health.error("the last turn here was not recorded: " .. h.trouble, "see :ClaudeChanges; the next turn recorded clears this")
+  end
+  local cfg = require("claude.config").get().changes
+  health.info(string.format(
+    "%d turn%s kept, %.1f MiB, in %s (mode 700; newest 500 turns, at most 30 days, at most %d MiB; files over %d MiB are listed, not recorded)",
+    h.turns,
+    h.turns == 1 and "" or "s",
+    h.bytes / 1048576,
+    vim.fn.fnamemodify(h.store, ":~"),
+    cfg.max_store_mb,
+    cfg.max_file_mb
+  ))
 end
 
 function M.check()

@@ -296,7 +296,13 @@ end
 local function configure_changes()
   local cfg = require("claude.config").get().changes
   local dir = vim.fn.stdpath("state") .. "/claude/ledger"
-  local ok, err = pcall(vim.fn.ClaudeHostChangesConfigure, { dir = dir, revert_note = cfg.revert_note, cwd = vim.fn.getcwd() })
+  local ok, err = pcall(vim.fn.ClaudeHostChangesConfigure, {
+    dir = dir,
+    revert_note = cfg.revert_note,
+    max_file_mb = cfg.max_file_mb,
+    max_store_mb = cfg.max_store_mb,
+    cwd = vim.fn.getcwd(),
+  })
   -- A test host may register only some handlers.
   if not ok and not (vim.g.claude_test_host and tostring(err):find("Unknown function", 1, true)) then
     require("claude.notify").notify("claude.nvim: the change ledger is off: " .. tostring(err), vim.log.levels.WARN)

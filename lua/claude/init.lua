@@ -182,6 +182,10 @@ local function waits()
   if unreviewed > 0 then
     w = w .. string.format(" · %d unreviewed", unreviewed)
   end
+  local changes = package.loaded["claude.changes"]
+  if changes and changes.troubled() then
+    w = w .. " · changes not recorded"
+  end
   return w
 end
 

@@ -8,6 +8,7 @@ local M = {}
 local notify = require("claude.notify")
 
 local state = {
+  troubles = {}, -- workspace root -> why its last turn was not recorded
   buf = nil,
   cwd = nil, -- the workspace the list shows (the directory it was asked for)
   listing = nil, -- the host's answer: { root, repository, turns }
@@ -30,6 +31,9 @@ end
 
 local function status_text(file)
   local counts = file.binary and "binary" or string.format("+%d -%d", file.added, file.deleted)
+  if file.too_large then
+    counts = "too large to record: not reverted (changes.max_file_mb)"
+  end
   local name = file.path
   if file.old_path and file.old_path ~= "" then
     name = file.old_path .. " -> " .. file.path
@@ -54,6 +58,9 @@ local function render()
     lines = { "Claude's changes: asking the host..." }
   else
     table.insert(lines, string.format("Claude's changes in %s%s   (g? for keys)", vim.fn.fnamemodify(l.root, ":~"), l.repository and "" or " (not a git repository: the files Claude's file tools named)"))
+    if l.trouble and l.trouble ~= "" then
+      table.insert(lines, "! The last turn was NOT recorded: " .. first_line(l.trouble))
+    end
     if #l.turns == 0 then
       table.insert(lines, "")
       table.insert(lines, "No turn recorded yet: the turns of a Claude started by this plugin (:ClaudeOpen, :ClaudeChat) show here.")
@@ -242,6 +249,33 @@ function M.fill_quickfix(marks)
   end)
   vim.fn.setqflist({}, " ", { title = "Claude's unreviewed changes", items = items })
   notify.info(string.format("claude.nvim: %d unreviewed hunk%s in the quickfix list", #items, #items == 1 and "" or "s"))
+end
+
+--- The host says the ledger of root could not record a turn (told once per
+--- reason), or with reason "" that it records again.
+function M.trouble(root, reason)
+  if reason == "" then
+    if state.troubles[root] then
+      notify.info("claude.nvim: Claude's changes in " .. vim.fn.fnamemodify(root, ":~") .. " are recorded again")
+    end
+    state.troubles[root] = nil
+  else
+    state.troubles[root] = reason
+    notify.warn("claude.nvim: Claude's changes in " .. vim.fn.fnamemodify(root, ":~") .. " are not being recorded: " .. reason)
+  end
+  vim.cmd("redrawstatus")
+end
+
+--- Whether the ledger of the workspace holding dir (Neovim's working
+--- directory when nil) failed to record its last turn: for the statusline.
+function M.troubled(dir)
+  dir = dir or vim.fn.getcwd()
+  for root in pairs(state.troubles) do
+    if dir == root or vim.startswith(dir, root .. "/") or vim.startswith(root, dir .. "/") then
+      return true
+    end
+  end
+  return false
 end
 
 --- :ClaudeChanges [qf|clear].
