@@ -118,17 +118,17 @@ func (r *Recorder) RevertTurn(ctx context.Context, cwd, turnID string) (Reverted
 		return Reverted{}, err
 	}
 	var plans []filePlan
-	var refused []string
+	var refused []error
 	for _, f := range files {
 		plan, err := ws.planFile(ctx, t, f)
 		if err != nil {
-			refused = append(refused, err.Error())
+			refused = append(refused, err)
 			continue
 		}
 		plans = append(plans, plan)
 	}
 	if len(refused) > 0 {
-		return Reverted{}, fmt.Errorf("changes: nothing was reverted: %s", strings.Join(refused, "; "))
+		return Reverted{}, turnRefused(refused)
 	}
 	out := Reverted{Root: ws.store.Root(), Paths: []string{}}
 	var whats []string
@@ -146,6 +146,20 @@ func (r *Recorder) RevertTurn(ctx context.Context, cwd, turnID string) (Reverted
 	out.What = fmt.Sprintf("reverted the turn (%d files)", len(files))
 	return out, nil
 }
+
+// turnRefused says why nothing of a turn was reverted, on one line, keeping each file's
+// reason for errors.Is.
+type turnRefused []error
+
+func (e turnRefused) Error() string {
+	reasons := make([]string, len(e))
+	for i, err := range e {
+		reasons[i] = err.Error()
+	}
+	return "changes: nothing was reverted: " + strings.Join(reasons, "; ")
+}
+
+func (e turnRefused) Unwrap() []error { return e }
 
 // filePlan is one file's revert, worked out before anything is written. Its paths are
 // relative to the root: the store writes them, never through a link (ledger.WriteDisk).

@@ -32,7 +32,7 @@ func (r *Recorder) folder(e hooks.Event) (string, error) {
 	}
 	best := ""
 	for _, f := range folders {
-		if within(f, e.Cwd) && len(f) > len(best) {
+		if (within(f, e.Cwd) || withinResolved(f, e.Cwd)) && len(f) > len(best) {
 			best = f
 		}
 	}
@@ -46,6 +46,14 @@ func (r *Recorder) folder(e hooks.Event) (string, error) {
 func within(dir, path string) bool {
 	rel, err := filepath.Rel(dir, path)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// withinResolved is within with links resolved: the CLI may name its cwd by its real path
+// (macOS's /tmp is /private/tmp) where the editor names the folder through a link.
+func withinResolved(dir, path string) bool {
+	d, err1 := filepath.EvalSymlinks(dir)
+	p, err2 := filepath.EvalSymlinks(path)
+	return err1 == nil && err2 == nil && within(d, p)
 }
 
 // trouble keeps why where could not be recorded, and tells the user when the reason is new.
