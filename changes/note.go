@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // noteName is the file, in the store's private directory (0600), that keeps the revert note
@@ -50,8 +52,29 @@ func (r *Recorder) takeNote(ws *workspace) []byte {
 		more = fmt.Sprintf(" (and %d more)", len(notes)-noteLimit)
 		notes = notes[len(notes)-noteLimit:]
 	}
+	for i, n := range notes {
+		notes[i] = oneLine(n)
+	}
 	return []byte(fmt.Sprintf("[claude.nvim] Since your last turn the user reviewed your changes in their editor and reverted: %s%s. "+
 		"Do not make these changes again unless the user asks for them.\n", strings.Join(notes, "; "), more))
+}
+
+// quoted is a file name as a note (and the user's message) gives it: in double quotes,
+// escaped as Go escapes a string (strconv.Quote: a newline, a carriage return, a tab, any
+// other control or non-printing character such as U+2028, a quote, a backslash, a byte that
+// is not UTF-8). The note goes into the model's context in the plugin's voice; a name is the
+// workspace's, which anyone who can write a file chooses, so none may start a line there nor
+// end the plugin's sentence and go on as if it were the plugin's (issue 35).
+func quoted(name string) string { return strconv.Quote(name) }
+
+// oneLine is a note with whatever could break its line escaped: names are quoted where a note
+// is made, but a note kept on disk by an older version holds them raw (loadNotes).
+func oneLine(note string) string {
+	if utf8.ValidString(note) && strings.IndexFunc(note, func(r rune) bool { return !strconv.IsPrint(r) }) < 0 {
+		return note
+	}
+	q := strconv.Quote(note)
+	return q[1 : len(q)-1]
 }
 
 // saveNotes writes ws.notes (ws.mu held, so that writes keep the order of the changes),

@@ -155,8 +155,8 @@ func TestRevertingAHunkKeepsTheUsersLaterEditAndTheNextPromptHearsOfIt(t *testin
 		t.Errorf("reverted paths = %v, want a.txt's", got.Paths)
 	}
 	note := string(claudeTurn(t, r, dir, "next").Stdout)
-	if !strings.Contains(note, "a.txt line 7") {
-		t.Errorf("the next prompt's note = %q, want it to name a.txt line 7", note)
+	if !strings.Contains(note, `"a.txt" line 7`) {
+		t.Errorf("the next prompt's note = %q, want it to name \"a.txt\" line 7", note)
 	}
 	if again := r.Handle(ctx, event(hooks.UserPromptSubmit, dir, map[string]any{"prompt": "and again"})); len(again.Stdout) != 0 {
 		t.Errorf("a second prompt got the note again: %q", again.Stdout)

@@ -80,7 +80,7 @@ func (r *Recorder) RevertHunk(ctx context.Context, cwd, turnID, path, key string
 		return Reverted{}, err
 	}
 	abs := filepath.Join(ws.store.Root(), filepath.FromSlash(f.Path))
-	what := fmt.Sprintf("%s %s", f.Path, lines(h))
+	what := fmt.Sprintf("%s %s", quoted(f.Path), lines(h))
 	ws.mu.Lock()
 	ws.reviewed[key] = true // a hunk taken back needs no review: its sign goes
 	ws.mu.Unlock()
@@ -216,18 +216,18 @@ func (ws *workspace) planFile(ctx context.Context, t ledger.Turn, f File) (fileP
 		if _, err := ws.store.LstatDisk(f.OldPath); !errors.Is(err, os.ErrNotExist) || !current.Exists || string(current.Content) != string(after.Content) {
 			return filePlan{}, fmt.Errorf("%s (renamed from %s): %w", f.Path, f.OldPath, ledger.ErrConflict)
 		}
-		return filePlan{write: f.OldPath, rev: ledger.Revision{Content: before.Content}, remove: f.Path, what: fmt.Sprintf("the rename of %s to %s", f.OldPath, f.Path)}, nil
+		return filePlan{write: f.OldPath, rev: ledger.Revision{Content: before.Content}, remove: f.Path, what: fmt.Sprintf("the rename of %s to %s", quoted(f.OldPath), quoted(f.Path))}, nil
 	}
 	rev, err := ws.store.RevertFile(ctx, before, after, current)
 	if err != nil {
 		return filePlan{}, fmt.Errorf("%s: %w", f.Path, err)
 	}
-	what := "all changes to " + f.Path
+	what := "all changes to " + quoted(f.Path)
 	switch {
 	case !before.Exists:
-		what = "the new file " + f.Path
+		what = "the new file " + quoted(f.Path)
 	case !after.Exists:
-		what = "the deletion of " + f.Path
+		what = "the deletion of " + quoted(f.Path)
 	}
 	return filePlan{write: f.Path, rev: rev, what: what}, nil
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/claude-nvim/claude.nvim/chat"
@@ -25,11 +26,14 @@ const rejectMessage = "The user rejected this change in the editor's diff review
 // sent it, and the tool result even says "file state is current in your context — no need to
 // Read it back" (checked with the CLI 2.1.197; a userModified field in the answer is dropped),
 // so the model would go on from a file that is not there.
+// The path is quoted (strconv.Quote): it is the file the link the model named leads to, a
+// name the workspace chose, and a name must not start a line of the model's context nor end
+// the sentence and go on in the plugin's voice (issue 35).
 func modifiedMessage(tool, path string) string {
 	if tool == "Write" {
-		return "The user modified your proposed content for " + path + " before accepting it. The file is not what you proposed: read it again before relying on its content."
+		return "The user modified your proposed content for " + strconv.Quote(path) + " before accepting it. The file is not what you proposed: read it again before relying on its content."
 	}
-	return "The user modified your proposed changes to " + path + " before accepting them. The file is not what you proposed: read it again before relying on its content."
+	return "The user modified your proposed changes to " + strconv.Quote(path) + " before accepting them. The file is not what you proposed: read it again before relying on its content."
 }
 
 // editInput is the input of Edit, MultiEdit and Write, as far as a review needs it.
@@ -156,7 +160,7 @@ func (c *Controller) review(ctx context.Context, dir string, proc *chat.Process,
 	switch {
 	case err != nil:
 		line = "could not show the diff (" + err.Error() + "): denied"
-		err = proc.Deny(wctx, req.Ticket, "The editor could not show this change: "+err.Error())
+		err = proc.Deny(wctx, req.Ticket, "The editor could not show this change: "+strconv.Quote(err.Error())) // it may name the file
 	case res.Outcome == mcp.DiffAccepted && res.FinalText == before && after != before:
 		// Every change taken back (the per-hunk keys) and the rest accepted: the terminal's
 		// CLI takes a FILE_SAVED with the file's own text as a rejection ("Rejected update",

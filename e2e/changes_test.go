@@ -124,7 +124,7 @@ func (s *session) reviewAndRevert() {
 func (s *session) assertNoteHeard(req fakeapi.Request) {
 	s.t.Helper()
 	got := req.LastUserText()
-	for _, want := range []string{"reverted", "a.txt line 7", "all changes to b.txt"} {
+	for _, want := range []string{"reverted", `"a.txt" line 7`, `all changes to "b.txt"`} {
 		if !strings.Contains(got, want) {
 			s.t.Errorf("the next prompt's request lacks %q; its user text:\n%s", want, tail(got))
 		}

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -91,7 +92,7 @@ func TestAChatEditChangedInTheDiffIsWrittenAsTheUserLeftIt(t *testing.T) {
 		t.Errorf("the model got the tool result %q, want the edit done", result)
 	}
 	// The CLI's words from the terminal's diff flow, in the same request as the tool result.
-	told := "The user modified your proposed changes to " + path + " before accepting them."
+	told := "The user modified your proposed changes to " + strconv.Quote(path) + " before accepting them."
 	if got := s.mainRequest(3).LastUserText(); !strings.Contains(got, told) {
 		t.Errorf("with the tool result the model got %q, want it told %q", got, told)
 	}

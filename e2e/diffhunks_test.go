@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -96,7 +97,7 @@ func TestAHunkTakenBackInTheChatsEditReviewIsNotWritten(t *testing.T) {
 	if !strings.Contains(result, "has been updated successfully") {
 		t.Errorf("the model got the tool result %q, want the edit done", result)
 	}
-	told := "The user modified your proposed changes to " + path + " before accepting them."
+	told := "The user modified your proposed changes to " + strconv.Quote(path) + " before accepting them."
 	if got := s.mainRequest(3).LastUserText(); !strings.Contains(got, told) {
 		t.Errorf("with the tool result the model got %q, want it told %q", got, told)
 	}

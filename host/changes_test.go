@@ -193,7 +193,7 @@ func TestClaudeChangesListsATurnAndRevertsAHunkAndAFileKeepingTheUsersEdit(t *te
 	}
 
 	note := string(c.turn("next").Stdout)
-	for _, want := range []string{"a.txt line 7", "all changes to b.txt"} {
+	for _, want := range []string{`"a.txt" line 7`, `all changes to "b.txt"`} {
 		if !strings.Contains(note, want) {
 			t.Errorf("the next prompt's note = %q, want it to name %q", note, want)
 		}
