@@ -12,5 +12,7 @@
 //
 // After a revert, the next UserPromptSubmit in that workspace answers with a short note of
 // what the user undid (the CLI adds a UserPromptSubmit hook's output to the model's
-// context), so that Claude does not redo it blindly.
+// context), so that Claude does not redo it blindly. Every file name in the note is quoted
+// (strconv.Quote): a name is the workspace's, and must not start a line of the model's
+// context nor end the plugin's sentence and go on in its voice.
 package changes

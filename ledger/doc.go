@@ -12,6 +12,10 @@
 // hook for add or write-tree, and the private info/attributes turns off every filter and line
 // ending conversion, which also keeps each snapshot byte-for-byte what was on disk.
 //
+// A file name is any bytes the file system allows (a newline, a byte that is not UTF-8): git
+// lists names NUL-separated (-z, --pathspec-file-nul), and where it can only quote them (a
+// patch's ---/+++ lines) its C-style quoting is decoded exactly.
+//
 // A Tree is a snapshot's git tree id. Changes lists what differs between two snapshots, and
 // Read gives a file's bytes in one.
 package ledger

@@ -7,6 +7,7 @@
 local M = {}
 
 local notify = require("claude.notify")
+local show_name = require("claude.changes.names").show
 
 local views = {} -- tab page -> view
 
@@ -203,7 +204,7 @@ end
 local function winbar(view)
   local keys = cfg().keymaps
   local hint = cfg().use_default_keymaps and keys.revert_hunk and (" · " .. keys.revert_hunk .. " revert hunk") or ""
-  local text = string.format("before: %s%s · g? keys", view.file.path, hint)
+  local text = string.format("before: %s%s · g? keys", show_name(view.file.path), hint)
   return text:gsub("%%", "%%%%")
 end
 
@@ -211,14 +212,16 @@ end
 --- hunks }) for cwd's workspace.
 function M.show(cwd, d)
   local path = d.root .. "/" .. d.file.path
-  vim.cmd("tabnew " .. vim.fn.fnameescape(path))
+  -- The name as an argument, not in a command line: a name with a newline
+  -- or a backslash survives no escaping there.
+  vim.cmd.tabnew({ args = { path }, magic = { file = false } })
   local tab = vim.api.nvim_get_current_tabpage()
   local file_win, file_buf = vim.api.nvim_get_current_win(), vim.api.nvim_get_current_buf()
   local before_buf = vim.api.nvim_create_buf(false, true)
   vim.bo[before_buf].bufhidden = "wipe"
   vim.api.nvim_buf_set_lines(before_buf, 0, -1, false, d.before)
   vim.bo[before_buf].modifiable = false
-  pcall(vim.api.nvim_buf_set_name, before_buf, string.format("claude-changes://%s/%s", d.turn:sub(1, 8), d.file.path))
+  pcall(vim.api.nvim_buf_set_name, before_buf, string.format("claude-changes://%s/%s", d.turn:sub(1, 8), show_name(d.file.path)))
   local ft = vim.filetype.match({ filename = path })
   if ft then
     vim.bo[before_buf].filetype = ft

@@ -12,7 +12,10 @@ function M.refuse_modified(root, paths)
     local buf = vim.fn.bufnr(root .. "/" .. path)
     if buf > 0 and vim.api.nvim_buf_is_loaded(buf) and vim.bo[buf].modified then
       require("claude.notify").warn(
-        string.format("claude.nvim: %s has unsaved edits: save or undo them first (a revert works on the file on disk); nothing was reverted", path)
+        string.format(
+          "claude.nvim: %s has unsaved edits: save or undo them first (a revert works on the file on disk); nothing was reverted",
+          require("claude.changes.names").show(path)
+        )
       )
       return true
     end

@@ -6,6 +6,7 @@
 local M = {}
 
 local notify = require("claude.notify")
+local show = require("claude.changes.names").show
 
 local state = {
   troubles = {}, -- workspace root -> why its last turn was not recorded
@@ -34,9 +35,9 @@ local function status_text(file)
   if file.too_large then
     counts = "too large to record: not reverted (changes.max_file_mb)"
   end
-  local name = file.path
+  local name = show(file.path)
   if file.old_path and file.old_path ~= "" then
-    name = file.old_path .. " -> " .. file.path
+    name = show(file.old_path) .. " -> " .. name
   end
   local saved = file.user_saved and "  (you saved it during the turn: revert it hunk by hunk)" or ""
   return string.format("    %s %s  %s%s", file.status, name, counts, saved)
@@ -145,7 +146,7 @@ function M.open_under_cursor()
     return
   end
   if row.file.binary then
-    notify.info("claude.nvim: " .. row.file.path .. " is binary: X reverts it whole (only while it is as Claude left it)")
+    notify.info("claude.nvim: " .. show(row.file.path) .. " is binary: X reverts it whole (only while it is as Claude left it)")
     return
   end
   request("open", state.cwd, row.turn.id, row.file.path)
@@ -234,14 +235,17 @@ handle = function(op, cwd, result, err)
   end
 end
 
---- Fills the quickfix list with the unreviewed hunks (one entry each).
+--- Fills the quickfix list with the unreviewed hunks (one entry each). A
+--- name that does not show as plain text (a newline in it) shows escaped,
+--- as the list shows it (the entry's module); the entry keeps its real name.
 function M.fill_quickfix(marks)
   local items = {}
   for path, list in pairs(marks.files or {}) do
+    local module = show(path) ~= path and show(vim.fn.fnamemodify(path, ":~:.")) or nil
     for _, m in ipairs(list) do
       local text = m.kind == "delete" and "Claude deleted lines here"
         or string.format("Claude %s %d line%s", m.kind == "add" and "added" or "changed", m.count, m.count == 1 and "" or "s")
-      table.insert(items, { filename = path, lnum = math.max(m.start, 1), text = text })
+      table.insert(items, { filename = path, module = module, lnum = math.max(m.start, 1), text = text })
     end
   end
   table.sort(items, function(a, b)
