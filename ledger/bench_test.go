@@ -52,6 +52,51 @@ func BenchmarkSnapshot(b *testing.B) {
 			}
 		}
 	})
+	// The floor the CLI's wait is measured against: the user's own `git status` on the same
+	// tree, its index warm (refreshed once before).
+	b.Run("floor-git-status", func(b *testing.B) {
+		run("status", "--porcelain")
+		b.ResetTimer()
+		for range b.N {
+			run("status", "--porcelain")
+		}
+	})
+	// What a prompt's hook waits for when nothing changed since the last snapshot, and when
+	// one file did (the usual turn).
+	b.Run("incremental-unchanged", func(b *testing.B) {
+		s, err := Open(ctx, b.TempDir(), repo)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := s.Snapshot(ctx); err != nil {
+			b.Fatal(err)
+		}
+		b.ResetTimer()
+		for range b.N {
+			if _, err := s.Snapshot(ctx); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("incremental-one-edit", func(b *testing.B) {
+		s, err := Open(ctx, b.TempDir(), repo)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := s.Snapshot(ctx); err != nil {
+			b.Fatal(err)
+		}
+		p := filepath.Join(repo, "d07/f00007.go")
+		b.ResetTimer()
+		for n := range b.N {
+			if err := os.WriteFile(p, fmt.Appendf(nil, "package d\n// one edit %d\n", n), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := s.Snapshot(ctx); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	b.Run("after-edits", func(b *testing.B) {
 		s, err := Open(ctx, b.TempDir(), repo)
 		if err != nil {

@@ -57,27 +57,44 @@ func (s *Store) snapshot(ctx context.Context) (Tree, Large, error) {
 			return "", nil, fmt.Errorf("ledger: snapshot of %s: %w", s.root, err)
 		}
 	}
-	large, err := s.stage(ctx, s.git, paths)
+	large, staged, err := s.stage(ctx, s.git, paths)
 	if err != nil {
 		return "", nil, fmt.Errorf("ledger: snapshot of %s: %w", s.root, err)
 	}
+	// Nothing staged and the index as the last write-tree left it: the same tree (the
+	// usual prompt after a turn that wrote nothing, at the cost of one ls-files).
+	index, _ := os.Stat(filepath.Join(s.git.gitDir, "index"))
+	if !staged && s.lastTree != "" && index != nil && s.lastIndex != nil && sameStat(index, s.lastIndex) {
+		return s.lastTree, large, nil
+	}
 	tree, err := writeTree(ctx, s.git)
-	return tree, large, err
+	if err != nil {
+		return "", nil, err
+	}
+	// Stat after write-tree: it may rewrite the index (its cache of trees).
+	s.lastTree, s.lastIndex = tree, nil
+	if info, err := os.Stat(filepath.Join(s.git.gitDir, "index")); err == nil {
+		s.lastIndex = info
+	}
+	return tree, large, nil
+}
+
+// sameStat says whether a and b are the same file, unchanged (size, time, inode).
+func sameStat(a, b os.FileInfo) bool {
+	return os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
 }
 
 // candidates are the paths that may differ from the index: indexed files whose stat data
-// changed (or that are gone) and files not in the index that git does not ignore. A nested
-// repository comes as "dir/", which stage leaves out.
+// changed or that are gone (-m -d), and files not in the index that git does not ignore (-o),
+// from one git: one read of the index and one walk of the tree, as `git status` does. A
+// nested repository comes as "dir/", which stage leaves out; ls-files never runs anything
+// inside one (a gitlink's HEAD is read, never its work tree).
 func (s *Store) candidates(ctx context.Context) ([]string, error) {
-	changed, err := s.git.run(ctx, nil, "diff-files", "-z", "--name-only", "--ignore-submodules=all")
+	out, err := s.git.run(ctx, nil, "ls-files", "-z", "-m", "-d", "-o", "--exclude-standard")
 	if err != nil {
 		return nil, err
 	}
-	untracked, err := s.git.run(ctx, nil, "ls-files", "-z", "-o", "--exclude-standard")
-	if err != nil {
-		return nil, err
-	}
-	return append(splitNul(changed), splitNul(untracked)...), nil
+	return splitNul(out), nil
 }
 
 // dropGitlinks removes every gitlink from the index once per Store: the index seeded from
@@ -110,9 +127,9 @@ func (s *Store) dropGitlinks(ctx context.Context) error {
 // regular file or a link is added, anything else (gone, a directory, a nested repository,
 // behind a link, a special file, over the size limit) is removed. update-index reads only
 // the files it is given, and git reads a link's target as text, never through it.
-func (s *Store) stage(ctx context.Context, g gitRunner, paths []string) (Large, error) {
+func (s *Store) stage(ctx context.Context, g gitRunner, paths []string) (large Large, staged bool, err error) {
 	var add, remove []string
-	large := Large{}
+	large = Large{}
 	seen := map[string]bool{}
 	dirs := map[string]bool{} // directories checked to be real, not links
 	for _, rel := range paths {
@@ -137,15 +154,15 @@ func (s *Store) stage(ctx context.Context, g gitRunner, paths []string) (Large, 
 		// A file replaced between the check and git's read (a FIFO, a directory) fails the
 		// whole update; the caller's next snapshot checks again.
 		if _, err := g.run(ctx, nulList(add), "update-index", "-z", "--add", "--remove", "--stdin"); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
 	if len(remove) > 0 {
 		if _, err := g.run(ctx, nulList(remove), "update-index", "-z", "--force-remove", "--stdin"); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
-	return large, nil
+	return large, len(add)+len(remove) > 0, nil
 }
 
 // lstatInside stats rel (relative to Root) without following a link anywhere on its way: ok
@@ -196,7 +213,7 @@ func (s *Store) snapshotFiles(ctx context.Context, base Tree, paths []string) (T
 	if _, err := s.files.run(ctx, nil, "read-tree", string(base)); err != nil {
 		return "", nil, fmt.Errorf("ledger: %w", err)
 	}
-	large, err := s.stage(ctx, s.files, rels)
+	large, _, err := s.stage(ctx, s.files, rels)
 	if err != nil {
 		return "", nil, fmt.Errorf("ledger: snapshot of %d files: %w", len(rels), err)
 	}

@@ -49,6 +49,10 @@ type Store struct {
 	gitlinksDropped, swept bool
 	// gitFailed: a git failed since the last sweep; the next lock looks for its leftovers.
 	gitFailed *atomic.Bool
+	// lastTree is the work tree index's last write-tree, while the index file is lastIndex
+	// (guarded by mu): a snapshot that staged nothing reuses it.
+	lastTree  Tree
+	lastIndex os.FileInfo
 }
 
 // attributes go to the private info/attributes, which outranks every .gitattributes: no
