@@ -3,8 +3,11 @@ package changes
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -220,4 +223,106 @@ func TestAFileOverTheLimitIsListedAndNeverReverted(t *testing.T) {
 	if got := readFile(t, dir, "big.dat"); got != strings.Repeat("y", 4<<10) {
 		t.Error("the refused revert wrote big.dat")
 	}
+}
+
+// gitTree lists every file under dir with its size and, but for objects (git refreshes the
+// time of an object it reuses, as the user's own git would), its modification time.
+func gitTree(t *testing.T, dir string) string {
+	t.Helper()
+	var lines []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		line := p + " " + strconv.FormatInt(info.Size(), 10)
+		if !strings.Contains(p, string(filepath.Separator)+"objects"+string(filepath.Separator)) {
+			line += " " + info.ModTime().String()
+		}
+		lines = append(lines, line)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(lines)
+	return strings.Join(lines, "\n")
+}
+
+func TestTheUsersRepositoriesAreUnchangedByTurnsAndRevertsInAHostileWorkspace(t *testing.T) {
+	dir := repo(t)
+	// A repository inside the project, armed: a program in its config for any git run in it.
+	markers := t.TempDir()
+	emb := filepath.Join(dir, "emb")
+	if err := os.Mkdir(emb, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, "emb/e.txt", "e\n")
+	git(t, emb, "init", "-q")
+	git(t, emb, "add", "-A")
+	git(t, emb, "commit", "-qm", "e")
+	git(t, emb, "config", "core.fsmonitor", "touch "+filepath.Join(markers, "fsmonitor")+"; false")
+	git(t, emb, "config", "filter.evil.clean", "touch "+filepath.Join(markers, "clean")+"; cat")
+	write(t, dir, "emb/.gitattributes", "* filter=evil\n")
+	// A committed bare repository pointing git elsewhere.
+	evil := filepath.Join(dir, "evil")
+	if err := os.Mkdir(evil, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	git(t, evil, "init", "-q", "--bare", ".")
+	git(t, evil, "config", "core.worktree", markers)
+	watched := map[string]string{}
+	for _, d := range []string{filepath.Join(dir, ".git"), filepath.Join(emb, ".git"), evil} {
+		watched[d] = gitTree(t, d)
+	}
+	r := recorder(t, Options{})
+	r.Folders = func(string) []string { return []string{dir} }
+	ctx := context.Background()
+	claudeTurn(t, r, dir, "first")
+	write(t, dir, "emb/e.txt", "E\n") // the same size: a git status inside would hash it
+	r.Handle(ctx, event(hooks.UserPromptSubmit, evil, map[string]any{"prompt": "from inside evil"}))
+	write(t, dir, "a.txt", "a1\na2\na3\na4\na5\na6\na7\nA8\n")
+	r.Handle(ctx, event(hooks.Stop, evil, nil))
+	l, err := r.List(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Turns) != 2 || l.Root != dir {
+		t.Fatalf("root %s with %d turns, want %s with 2", l.Root, len(l.Turns), dir)
+	}
+	newest, first := l.Turns[0].ID, l.Turns[1].ID
+	key := hunksOf(t, r, dir, newest, "a.txt")[0].Key
+	if _, err := r.RevertHunk(ctx, dir, newest, "a.txt", key); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.RevertFile(ctx, dir, first, "b.txt"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.RevertTurn(ctx, dir, first); err == nil {
+		t.Log("the first turn reverted whole") // a.txt may conflict with the later turn
+	}
+	for d, before := range watched {
+		if after := gitTree(t, d); after != before {
+			t.Errorf("%s changed:\nbefore:\n%s\nafter:\n%s", d, before, after)
+		}
+	}
+	if got := markersIn(t, markers); len(got) > 0 {
+		t.Errorf("a program named by the workspace ran: %v", got)
+	}
+}
+
+func markersIn(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	return names
 }
