@@ -197,3 +197,44 @@ func (s *Store) snapshotLocked(ctx context.Context) (Tree, Large, error) {
 	defer unlock()
 	return s.snapshot(ctx)
 }
+
+func TestSnapshotsOfAFileBeingRewrittenAllSucceedAndLeaveNoLock(t *testing.T) {
+	isolate(t)
+	repo := newRepo(t)
+	s := open(t, repo)
+	s.SetLimits(Limits{FileSize: 64 << 20})
+	big := filepath.Join(repo, "big.log.txt")
+	content := [2][]byte{[]byte(strings.Repeat("a", 16<<20)), []byte(strings.Repeat("b", 8<<20))}
+	if err := os.WriteFile(big, content[0], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		// Rewritten in place, truncated first, as a build or a log writer does: git reading
+		// it meanwhile found it shorter than it said (and died of it, 13 runs in 30).
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			_ = os.WriteFile(big, content[i%2], 0o644)
+		}
+	}()
+	ctx := context.Background()
+	for i := range 30 {
+		if _, err := s.Snapshot(ctx); err != nil {
+			t.Errorf("snapshot %d while big.log.txt is rewritten: %v", i, err)
+		}
+	}
+	close(stop)
+	<-done
+	if _, err := os.Stat(filepath.Join(s.Dir(), "index.lock")); err == nil {
+		t.Error("a snapshot left index.lock")
+	}
+	if _, err := s.Snapshot(ctx); err != nil {
+		t.Errorf("a snapshot once the file is still: %v", err)
+	}
+}

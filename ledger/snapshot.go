@@ -22,6 +22,9 @@ import (
 //   - a regular file over the file size limit is left out and reported (Large), never read.
 // This is as much work as `git status`: one stat of each indexed file, one walk for new ones.
 
+// stageRetries: how many more times a snapshot whose staging failed is tried.
+const stageRetries = 3
+
 // Large is what a snapshot left out for its size: path (relative) → "size mtime", so that a
 // later snapshot can tell whether it changed.
 type Large map[string]string
@@ -58,6 +61,15 @@ func (s *Store) snapshot(ctx context.Context) (Tree, Large, error) {
 		}
 	}
 	large, staged, err := s.stage(ctx, s.git, paths)
+	// A file rewritten while git read it (git maps it, and dies of a bus error when it
+	// shrinks, leaving its lock), or one replaced by a FIFO since it was checked: clean up
+	// and look again. A file rewritten all the time fails one read in about fifteen.
+	for try := 0; err != nil && try < stageRetries && ctx.Err() == nil; try++ {
+		s.removeStaleLocks()
+		if paths, err = s.candidates(ctx); err == nil {
+			large, staged, err = s.stage(ctx, s.git, paths)
+		}
+	}
 	if err != nil {
 		return "", nil, fmt.Errorf("ledger: snapshot of %s: %w", s.root, err)
 	}
