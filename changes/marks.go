@@ -86,7 +86,7 @@ func (r *Recorder) Clear(ctx context.Context, cwd string) (string, error) {
 		return "", err
 	}
 	ws.mu.Lock()
-	ws.notes, ws.reviewed, ws.summaries, ws.hunkCache = nil, map[string]bool{}, map[string][]File{}, map[string]map[string][]ledger.Hunk{}
+	ws.notes, ws.reviewed, ws.reverted, ws.summaries, ws.hunkCache = nil, map[string]bool{}, map[string]bool{}, map[string][]File{}, map[string]map[string][]ledger.Hunk{}
 	err = ws.saveNotes()
 	ws.mu.Unlock()
 	if err != nil {

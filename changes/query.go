@@ -33,6 +33,11 @@ type File struct {
 	Binary  bool   `msgpack:"binary"`
 	// TooLarge: over the ledger's file size limit, so not recorded: listed, never reverted.
 	TooLarge bool `msgpack:"too_large"`
+	// Reverted: the user took the whole file back; else RevertedHunks of Hunks were (both 0
+	// when none was).
+	Reverted      bool `msgpack:"reverted"`
+	RevertedHunks int  `msgpack:"reverted_hunks"`
+	Hunks         int  `msgpack:"hunks"`
 	// UserSaved: the user saved this file in the editor while the turn ran, so the turn's
 	// change holds theirs too; it is reverted hunk by hunk only.
 	UserSaved bool `msgpack:"user_saved"`
@@ -61,6 +66,10 @@ func (r *Recorder) List(ctx context.Context, cwd string) (Listing, error) {
 	for i := len(turns) - 1; i >= 0 && len(l.Turns) < listLimit; i-- {
 		t := turns[i]
 		files, err := ws.files(ctx, t)
+		if err != nil {
+			return Listing{}, err
+		}
+		files, err = ws.withReverted(ctx, t, files)
 		if err != nil {
 			return Listing{}, err
 		}
@@ -106,6 +115,33 @@ func (ws *workspace) files(ctx context.Context, t ledger.Turn) ([]File, error) {
 	return files, nil
 }
 
+// withReverted is files (the cached list, not changed) with what the user took back of
+// each; only a turn something was taken back of costs its hunks.
+func (ws *workspace) withReverted(ctx context.Context, t ledger.Turn, files []File) ([]File, error) {
+	ws.mu.Lock()
+	any := false
+	for k := range ws.reverted {
+		if strings.HasPrefix(k, t.ID+":") {
+			any = true
+			break
+		}
+	}
+	ws.mu.Unlock()
+	if !any {
+		return files, nil
+	}
+	out := slices.Clone(files)
+	for i, f := range out {
+		hunks, err := ws.hunks(ctx, t, f)
+		if err != nil {
+			return nil, err
+		}
+		out[i].Reverted, out[i].RevertedHunks = ws.revertedCounts(t, f, hunks)
+		out[i].Hunks = len(hunks)
+	}
+	return out, nil
+}
+
 // ErrNoChange: the turn did not change that file (or the turn is gone).
 var ErrNoChange = errors.New("changes: that turn did not change this file")
 
@@ -116,7 +152,8 @@ type Hunk struct {
 	NewStart int    `msgpack:"new_start"`
 	NewCount int    `msgpack:"new_count"`
 	Reviewed bool   `msgpack:"reviewed"`
-	Key      string `msgpack:"key"` // names the hunk in Review and Revert
+	Reverted bool   `msgpack:"reverted"` // taken back (by itself, or with its file or turn)
+	Key      string `msgpack:"key"`      // names the hunk in Review and Revert
 }
 
 // Diff is one file of one turn, for the before → now view.
@@ -167,7 +204,8 @@ func (ws *workspace) hunks(ctx context.Context, t ledger.Turn, f File) ([]Hunk, 
 	defer ws.mu.Unlock()
 	for _, h := range raw {
 		key := hunkKey(t.ID, f.Path, h)
-		hunks = append(hunks, Hunk{OldStart: h.OldStart, OldCount: h.OldCount, NewStart: h.NewStart, NewCount: h.NewCount, Key: key, Reviewed: ws.reviewed[key]})
+		hunks = append(hunks, Hunk{OldStart: h.OldStart, OldCount: h.OldCount, NewStart: h.NewStart, NewCount: h.NewCount, Key: key, Reviewed: ws.reviewed[key],
+			Reverted: ws.reverted[key] || ws.reverted[fileKey(t.ID, f.Path)]})
 	}
 	return hunks, nil
 }

@@ -66,6 +66,8 @@ type workspace struct {
 	notes []string
 	// reviewed: hunks the user marked reviewed, by hunkKey.
 	reviewed map[string]bool
+	// reverted: hunks (hunkKey) and files (fileKey) the user took back.
+	reverted map[string]bool
 	// userSaved: per turn, the files (relative) the user saved in the editor while it ran;
 	// kept for this process only.
 	userSaved map[string][]string
@@ -171,7 +173,7 @@ func (r *Recorder) workspace(ctx context.Context, cwd string) (*workspace, error
 	ws := r.stores[store.Root()]
 	fresh := ws == nil
 	if fresh {
-		ws = &workspace{store: store, reviewed: map[string]bool{}, userSaved: map[string][]string{}, summaries: map[string][]File{}, hunkCache: map[string]map[string][]ledger.Hunk{}}
+		ws = &workspace{store: store, reviewed: map[string]bool{}, reverted: map[string]bool{}, userSaved: map[string][]string{}, summaries: map[string][]File{}, hunkCache: map[string]map[string][]ledger.Hunk{}}
 		r.stores[store.Root()] = ws
 	}
 	r.byCwd[cwd] = ws

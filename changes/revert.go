@@ -83,6 +83,7 @@ func (r *Recorder) RevertHunk(ctx context.Context, cwd, turnID, path, key string
 	what := fmt.Sprintf("%s %s", quoted(f.Path), lines(h))
 	ws.mu.Lock()
 	ws.reviewed[key] = true // a hunk taken back needs no review: its sign goes
+	ws.reverted[key] = true
 	ws.mu.Unlock()
 	r.note(ws, what)
 	return Reverted{Root: ws.store.Root(), Paths: []string{abs}, What: "reverted " + what}, nil
@@ -102,6 +103,7 @@ func (r *Recorder) RevertFile(ctx context.Context, cwd, turnID, path string) (Re
 		return Reverted{}, err
 	}
 	ws.reviewAll(ctx, t, f)
+	ws.markReverted(t, f)
 	r.note(ws, plan.what)
 	return Reverted{Root: ws.store.Root(), Paths: plan.paths(ws.store.Root()), What: "reverted " + plan.what}, nil
 }
@@ -141,6 +143,7 @@ func (r *Recorder) RevertTurn(ctx context.Context, cwd, turnID string) (Reverted
 	}
 	for _, f := range files {
 		ws.reviewAll(ctx, t, f)
+		ws.markReverted(t, f)
 	}
 	r.note(ws, strings.Join(whats, ", "))
 	out.What = fmt.Sprintf("reverted the turn (%d files)", len(files))
@@ -242,6 +245,13 @@ func (ws *workspace) versions(ctx context.Context, t ledger.Turn, f File) (befor
 	}
 	current, err = ws.store.ReadDisk(f.Path)
 	return
+}
+
+// markReverted notes that a turn's file was taken back whole.
+func (ws *workspace) markReverted(t ledger.Turn, f File) {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	ws.reverted[fileKey(t.ID, f.Path)] = true
 }
 
 func (ws *workspace) reviewAll(ctx context.Context, t ledger.Turn, f File) {

@@ -15,6 +15,8 @@ local state = {
   listing = nil, -- the host's answer: { root, repository, turns }
   rows = {}, -- line -> { turn = turn, file = file|nil, open = shown|nil }
   expanded = {}, -- turn id -> whether its files show (the newest's do unless closed)
+  show_empty = false, -- whether turns that changed nothing show (a)
+  armed = nil, -- the turn id whose revert X asked to confirm with a second X
 }
 
 local function request(op, cwd, turn, path, key)
@@ -40,7 +42,13 @@ local function status_text(file)
     name = show(file.old_path) .. " -> " .. name
   end
   local saved = file.user_saved and "  (you saved it during the turn: revert it hunk by hunk)" or ""
-  return string.format("    %s %s  %s%s", file.status, name, counts, saved)
+  local reverted = ""
+  if file.reverted then
+    reverted = "  (reverted)"
+  elseif (file.reverted_hunks or 0) > 0 then
+    reverted = string.format("  (%d of %d hunks reverted)", file.reverted_hunks, file.hunks)
+  end
+  return string.format("    %s %s  %s%s%s", file.status, name, counts, saved, reverted)
 end
 
 local function first_line(text)
@@ -66,7 +74,20 @@ local function render()
       table.insert(lines, "")
       table.insert(lines, "No turn recorded yet: the turns of a Claude started by this plugin (:ClaudeOpen, :ClaudeChat) show here.")
     end
-    for i, turn in ipairs(l.turns) do
+    -- Turns that changed nothing (a question, a review) hide unless asked for: the
+    -- list is about changes. A running turn always shows.
+    local turns, hidden = {}, 0
+    for _, turn in ipairs(l.turns) do
+      if state.show_empty or turn.running or #turn.files > 0 then
+        table.insert(turns, turn)
+      else
+        hidden = hidden + 1
+      end
+    end
+    if hidden > 0 then
+      table.insert(lines, string.format("(%d turn%s that changed nothing hidden: a shows them)", hidden, hidden == 1 and "" or "s"))
+    end
+    for i, turn in ipairs(turns) do
       -- The newest turn shows its files; the others are one line each until
       -- <CR> opens them: a list of hundreds of turns of thousands of files
       -- stays quick to draw.
@@ -100,7 +121,8 @@ end
 local HELP = {
   "<CR>  open the file under the cursor: before -> now as a diff;",
   "      on a turn's line, show or hide its files",
-  "X     revert the file under the cursor, or on a turn's line the whole turn",
+  "X     revert the file under the cursor; on a turn's line, X twice reverts the whole turn",
+  "a     show or hide the turns that changed nothing",
   "r     refresh",
   "q     close",
   "In the diff (see :help claude-changes-keys): revert hunk, mark reviewed,",
@@ -126,6 +148,18 @@ function M.revert_under_cursor()
     end
     return
   end
+  if #row.turn.files == 0 then
+    notify.info("claude.nvim: this turn changed no file")
+    return
+  end
+  -- A whole turn is many files at once: the first X asks, a second X on the same turn
+  -- reverts (any other key or line forgets the question).
+  if state.armed ~= row.turn.id then
+    state.armed = row.turn.id
+    notify.info(string.format("claude.nvim: press X again to revert all %d file%s of this turn", #row.turn.files, #row.turn.files == 1 and "" or "s"))
+    return
+  end
+  state.armed = nil
   local paths = {}
   for _, f in ipairs(row.turn.files) do
     table.insert(paths, f.path)
@@ -168,6 +202,22 @@ function M.show_buffer()
     map("r", function()
       request("list", state.cwd)
     end, "refresh")
+    map("a", function()
+      state.show_empty = not state.show_empty
+      render()
+    end, "show or hide the turns that changed nothing")
+    -- The question X asked about a turn lasts until the cursor leaves its line.
+    vim.api.nvim_create_autocmd("CursorMoved", {
+      group = vim.api.nvim_create_augroup("ClaudeChangesList", { clear = true }),
+      buffer = buf,
+      desc = "Claude changes: forget an unconfirmed turn revert",
+      callback = function()
+        local row = M.row()
+        if state.armed and not (row and not row.file and row.turn.id == state.armed) then
+          state.armed = nil
+        end
+      end,
+    })
     map("q", "<Cmd>close<CR>", "close")
     map("g?", function()
       vim.api.nvim_echo({ { table.concat(HELP, "\n") } }, false, {})
