@@ -50,13 +50,19 @@ type Listing struct {
 	Turns      []Turn `msgpack:"turns"` // newest first
 	// Trouble: why the last turn here could not be recorded, until one is again.
 	Trouble string `msgpack:"trouble,omitempty"`
+	// Scope: "" for the turns, else the scope of the one pseudo-turn listed (scope.go).
+	Scope string `msgpack:"scope"`
 }
 
-// List gives the newest turns of the workspace cwd is in, with the files each changed.
-func (r *Recorder) List(ctx context.Context, cwd string) (Listing, error) {
+// List gives the newest turns of the workspace cwd is in, with the files each changed; with
+// a scope, the one change of that scope (scope.go).
+func (r *Recorder) List(ctx context.Context, cwd string, scope ...string) (Listing, error) {
 	ws, err := r.open(ctx, cwd)
 	if err != nil {
 		return Listing{}, err
+	}
+	if len(scope) > 0 && scope[0] != "" {
+		return r.listScope(ctx, ws, scope[0])
 	}
 	turns, err := ws.store.Turns()
 	if err != nil {
@@ -110,7 +116,9 @@ func (ws *workspace) files(ctx context.Context, t ledger.Turn) ([]File, error) {
 	for i := range files {
 		files[i].UserSaved = slices.Contains(ws.userSaved[t.ID], files[i].Path)
 	}
-	ws.summaries[t.ID+string(t.After)] = files
+	if !strings.HasPrefix(t.ID, scopePrefix) { // a scope's "now" changes: not kept
+		ws.summaries[t.ID+string(t.After)] = files
+	}
 	ws.mu.Unlock()
 	return files, nil
 }
@@ -224,9 +232,11 @@ func (ws *workspace) allHunks(ctx context.Context, t ledger.Turn) (map[string][]
 	if err != nil {
 		return nil, err
 	}
-	ws.mu.Lock()
-	ws.hunkCache[cacheKey] = all
-	ws.mu.Unlock()
+	if !strings.HasPrefix(t.ID, scopePrefix) {
+		ws.mu.Lock()
+		ws.hunkCache[cacheKey] = all
+		ws.mu.Unlock()
+	}
 	return all, nil
 }
 
@@ -255,6 +265,10 @@ func (r *Recorder) turn(ctx context.Context, cwd, turnID string) (*workspace, le
 	ws, err := r.open(ctx, cwd)
 	if err != nil {
 		return nil, ledger.Turn{}, err
+	}
+	if strings.HasPrefix(turnID, scopePrefix) {
+		t, err := ws.scopeTurn(ctx, turnID)
+		return ws, t, err
 	}
 	turns, err := ws.store.Turns()
 	if err != nil {

@@ -77,7 +77,7 @@ func (h *Host) doChanges(ctx context.Context, a changesArgs) (any, error) {
 	r := h.changes
 	switch a.Op {
 	case "list":
-		return r.List(ctx, a.Cwd)
+		return r.List(ctx, a.Cwd, a.Turn) // Turn names the scope, "" for the turns
 	case "open":
 		return r.Open(ctx, a.Cwd, a.Turn, a.Path)
 	case "revert_hunk":

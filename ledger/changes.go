@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -18,6 +19,7 @@ type FileChange struct {
 	// Added and Deleted count lines; both are 0 for a binary file.
 	Added, Deleted int
 	Binary         bool
+	gitlink        bool
 }
 
 // Changes lists the files that differ from from to to, sorted by path, renames found.
@@ -44,6 +46,9 @@ func parseRawNumstat(out []byte) ([]FileChange, error) {
 			return nil, fmt.Errorf("ledger: changes: bad raw record %q", fields[i])
 		}
 		c := FileChange{Status: meta[4][0]}
+		// A gitlink (a commit's submodule, compared with a snapshot that keeps none): not a
+		// file, never listed.
+		c.gitlink = meta[0] == ":160000" || meta[1] == "160000"
 		i++
 		c.Path = string(fields[i])
 		if c.Status == 'R' || c.Status == 'C' {
@@ -78,7 +83,7 @@ func parseRawNumstat(out []byte) ([]FileChange, error) {
 		}
 		changes[n].Added, changes[n].Deleted = added, deleted
 	}
-	return changes, nil
+	return slices.DeleteFunc(changes, func(c FileChange) bool { return c.gitlink }), nil
 }
 
 // Read returns the bytes of path (relative to Root, or absolute) in snapshot t; ErrNotExist

@@ -238,3 +238,30 @@ func TestSnapshotsOfAFileBeingRewrittenAllSucceedAndLeaveNoLock(t *testing.T) {
 		t.Errorf("a snapshot once the file is still: %v", err)
 	}
 }
+
+func TestComparedWithHEADASubmoduleIsNotAFileChange(t *testing.T) {
+	isolate(t)
+	repo := newRepo(t)
+	upstream, _ := filepath.EvalSymlinks(t.TempDir())
+	userGit(t, upstream, "init", "-q")
+	write(t, upstream, "u.txt", "upstream\n")
+	userGit(t, upstream, "add", "-A")
+	userGit(t, upstream, "commit", "-q", "-m", "u")
+	userGit(t, repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", upstream, "sub")
+	userGit(t, repo, "commit", "-q", "-m", "sub")
+	s := open(t, repo)
+	ctx := context.Background()
+	head, err := s.HeadTree(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, repo, "a.txt", "changed\n")
+	now, _, err := s.SnapshotNow(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := changes(t, s, head, now)
+	if len(got) != 1 || got["a.txt"].Status != 'M' {
+		t.Errorf("HEAD → now: %+v, want a.txt alone (the submodule is no file of the snapshot)", got)
+	}
+}

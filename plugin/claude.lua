@@ -232,9 +232,9 @@ command("ClaudeChanges", function(o)
 end, {
   nargs = "?",
   complete = function()
-    return { "qf", "clear" }
+    return { "qf", "clear", "turns", "session", "uncommitted", "branch" }
   end,
-  desc = "Claude's recorded changes, per turn: review, revert (qf: unreviewed hunks to the quickfix list; clear: forget them)",
+  desc = "Claude's recorded changes, per turn or at a scope (session, uncommitted, branch): review, revert (qf: unreviewed hunks to the quickfix list; clear: forget them)",
 })
 
 command("ClaudeLog", function()

@@ -154,7 +154,7 @@ function M.log()
   vim.bo.autoread = true
 end
 
---- :ClaudeChanges [qf|clear]: the change ledger's list, the quickfix list
+--- :ClaudeChanges [qf|clear|scope]: the change ledger's list (per turn or at a scope), the quickfix list
 --- of unreviewed hunks, or forgetting the workspace's ledger.
 function M.changes(arg)
   require("claude.changes").command(arg)

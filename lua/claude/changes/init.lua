@@ -16,6 +16,7 @@ local state = {
   rows = {}, -- line -> { turn = turn, file = file|nil, open = shown|nil }
   expanded = {}, -- turn id -> whether its files show (the newest's do unless closed)
   show_empty = false, -- whether turns that changed nothing show (a)
+  scope = "", -- "" for the turns, or "session", "uncommitted", "branch" (s cycles)
   armed = nil, -- the turn id whose revert X asked to confirm with a second X
 }
 
@@ -25,11 +26,37 @@ end
 
 --- Opens the list for cwd's workspace (Neovim's working directory when
 --- nil); it fills in when the host answers.
-function M.open(cwd)
+function M.open(cwd, scope)
   cwd = cwd or vim.fn.getcwd()
   state.cwd = cwd
+  if scope then
+    state.scope = scope
+  end
   M.show_buffer()
-  request("list", cwd)
+  request("list", cwd, state.scope)
+end
+
+-- The scopes s cycles through, and how the header names each.
+local SCOPES = { "", "session", "uncommitted", "branch" }
+local SCOPE_NAMES = {
+  [""] = "each turn",
+  session = "the newest session",
+  uncommitted = "not committed: HEAD -> now",
+  branch = "the branch: merge base -> now",
+}
+
+--- The scopes :ClaudeChanges takes (for completion).
+function M.scopes()
+  return { "turns", "session", "uncommitted", "branch" }
+end
+
+local function next_scope()
+  for i, scope in ipairs(SCOPES) do
+    if scope == state.scope then
+      return SCOPES[i % #SCOPES + 1]
+    end
+  end
+  return ""
 end
 
 local function status_text(file)
@@ -67,6 +94,7 @@ local function render()
     lines = { "Claude's changes: asking the host..." }
   else
     table.insert(lines, string.format("Claude's changes in %s%s   (g? for keys)", vim.fn.fnamemodify(l.root, ":~"), l.repository and "" or " (not a git repository: the files Claude's file tools named)"))
+    table.insert(lines, "Scope: " .. SCOPE_NAMES[l.scope or ""] .. "   (s: next scope)")
     if l.trouble and l.trouble ~= "" then
       table.insert(lines, "! The last turn was NOT recorded: " .. first_line(l.trouble))
     end
@@ -123,6 +151,7 @@ local HELP = {
   "      on a turn's line, show or hide its files",
   "X     revert the file under the cursor; on a turn's line, X twice reverts the whole turn",
   "a     show or hide the turns that changed nothing",
+  "s     next scope: each turn, the newest session, not committed (HEAD), the branch",
   "r     refresh",
   "q     close",
   "In the diff (see :help claude-changes-keys): revert hunk, mark reviewed,",
@@ -200,8 +229,14 @@ function M.show_buffer()
     map("<CR>", M.open_under_cursor, "open the file's diff")
     map("X", M.revert_under_cursor, "revert the file or turn under the cursor")
     map("r", function()
-      request("list", state.cwd)
+      request("list", state.cwd, state.scope)
     end, "refresh")
+    map("s", function()
+      state.scope = next_scope()
+      state.listing = nil
+      render()
+      request("list", state.cwd, state.scope)
+    end, "next scope")
     map("a", function()
       state.show_empty = not state.show_empty
       render()
@@ -259,7 +294,8 @@ handle = function(op, cwd, result, err)
     return
   end
   if op == "list" then
-    if cwd == state.cwd then
+    -- A late answer for another directory or scope is not this list's.
+    if cwd == state.cwd and (result.scope or "") == state.scope then
       state.listing = result
       render()
     end
@@ -270,7 +306,7 @@ handle = function(op, cwd, result, err)
     notify.info("claude.nvim: " .. result.what)
     require("claude.changes.diff").reverted(op, result)
     if state.cwd then
-      request("list", state.cwd)
+      request("list", state.cwd, state.scope)
     end
   elseif op == "review" or op == "unreview" then
     require("claude.changes.diff").reviewed(result, op == "review")
@@ -278,7 +314,7 @@ handle = function(op, cwd, result, err)
     notify.info("claude.nvim: forgot the recorded changes of " .. vim.fn.fnamemodify(result, ":~"))
     if cwd == state.cwd then
       state.listing = nil
-      request("list", cwd)
+      request("list", cwd, state.scope)
     end
   elseif op == "qf" then
     M.fill_quickfix(result)
@@ -341,8 +377,10 @@ function M.command(arg)
     request("qf", cwd)
   elseif arg == "clear" then
     request("clear", cwd)
+  elseif vim.tbl_contains(M.scopes(), arg) then
+    M.open(cwd, arg == "turns" and "" or arg)
   else
-    notify.error("claude.nvim: :ClaudeChanges takes nothing, qf or clear; got " .. arg)
+    notify.error("claude.nvim: :ClaudeChanges takes nothing, qf, clear, or a scope (turns, session, uncommitted, branch); got " .. arg)
   end
 end
 
