@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/claude-nvim/claude.nvim/ledger"
@@ -48,7 +49,7 @@ func (r *Recorder) Review(ctx context.Context, cwd, turnID, path, key string, re
 
 // RevertHunk takes one hunk of a turn back on disk, keeping the user's later edits (or
 // refusing with ledger.ErrConflict, changing nothing).
-func (r *Recorder) RevertHunk(ctx context.Context, cwd, turnID, path, key string) (Reverted, error) {
+func (r *Recorder) RevertHunk(ctx context.Context, cwd, turnID, path, key string, why ...string) (Reverted, error) {
 	ws, t, f, err := r.find(ctx, cwd, turnID, path)
 	if err != nil {
 		return Reverted{}, err
@@ -85,12 +86,12 @@ func (r *Recorder) RevertHunk(ctx context.Context, cwd, turnID, path, key string
 	ws.reviewed[key] = true // a hunk taken back needs no review: its sign goes
 	ws.reverted[key] = true
 	ws.mu.Unlock()
-	r.note(ws, what)
+	r.note(ws, what+because(why))
 	return Reverted{Root: ws.store.Root(), Paths: []string{abs}, What: "reverted " + what}, nil
 }
 
 // RevertFile takes a turn's whole change to one file back.
-func (r *Recorder) RevertFile(ctx context.Context, cwd, turnID, path string) (Reverted, error) {
+func (r *Recorder) RevertFile(ctx context.Context, cwd, turnID, path string, why ...string) (Reverted, error) {
 	ws, t, f, err := r.find(ctx, cwd, turnID, path)
 	if err != nil {
 		return Reverted{}, err
@@ -104,13 +105,13 @@ func (r *Recorder) RevertFile(ctx context.Context, cwd, turnID, path string) (Re
 	}
 	ws.reviewAll(ctx, t, f)
 	ws.markReverted(t, f)
-	r.note(ws, plan.what)
+	r.note(ws, plan.what+because(why))
 	return Reverted{Root: ws.store.Root(), Paths: plan.paths(ws.store.Root()), What: "reverted " + plan.what}, nil
 }
 
 // RevertTurn takes every file of a turn back, or none: when one cannot be (the user changed
 // the same lines since), nothing is written and the error names it.
-func (r *Recorder) RevertTurn(ctx context.Context, cwd, turnID string) (Reverted, error) {
+func (r *Recorder) RevertTurn(ctx context.Context, cwd, turnID string, why ...string) (Reverted, error) {
 	ws, t, err := r.turn(ctx, cwd, turnID)
 	if err != nil {
 		return Reverted{}, err
@@ -145,9 +146,19 @@ func (r *Recorder) RevertTurn(ctx context.Context, cwd, turnID string) (Reverted
 		ws.reviewAll(ctx, t, f)
 		ws.markReverted(t, f)
 	}
-	r.note(ws, strings.Join(whats, ", "))
+	r.note(ws, strings.Join(whats, ", ")+because(why))
 	out.What = fmt.Sprintf("reverted the turn (%d files)", len(files))
 	return out, nil
+}
+
+// because is the user's reason for a revert as the note gives it (quoted: it stays on its
+// line and inside the note's sentence), or "" without one.
+func because(why []string) string {
+	reason := strings.TrimSpace(strings.Join(why, " "))
+	if reason == "" {
+		return ""
+	}
+	return " (the user's reason: " + strconv.Quote(reason) + ")"
 }
 
 // turnRefused says why nothing of a turn was reverted, on one line, keeping each file's

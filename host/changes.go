@@ -54,6 +54,7 @@ type changesArgs struct {
 	Turn string
 	Path string
 	Key  string
+	Why  string // the user's reason for a revert, told to Claude with it
 }
 
 // changesRequest serves :ClaudeChanges: async, the git work in a goroutine, the answer
@@ -81,11 +82,11 @@ func (h *Host) doChanges(ctx context.Context, a changesArgs) (any, error) {
 	case "open":
 		return r.Open(ctx, a.Cwd, a.Turn, a.Path)
 	case "revert_hunk":
-		return r.RevertHunk(ctx, a.Cwd, a.Turn, a.Path, a.Key)
+		return r.RevertHunk(ctx, a.Cwd, a.Turn, a.Path, a.Key, a.Why)
 	case "revert_file":
-		return r.RevertFile(ctx, a.Cwd, a.Turn, a.Path)
+		return r.RevertFile(ctx, a.Cwd, a.Turn, a.Path, a.Why)
 	case "revert_turn":
-		return r.RevertTurn(ctx, a.Cwd, a.Turn)
+		return r.RevertTurn(ctx, a.Cwd, a.Turn, a.Why)
 	case "review", "unreview":
 		return a.Key, r.Review(ctx, a.Cwd, a.Turn, a.Path, a.Key, a.Op == "review")
 	case "clear":

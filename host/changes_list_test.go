@@ -66,3 +66,24 @@ func TestTurnsThatChangedNothingHideUntilAsked(t *testing.T) {
 		t.Errorf("after a, the list:\n%s\nwant the empty turn shown", list)
 	}
 }
+
+func TestAReasonTypedForATakenBackHunkOrFileReachesClaudeWithTheNote(t *testing.T) {
+	c := newChangesEnv(t)
+	c.turn("fix the letters")
+	c.request("list", `vim.cmd('ClaudeChanges')`)
+	c.cursorTo("M b.txt")
+	c.request("revert_file", `vim.api.nvim_feedkeys('W' .. 'too clever by half' .. vim.keycode('<CR>'), 't', false)`)
+	if got := c.disk("b.txt"); got != "b1\nb2\n" {
+		t.Errorf("b.txt = %q after W, want it reverted", got)
+	}
+	c.cursorTo("M a.txt")
+	c.request("open", `vim.api.nvim_feedkeys(vim.keycode('<CR>'), 'x', false)`)
+	c.nv.Lua(nil, `vim.api.nvim_win_set_cursor(0, { 7, 0 })`)
+	c.request("revert_hunk", `vim.api.nvim_feedkeys(vim.keycode('\\aw') .. 'keep a7 as it was' .. vim.keycode('<CR>'), 't', false)`)
+	note := string(c.turn("next").Stdout)
+	for _, want := range []string{`all changes to "b.txt" (the user's reason: "too clever by half")`, `"a.txt" line 7 (the user's reason: "keep a7 as it was")`} {
+		if !strings.Contains(note, want) {
+			t.Errorf("the next prompt's note = %q, want %q", note, want)
+		}
+	}
+}

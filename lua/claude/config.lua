@@ -159,6 +159,7 @@ M.schema = group({
     -- Buffer-local keys in the :ClaudeChanges diff; false disables one.
     keymaps = group({
       revert_hunk = option("<leader>ar", { "string", "boolean" }),
+      revert_hunk_why = option("<leader>aw", { "string", "boolean" }),
       review = option("<leader>av", { "string", "boolean" }),
       revert_file = option("<leader>aR", { "string", "boolean" }),
       revert_turn = option("<leader>aT", { "string", "boolean" }),

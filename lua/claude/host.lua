@@ -591,8 +591,8 @@ end
 --- Asks the host for op (list, open, revert_hunk, revert_file,
 --- revert_turn, review, unreview, clear, marks) in cwd's workspace; the
 --- answer comes through handlers.changes_reply.
-function M.request_changes(op, cwd, turn, path, key)
-  return M.call("ClaudeHostChanges", op, cwd, turn or "", path or "", key or "")
+function M.request_changes(op, cwd, turn, path, key, why)
+  return M.call("ClaudeHostChanges", op, cwd, turn or "", path or "", key or "", why or "")
 end
 
 --- What the ledger records for cwd (:checkhealth), or nil when the host

@@ -15,8 +15,8 @@ local function cfg()
   return require("claude.config").get().changes
 end
 
-local function request(op, view, key)
-  return require("claude.host").request_changes(op, view.cwd, view.turn, view.file.path, key)
+local function request(op, view, key, why)
+  return require("claude.host").request_changes(op, view.cwd, view.turn, view.file.path, key, why)
 end
 
 local function abs(view)
@@ -116,6 +116,22 @@ function M.revert_hunk()
   end)
 end
 
+--- Reverts the hunk under the cursor and tells Claude why: the reason typed
+--- goes with the revert note at the next prompt. An empty answer or <Esc>
+--- reverts nothing.
+function M.revert_hunk_why()
+  with_hunk(function(view, h)
+    if require("claude.changes.guard").refuse_modified(view.root, { view.file.path }) then
+      return
+    end
+    vim.ui.input({ prompt = "Why take it back (Claude hears it): " }, function(why)
+      if why and vim.trim(why) ~= "" then
+        request("revert_hunk", view, h.key, why)
+      end
+    end)
+  end)
+end
+
 function M.review()
   with_hunk(function(view, h)
     request(h.reviewed and "unreview" or "review", view, h.key)
@@ -138,6 +154,7 @@ end
 
 local ACTIONS = {
   { "revert_hunk", M.revert_hunk, "revert the hunk under the cursor" },
+  { "revert_hunk_why", M.revert_hunk_why, "revert the hunk under the cursor and tell Claude why" },
   { "review", M.review, "mark the hunk under the cursor reviewed (again: not reviewed)" },
   { "revert_file", M.revert_file, "revert the whole file" },
   { "revert_turn", M.revert_turn, "revert the whole turn (every file, or none)" },

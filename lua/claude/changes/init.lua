@@ -20,8 +20,8 @@ local state = {
   armed = nil, -- the turn id whose revert X asked to confirm with a second X
 }
 
-local function request(op, cwd, turn, path, key)
-  return require("claude.host").request_changes(op, cwd, turn, path, key)
+local function request(op, cwd, turn, path, key, why)
+  return require("claude.host").request_changes(op, cwd, turn, path, key, why)
 end
 
 --- Opens the list for cwd's workspace (Neovim's working directory when
@@ -150,6 +150,7 @@ local HELP = {
   "<CR>  open the file under the cursor: before -> now as a diff;",
   "      on a turn's line, show or hide its files",
   "X     revert the file under the cursor; on a turn's line, X twice reverts the whole turn",
+  "W     as X, and tell Claude why (it hears the reason at the next prompt)",
   "a     show or hide the turns that changed nothing",
   "s     next scope: each turn, the newest session, not committed (HEAD), the branch",
   "r     refresh",
@@ -163,8 +164,9 @@ function M.row()
   return state.rows[vim.api.nvim_win_get_cursor(0)[1]]
 end
 
---- Reverts the file under the cursor, or on a turn's line the turn.
-function M.revert_under_cursor()
+--- Reverts the file under the cursor, or on a turn's line the turn; with
+--- why, Claude hears it with the revert note.
+function M.revert_under_cursor(why)
   local row = M.row()
   if not row or not state.listing then
     notify.info("claude.nvim: no turn or file under the cursor")
@@ -173,7 +175,7 @@ function M.revert_under_cursor()
   local root = state.listing.root
   if row.file then
     if not require("claude.changes.guard").refuse_modified(root, { row.file.path }) then
-      request("revert_file", state.cwd, row.turn.id, row.file.path)
+      request("revert_file", state.cwd, row.turn.id, row.file.path, nil, why)
     end
     return
   end
@@ -183,7 +185,7 @@ function M.revert_under_cursor()
   end
   -- A whole turn is many files at once: the first X asks, a second X on the same turn
   -- reverts (any other key or line forgets the question).
-  if state.armed ~= row.turn.id then
+  if state.armed ~= row.turn.id and not why then
     state.armed = row.turn.id
     notify.info(string.format("claude.nvim: press X again to revert all %d file%s of this turn", #row.turn.files, #row.turn.files == 1 and "" or "s"))
     return
@@ -194,8 +196,17 @@ function M.revert_under_cursor()
     table.insert(paths, f.path)
   end
   if not require("claude.changes.guard").refuse_modified(root, paths) then
-    request("revert_turn", state.cwd, row.turn.id)
+    request("revert_turn", state.cwd, row.turn.id, nil, nil, why)
   end
+end
+
+--- W: asks why, then reverts as X does; Claude hears the reason.
+function M.revert_under_cursor_why()
+  vim.ui.input({ prompt = "Why take it back (Claude hears it): " }, function(why)
+    if why and vim.trim(why) ~= "" then
+      M.revert_under_cursor(why)
+    end
+  end)
 end
 
 function M.open_under_cursor()
@@ -227,7 +238,10 @@ function M.show_buffer()
       vim.keymap.set("n", lhs, fn, { buffer = buf, nowait = true, desc = "Claude changes: " .. desc })
     end
     map("<CR>", M.open_under_cursor, "open the file's diff")
-    map("X", M.revert_under_cursor, "revert the file or turn under the cursor")
+    map("X", function()
+      M.revert_under_cursor()
+    end, "revert the file or turn under the cursor")
+    map("W", M.revert_under_cursor_why, "revert the file or turn under the cursor and tell Claude why")
     map("r", function()
       request("list", state.cwd, state.scope)
     end, "refresh")
