@@ -11,6 +11,17 @@
 // the model's context) and exits 0. When the plugin's process is gone it exits 0 at once:
 // a hook of ours never stops or slows Claude.
 //
+// The channel is bounded both ways (issue 35). The Receiver serves at most maxServing
+// connections at once and holds at most eventBudget bytes of events, being read or handled;
+// an event past either is answered empty at once (logged once), so a flood of unfinished
+// events costs the host tens of MiB, not GiB. An event is read up to maxEvent; past it the
+// rest is drained and the members that came whole before the cut are read (a PostToolUse
+// names its event, tool and input before the tool's result). Forward, for its part, never
+// waits for a host that does not answer: while a handler runs the host sends a NUL every
+// second, and the hook gives up after silenceTimeout (5 s) without a byte, or replyTimeout
+// (55 s: past the handlers' 50 s, below the CLI's 60 s) in all, printing nothing. A stopped
+// host (SIGSTOP) still accepts connections, so these, not the dial, are what end the hook.
+//
 // What the real CLI sends (2.1.332 and 2.1.197, interactive, default mode): SessionStart
 // {source, model}; UserPromptSubmit {prompt}; PreToolUse {tool_name, tool_input,
 // tool_use_id}; PermissionRequest {tool_name, tool_input, permission_suggestions} when it asks

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
+	"strings"
 )
 
 // Event is what a hook receives, the fields the plugin reads.
@@ -69,13 +71,69 @@ func Output(event string, stdout []byte) json.RawMessage {
 }
 
 // parseEvent decodes what Forward sends: the origin's line, then the hook's stdin. An event
-// without a name is refused.
-func parseEvent(data []byte) (Event, error) {
+// without a name is refused. An event cut at maxEvent (cut) is not JSON any more: its
+// members that came whole before the cut are read, which holds what the plugin reads of a
+// huge PostToolUse (the CLI writes hook_event_name, tool_name and tool_input before
+// tool_response).
+func parseEvent(data []byte, cut bool) (Event, error) {
 	origin, data, ok := bytes.Cut(data, []byte("\n"))
 	if !ok {
 		return Event{}, fmt.Errorf("hooks: event without an origin line")
 	}
+	if cut {
+		data = wholeMembers(data)
+	}
 	return ParseInput(string(origin), data)
+}
+
+// wholeMembers is the object made of the members of data's object that end before data
+// does; data is a JSON object cut short.
+func wholeMembers(data []byte) []byte {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	out := []byte{'{'}
+	for dec.More() {
+		tok, err := dec.Token()
+		name, isName := tok.(string)
+		if err != nil || !isName {
+			break
+		}
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
+			break
+		}
+		if !wanted[name] {
+			continue // what the plugin does not read is not kept
+		}
+		key, _ := json.Marshal(name)
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(append(append(out, key...), ':'), value...)
+	}
+	return append(out, '}')
+}
+
+// wanted are the members Event reads.
+var wanted = func() map[string]bool {
+	m := map[string]bool{}
+	t := reflect.TypeFor[Event]()
+	for i := range t.NumField() {
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ","); name != "" && name != "-" {
+			m[name] = true
+		}
+	}
+	return m
+}()
+
+// size is about what e holds, in bytes: what the receiver's budget keeps for it while it
+// is handled.
+func (e Event) size() int {
+	return len(e.Origin) + len(e.Name) + len(e.SessionID) + len(e.TranscriptPath) + len(e.Cwd) +
+		len(e.PromptID) + len(e.PermissionMode) + len(e.Prompt) + len(e.ToolName) + len(e.ToolInput) +
+		len(e.ToolUseID) + len(e.Notification) + len(e.Message) + len(e.Source) + len(e.Reason)
 }
 
 // FilePath is the file a file tool names in its input (Edit, Write, MultiEdit: file_path;

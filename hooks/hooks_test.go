@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +17,9 @@ import (
 // `claude-nvim -hook SOCKET` does, so the tests run it the way the CLI runs ours.
 func TestMain(m *testing.M) {
 	if socket := os.Getenv("HOOKS_TEST_FORWARD"); socket != "" {
+		if d, err := time.ParseDuration(os.Getenv("HOOKS_TEST_SILENCE")); err == nil {
+			silenceTimeout = d // the tests' stopped hosts cost them less
+		}
 		_ = Forward(socket, os.Getenv(OriginEnv), os.Stdin, os.Stdout)
 		os.Exit(0)
 	}
@@ -66,14 +70,16 @@ func TestAnEventReachesTheHandlerAndItsReplyIsPrinted(t *testing.T) {
 	}
 }
 
-func TestAHugeEventEndsTheHookAndAGoneReceiverCostsNothing(t *testing.T) {
+// An event past maxEvent is cut there, and what the plugin reads of it comes before the cut
+// (a PostToolUse's tool_response comes after its name and tool, as the CLI writes it).
+func TestAHugeEventKeepsItsFirstFieldsAndAGoneReceiverCostsNothing(t *testing.T) {
 	r := listen(t, func(ctx context.Context, e Event) Reply {
-		return Reply{Stdout: []byte(e.ToolName)}
+		return Reply{Stdout: []byte(e.Name + " " + e.ToolName + " " + e.FilePath() + " [" + e.ToolUseID + "]")}
 	})
-	big, _ := json.Marshal(map[string]any{"hook_event_name": PostToolUse, "tool_name": "Read",
-		"tool_response": strings.Repeat("x", 3*maxEvent)})
-	// Cut past maxEvent, the JSON does not parse: no reply, but the hook ends, exit 0.
-	if out, code := hookCommand(t, r.Socket(), big); code != 0 || out != "" {
+	// The CLI's order (2.1.332): tool_use_id after tool_response.
+	big := []byte(`{"session_id":"s1","hook_event_name":"PostToolUse","tool_name":"Read","tool_input":{"file_path":"/w/big.png"},` +
+		`"tool_response":"` + strings.Repeat("x", 3*maxEvent) + `","tool_use_id":"t1","duration_ms":5}`)
+	if out, code := hookCommand(t, r.Socket(), big); code != 0 || out != "PostToolUse Read /w/big.png []" {
 		t.Errorf("a huge event: printed %q, exit %d", out, code)
 	}
 	socket := r.Socket()
@@ -161,5 +167,36 @@ func TestFilePathOfFileTools(t *testing.T) {
 		if got := (Event{ToolInput: json.RawMessage(tt.input)}).FilePath(); got != tt.want {
 			t.Errorf("FilePath of %s = %q, want %q", tt.input, got, tt.want)
 		}
+	}
+}
+
+// Close does not wait for a hook that sends its event slowly: Neovim kills an exiting host
+// 2 s after asking, and the directory must be gone by then.
+func TestCloseRemovesTheDirectoryWithAnEventHalfSent(t *testing.T) {
+	old := readTimeout
+	readTimeout = time.Hour
+	t.Cleanup(func() { readTimeout = old })
+	r := listen(t, func(context.Context, Event) Reply { return Reply{} })
+	c, err := net.Dial("unix", r.Socket())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Write([]byte("terminal:1\n{\"hook_event_name\":")); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the receiver to read the event", func() bool { return heldNow(r.budget) > 0 })
+	closed := make(chan error, 1)
+	go func() { closed <- r.Close() }()
+	select {
+	case err := <-closed:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(waitFor):
+		t.Fatalf("Close still waits after %v for an event half sent", waitFor)
+	}
+	if _, err := os.Stat(filepath.Dir(r.Socket())); !os.IsNotExist(err) {
+		t.Errorf("the directory outlived Close: %v", err)
 	}
 }
