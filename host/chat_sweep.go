@@ -1,18 +1,32 @@
 package host
 
 import (
+	"errors"
+	"io/fs"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
+	"time"
 )
 
 // A chat endpoint's config directory outlives a host that was killed (SIGKILL, a crash, an
 // exit Neovim did not wait for), and it holds the endpoint's token; so does the hook
 // receiver's directory (hooks.go), with its socket and settings. The next host to start
 // removes such leftovers: only directories that are surely ours (the name, this user's, mode
-// 0700, not a symlink) and whose owning host, named in the directory, is gone.
+// 0700, not a symlink, nothing in them read through a link) and whose host is surely gone:
+//
+//   - its owner file names a process that is gone;
+//   - for a hook directory with an owner file, its socket refuses connections or is gone:
+//     no receiver listens (its host closed it and was killed before it removed the
+//     directory), and the pid in the owner file was reused by another process, as happens
+//     in a container where each start gets the same pids;
+//   - no owner file, and nothing changed in it for ownerlessAge, nor a socket that answers: a
+//     host writes its owner file right after making the directory (after listening, for a
+//     hook directory), so only one that died in between leaves it so.
 
 // chatMCPDirPattern names the config directories (os.MkdirTemp's pattern).
 const chatMCPDirPattern = "claude-nvim-chat-mcp-"
@@ -20,8 +34,19 @@ const chatMCPDirPattern = "claude-nvim-chat-mcp-"
 // hookDirPattern names the hook receivers' directories (hooks.Listen's pattern).
 const hookDirPattern = "claude-nvim-hooks-"
 
+// hookSocketName is the receiver's socket in its directory (hooks.Listen).
+const hookSocketName = "hooks.sock"
+
 // ownerFile, in a host's directory, holds the pid of the host that made it.
 const ownerFile = "host.pid"
+
+// ownerlessAge: a directory without an owner file is a dead host's only once it is this old;
+// a live host writes the file within milliseconds of making the directory.
+const ownerlessAge = 10 * time.Minute
+
+// probeTimeout bounds the connection that asks whether a receiver listens; one that
+// listens, even stopped, accepts at once.
+const probeTimeout = time.Second
 
 // writeOwner records this process as dir's owner, for a later sweep.
 func writeOwner(dir string) error {
@@ -43,8 +68,7 @@ func (h *Host) sweepChatLeftovers() {
 }
 
 // sweepDeadHostDirs removes, from tmp, the directories named with prefix of hosts that are
-// gone, and returns them. A directory without an owner file is left alone: its host may
-// still be writing it, or it was not made by us.
+// gone, and returns them.
 func sweepDeadHostDirs(tmp, prefix string, log *slog.Logger) []string {
 	entries, err := os.ReadDir(tmp)
 	if err != nil {
@@ -61,12 +85,7 @@ func sweepDeadHostDirs(tmp, prefix string, log *slog.Logger) []string {
 		if err != nil || !st.IsDir() || st.Mode().Perm() != 0o700 || !ownedByUs(st) {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(dir, ownerFile))
-		if err != nil {
-			continue
-		}
-		pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
-		if err != nil || pid <= 0 || pid == os.Getpid() || processAlive(pid) {
+		if !hostGone(dir, st, prefix == hookDirPattern) {
 			continue
 		}
 		if err := os.RemoveAll(dir); err != nil {
@@ -79,4 +98,67 @@ func sweepDeadHostDirs(tmp, prefix string, log *slog.Logger) []string {
 		log.Info("removed dead hosts' directories", "dirs", removed)
 	}
 	return removed
+}
+
+// hostGone says whether dir (st, ours) is surely a dead host's, by the rules above; hook
+// says it is a hook receiver's directory, with a socket to ask.
+func hostGone(dir string, st fs.FileInfo, hook bool) bool {
+	pid, owned := readOwner(filepath.Join(dir, ownerFile))
+	if owned && (pid == os.Getpid() || pid <= 0) {
+		return false
+	}
+	if owned && !processAlive(pid) {
+		return true
+	}
+	socket := noSocket
+	if hook {
+		socket = probeSocket(filepath.Join(dir, hookSocketName))
+	}
+	switch {
+	case socket == listening || socket == unknown:
+		return false
+	case owned:
+		// A live pid that is not a host's: its receiver is gone (the socket refuses, or
+		// went with its listener's close).
+		return hook
+	default:
+		return time.Since(st.ModTime()) > ownerlessAge
+	}
+}
+
+// readOwner reads the pid in an owner file, never through a link; ok is false when there is
+// none to read (no file, a link, not a number).
+func readOwner(file string) (pid int, ok bool) {
+	data, err := readNoFollow(file, 64)
+	if err != nil {
+		return 0, false
+	}
+	pid, err = strconv.Atoi(strings.TrimSpace(string(data)))
+	return pid, err == nil
+}
+
+// What a receiver's socket says.
+const (
+	noSocket  = iota // no socket file (or something else in its place)
+	listening        // a receiver accepts: its host lives, if stopped
+	refusing         // the file is there and nobody listens
+	unknown          // another error: leave the directory be
+)
+
+// probeSocket asks whether a receiver listens on the socket file, if it is one (not a link).
+// A receiver that accepts reads an empty event and drops it.
+func probeSocket(file string) int {
+	st, err := os.Lstat(file)
+	if err != nil || st.Mode().Type() != fs.ModeSocket {
+		return noSocket
+	}
+	conn, err := net.DialTimeout("unix", file, probeTimeout)
+	if err == nil {
+		conn.Close()
+		return listening
+	}
+	if errors.Is(err, syscall.ECONNREFUSED) {
+		return refusing
+	}
+	return unknown
 }

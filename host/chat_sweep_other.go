@@ -9,3 +9,5 @@ import "io/fs"
 func ownedByUs(fs.FileInfo) bool { return false }
 
 func processAlive(int) bool { return true }
+
+func readNoFollow(string, int64) ([]byte, error) { return nil, fs.ErrInvalid }

@@ -4,6 +4,7 @@ package host
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"syscall"
@@ -20,4 +21,22 @@ func ownedByUs(st fs.FileInfo) bool {
 // the safe mistake.
 func processAlive(pid int) bool {
 	return !errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
+}
+
+// readNoFollow reads at most limit bytes of file, failing if it is a link (O_NOFOLLOW) or
+// not a regular file (a FIFO would block a plain open: O_NONBLOCK).
+func readNoFollow(file string, limit int64) ([]byte, error) {
+	f, err := os.OpenFile(file, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fs.ErrInvalid
+	}
+	return io.ReadAll(io.LimitReader(f, limit))
 }

@@ -1,6 +1,7 @@
 package plugintest
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -129,5 +130,31 @@ func TestAKilledHostsChatConfigIsSweptAtTheNextStart(t *testing.T) {
 	}
 	if !strings.HasPrefix(dir2, tmp) {
 		t.Errorf("the chat's config %s is not under TMPDIR %s", dir2, tmp)
+	}
+}
+
+// A clean exit leaves nothing to sweep: Neovim quits, its host closes the hook receiver and
+// removes its directory (socket, settings, owner file) before it is gone.
+func TestACleanExitRemovesTheHookDirectory(t *testing.T) {
+	run, err := os.MkdirTemp("/tmp", "cnr") // short enough for the socket
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(run) })
+	nv := newNvim(t, nvimtest.WithEnv("TMPDIR="+t.TempDir(), "XDG_RUNTIME_DIR="+run))
+	pid, _, hookDir := startChatWithHooks(t, nv)
+	if !strings.HasPrefix(hookDir, run) {
+		t.Fatalf("the hooks' directory %s is not in XDG_RUNTIME_DIR %s", hookDir, run)
+	}
+	if _, err := os.Stat(filepath.Join(hookDir, "host.pid")); err != nil {
+		t.Fatalf("the hook directory before the exit: %v", err)
+	}
+	_ = nv.Nvim.Close()
+	nvimtest.Wait(t, "the host to exit", waitTimeout, func() bool {
+		return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
+	})
+	if _, err := os.Lstat(hookDir); !os.IsNotExist(err) {
+		entries, _ := os.ReadDir(hookDir)
+		t.Errorf("the hook directory %s outlived a clean exit (%v): %v", hookDir, entries, err)
 	}
 }
