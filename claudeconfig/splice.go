@@ -2,107 +2,50 @@ package claudeconfig
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"slices"
 	"unicode/utf8"
 )
 
-// member is one name/value pair of a JSON object, by byte offsets into the document.
-type member struct {
-	name       string
-	start, end int // the value's bytes: data[start:end]
+// edit is the change a yes makes to the file: its bytes [at, cut) become text.
+type edit struct {
+	at, cut int64
+	text    []byte
 }
 
-// members lists the members of the JSON object at data[start:end] (the object's bytes, from
-// its "{" to its "}"), in order, duplicates included.
-func members(data []byte, start, end int) ([]member, error) {
-	dec := json.NewDecoder(bytes.NewReader(data[start:end]))
-	dec.UseNumber()
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return nil, ErrUnreadable
+// trustEdit is the edit that sets projects[folder].hasTrustDialogAccepted to true in the
+// document d describes, every other byte as it was: the value replaced if the key is there,
+// else the missing member inserted first in the innermost object that exists (projects, or
+// the whole document). Nil when the key is true already.
+func trustEdit(d *doc, folder string) (*edit, error) {
+	p := d.projects
+	if p == nil {
+		return insert(d.top, "projects", map[string]any{folder: map[string]any{trustKey: true}})
 	}
-	var out []member
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, ErrUnreadable
-		}
-		name, _ := tok.(string)
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, ErrUnreadable
-		}
-		valueEnd := start + int(dec.InputOffset())
-		out = append(out, member{name: name, start: valueEnd - len(raw), end: valueEnd})
-	}
-	return out, nil
-}
-
-// last is the member named name that a JSON parser keeps (the last of duplicates), or nil.
-func last(ms []member, name string) *member {
-	for i, m := range slices.Backward(ms) {
-		if m.name == name {
-			return &ms[i]
-		}
-	}
-	return nil
-}
-
-// isObject says whether data[m.start:m.end] is a JSON object.
-func isObject(data []byte, m *member) bool {
-	return m.end > m.start && data[m.start] == '{'
-}
-
-// setTrust returns data with projects[folder].hasTrustDialogAccepted set to true and every
-// other byte as it was: the value replaced if the key is there, else the missing member
-// inserted first in the innermost object that exists (projects, or the whole document).
-func setTrust(data []byte, folder string) ([]byte, error) {
-	if !utf8.ValidString(folder) {
-		// JSON cannot name it, nor can the CLI, which reads the path as UTF-8.
-		return nil, fmt.Errorf("folder %q is not UTF-8", folder)
-	}
-	if !json.Valid(data) {
-		return nil, ErrUnreadable
-	}
-	open := bytes.IndexByte(data, '{')
-	if open < 0 || len(bytes.TrimSpace(data[:open])) != 0 {
-		return nil, ErrUnreadable
-	}
-	top, err := members(data, open, len(data))
-	if err != nil {
-		return nil, err
-	}
-	projects := last(top, "projects")
-	if projects == nil {
-		return insert(data, open, len(top) == 0, "projects", map[string]any{folder: map[string]any{trustKey: true}})
-	}
-	if !isObject(data, projects) {
+	if p.kind != '{' {
 		return nil, fmt.Errorf("projects is not an object: %w", ErrUnreadable)
 	}
-	entries, err := members(data, projects.start, projects.end)
-	if err != nil {
-		return nil, err
+	e := d.entries[folder]
+	if e == nil {
+		return insert(*p, folder, map[string]any{trustKey: true})
 	}
-	entry := last(entries, folder)
-	if entry == nil {
-		return insert(data, projects.start, len(entries) == 0, folder, map[string]any{trustKey: true})
-	}
-	if !isObject(data, entry) {
+	if e.kind != '{' {
 		return nil, fmt.Errorf("projects[%q] is not an object: %w", folder, ErrUnreadable)
 	}
-	fields, err := members(data, entry.start, entry.end)
-	if err != nil {
-		return nil, err
+	switch {
+	case e.trust == nil:
+		return insert(e.span, trustKey, true)
+	case e.trust.kind == 't': // the literal true: nothing to change
+		return nil, nil
 	}
-	if f := last(fields, trustKey); f != nil {
-		return slices.Concat(data[:f.start], []byte("true"), data[f.end:]), nil
-	}
-	return insert(data, entry.start, len(fields) == 0, trustKey, true)
+	return &edit{at: e.trust.start, cut: e.trust.end, text: []byte("true")}, nil
 }
 
-// insert puts "name": value first into the object whose "{" is at data[open].
-func insert(data []byte, open int, empty bool, name string, value any) ([]byte, error) {
+// insert is the edit that puts "name": value first into the object obj.
+func insert(obj span, name string, value any) (*edit, error) {
 	key, err := encode(name)
 	if err != nil {
 		return nil, err
@@ -112,10 +55,10 @@ func insert(data []byte, open int, empty bool, name string, value any) ([]byte, 
 		return nil, err
 	}
 	member := slices.Concat(key, []byte(": "), val)
-	if !empty {
+	if obj.members > 0 {
 		member = append(member, ',')
 	}
-	return slices.Concat(data[:open+1], member, data[open+1:]), nil
+	return &edit{at: obj.start + 1, cut: obj.start + 1, text: member}, nil
 }
 
 // encode is v as compact JSON, with & and < left as they are: a path stays readable, and
@@ -128,4 +71,45 @@ func encode(v any) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimSpace(b.Bytes()), nil
+}
+
+// writeEdited writes src's size bytes to w with e applied, streaming: the file is never
+// held whole. It stops when ctx ends.
+func writeEdited(ctx context.Context, w io.Writer, src io.ReaderAt, size int64, e *edit) error {
+	if _, err := io.Copy(w, ctxReader{ctx, io.NewSectionReader(src, 0, e.at)}); err != nil {
+		return err
+	}
+	if _, err := w.Write(e.text); err != nil {
+		return err
+	}
+	_, err := io.Copy(w, ctxReader{ctx, io.NewSectionReader(src, e.cut, size-e.cut)})
+	return err
+}
+
+// checkFolder refuses a folder JSON cannot name, nor the CLI, which reads paths as UTF-8.
+func checkFolder(folder string) error {
+	if !utf8.ValidString(folder) {
+		return fmt.Errorf("folder %q is not UTF-8", folder)
+	}
+	return nil
+}
+
+// setTrust is data with the trust for folder set (data itself when it is set already); the
+// same scan and edit as Trust's, in memory.
+func setTrust(data []byte, folder string) ([]byte, error) {
+	if err := checkFolder(folder); err != nil {
+		return nil, err
+	}
+	d, err := scan(context.Background(), bytes.NewReader(data), func(f string) bool { return f == folder })
+	if err != nil {
+		return nil, err
+	}
+	e, err := trustEdit(d, folder)
+	if err != nil {
+		return nil, err
+	}
+	if e == nil {
+		return data, nil
+	}
+	return slices.Concat(data[:e.at], e.text, data[e.cut:]), nil
 }

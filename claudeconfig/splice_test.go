@@ -2,6 +2,7 @@ package claudeconfig
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"reflect"
@@ -107,4 +108,24 @@ func oldValue(data []byte, folder string) []byte {
 	_ = json.Unmarshal(top["projects"], &projects)
 	_ = json.Unmarshal(projects[folder], &entry)
 	return entry[trustKey]
+}
+
+// FuzzScanAgreesWithEncodingJSON: the streaming scanner takes exactly the documents
+// encoding/json takes that are one object, so a file it accepts the CLI reads too, and one it
+// refuses is refused as before.
+func FuzzScanAgreesWithEncodingJSON(f *testing.F) {
+	for _, seed := range []string{
+		`{}`, ` {"a":[1,-0.5e+3,true,false,null,"\u00e9\n"]} `, `{"a":01}`, `{"a":1.}`, `{"a":"\x"}`,
+		`{"a":tru}`, `{"a" 1}`, `{"a":1,}`, `[]`, `{} x`, "{\"a\":\"\x01\"}", `{"\ud800":{"b":[[]]}}`, `{"a":-}`, `{"a":1e}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		_, err := scan(context.Background(), bytes.NewReader(in), func(string) bool { return true })
+		trimmed := bytes.TrimLeft(in, " \t\r\n")
+		want := json.Valid(in) && len(trimmed) > 0 && trimmed[0] == '{'
+		if (err == nil) != want {
+			t.Fatalf("scan(%q) = %v; encoding/json takes it as one object: %v", in, err, want)
+		}
+	})
 }

@@ -1,12 +1,10 @@
 package claudeconfig
 
 import (
-	"bytes"
-	"encoding/json"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 )
 
@@ -19,46 +17,33 @@ var ErrUnreadable = errors.New("not a JSON object")
 
 // Trusted reports whether the config file at path trusts dir: dir or a folder above it (up
 // to /) has hasTrustDialogAccepted true, as the CLI decides. A missing file trusts nothing;
-// a file that does not parse is an error.
+// a file that does not parse is an error, and so is one that is not a regular file or is
+// past maxConfigSize. Only a JSON true trusts, and entries of another shape are skipped
+// rather than failing the whole file: the CLI owns their format.
 func Trusted(path, dir string) (bool, error) {
-	data, err := os.ReadFile(path)
+	f, _, err := openConfig(resolve(path))
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
 	if err != nil {
 		return false, fmt.Errorf("read %s: %w", path, err)
 	}
-	trusted, err := trustedIn(data)
+	defer f.Close()
+	above := map[string]bool{}
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		above[d] = true
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	doc, err := scan(context.Background(), f, func(folder string) bool { return above[filepath.Clean(folder)] })
 	if err != nil {
 		return false, fmt.Errorf("read %s: %w", path, err)
 	}
-	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
-		if trusted[d] {
+	for _, e := range doc.entries {
+		if e.trust != nil && e.trust.kind == 't' {
 			return true, nil
 		}
-		if filepath.Dir(d) == d {
-			return false, nil
-		}
 	}
-}
-
-// trustedIn lists the folders data's projects trust. Only a JSON true trusts, and entries of
-// another shape are skipped rather than failing the whole file: the CLI owns their format.
-func trustedIn(data []byte) (map[string]bool, error) {
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(data, &top); err != nil || top == nil {
-		return nil, ErrUnreadable
-	}
-	var projects map[string]json.RawMessage
-	if raw, ok := top["projects"]; ok {
-		_ = json.Unmarshal(raw, &projects) // not an object: nothing is trusted
-	}
-	trusted := map[string]bool{}
-	for dir, raw := range projects {
-		var fields map[string]json.RawMessage
-		if json.Unmarshal(raw, &fields) == nil && bytes.Equal(bytes.TrimSpace(fields[trustKey]), []byte("true")) {
-			trusted[filepath.Clean(dir)] = true
-		}
-	}
-	return trusted, nil
+	return false, nil
 }

@@ -1,12 +1,15 @@
 package claudeconfig
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -23,15 +26,18 @@ const (
 
 // Trust records that the user trusts folder (see Folder) in the config file at path, the
 // way the CLI's dialog does, changing nothing else in the file. It waits for the CLI's lock
-// until ctx ends.
+// until ctx ends, and gives up when ctx ends while it reads or writes. The file is read as a
+// stream and written by a copy around the one change, never held whole (scan.go); one that
+// is not a regular file, or past maxConfigSize, is refused with a message that says what to
+// do (a FIFO there hung the write for ever, holding the CLI's lock).
 func Trust(ctx context.Context, path, folder string) error {
 	if !filepath.IsAbs(folder) {
 		return fmt.Errorf("trust %s: not an absolute path", folder)
 	}
-	// A config file that is a link (dotfiles) stays one: the file it points to is replaced.
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		path = real
+	if err := checkFolder(folder); err != nil {
+		return fmt.Errorf("trust: %w", err)
 	}
+	path = resolve(path)
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("trust %s: %w", folder, err)
 	}
@@ -40,35 +46,71 @@ func Trust(ctx context.Context, path, folder string) error {
 		return fmt.Errorf("trust %s: %w", folder, err)
 	}
 	defer unlock()
-	data, err := os.ReadFile(path) // again, under the lock: the CLI may just have written it
-	mode := fs.FileMode(0o600)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		data = []byte("{}\n")
-	case err != nil:
-		return fmt.Errorf("trust %s: %w", folder, err)
-	default:
-		if info, err := os.Stat(path); err == nil {
-			mode = info.Mode().Perm()
-		}
-	}
-	changed, err := setTrust(data, folder)
-	if err != nil {
-		return fmt.Errorf("trust %s: %s is %w; fix it, or run claude in a terminal once, then try again", folder, path, err)
-	}
-	if err := replace(path, changed, mode); err != nil {
+	if err := trustFile(ctx, path, folder); err != nil {
 		return fmt.Errorf("trust %s: %w", folder, err)
 	}
 	return nil
 }
 
-// lock takes the CLI's lock on path, taking over one older than lockStale.
+// trustFile reads the file again, under the lock (the CLI may just have written it), and
+// replaces it with the trust set.
+func trustFile(ctx context.Context, path, folder string) error {
+	f, info, err := openConfig(path)
+	var src io.ReaderAt
+	var size int64
+	mode := fs.FileMode(0o600)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		src, size = strings.NewReader("{}\n"), 3
+	case err != nil:
+		return err
+	default:
+		defer f.Close()
+		src, size, mode = f, info.Size(), info.Mode().Perm()
+	}
+	d, err := scan(ctx, io.NewSectionReader(src, 0, size), func(f string) bool { return f == folder })
+	if err == nil {
+		var e *edit
+		if e, err = trustEdit(d, folder); err == nil {
+			if e == nil {
+				return nil // trusted already: nothing to write
+			}
+			return replace(path, mode, func(w io.Writer) error { return writeEdited(ctx, w, src, size, e) })
+		}
+	}
+	if errors.Is(err, ErrUnreadable) {
+		return fmt.Errorf("%s is %w; fix it, or run claude in a terminal once, then try again", path, err)
+	}
+	return err
+}
+
+// lock takes the CLI's lock on path, taking over one older than lockStale. While held, its
+// time is renewed every lockStale/2, as proper-lockfile does, so that a long write (a large
+// file, a slow disk) is not taken for a dead one.
 func lock(ctx context.Context, path string) (unlock func(), err error) {
 	dir := path + lockSuffix
 	for {
 		err := os.Mkdir(dir, 0o700)
 		if err == nil {
-			return func() { _ = os.Remove(dir) }, nil
+			done, over := make(chan struct{}), make(chan struct{})
+			go func() {
+				defer close(over)
+				tick := time.NewTicker(lockStale / 2)
+				defer tick.Stop()
+				for {
+					select {
+					case <-done:
+						return
+					case now := <-tick.C:
+						_ = os.Chtimes(dir, now, now)
+					}
+				}
+			}()
+			return func() {
+				close(done)
+				<-over
+				_ = os.Remove(dir)
+			}, nil
 		}
 		if !errors.Is(err, fs.ErrExist) {
 			return nil, fmt.Errorf("lock %s: %w", path, err)
@@ -85,9 +127,10 @@ func lock(ctx context.Context, path string) (unlock func(), err error) {
 	}
 }
 
-// replace writes data to path atomically: a temp file of the given mode in the same folder,
-// synced, renamed over path. Readers see the old file or the new one, never a part.
-func replace(path string, data []byte, mode fs.FileMode) error {
+// replace writes what write writes to path atomically: a temp file of the given mode in the
+// same folder, synced, renamed over path. Readers see the old file or the new one, never a
+// part.
+func replace(path string, mode fs.FileMode, write func(io.Writer) error) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp.*")
 	if err != nil {
 		return err
@@ -97,7 +140,12 @@ func replace(path string, data []byte, mode fs.FileMode) error {
 		tmp.Close()
 		return err
 	}
-	if _, err := tmp.Write(data); err != nil {
+	w := bufio.NewWriterSize(tmp, 256<<10)
+	if err := write(w); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := w.Flush(); err != nil {
 		tmp.Close()
 		return err
 	}
