@@ -207,6 +207,11 @@ type InitializeResult struct {
 	OutputStyle           string   `json:"output_style"`
 	AvailableOutputStyles []string `json:"available_output_styles"`
 	PID                   int      `json:"pid"`
+	// WorkspaceTrustRecorded answers Options.WorkspaceTrust: true when the CLI recorded the
+	// trust (or it was there), false when it kept it for this session only (its home
+	// directory) or would not record it (a path it refuses); nil when the request carried
+	// none or the CLI predates the field (2.1.197).
+	WorkspaceTrustRecorded *bool `json:"workspace_trust_recorded"`
 	// Raw is the whole response, for the fields not above (account, …).
 	Raw json.RawMessage `json:"-"`
 }
@@ -230,7 +235,11 @@ type Model struct {
 // Initialize must be the first control request. It may be sent before the first turn; the
 // CLI answers at once.
 func (s *Process) Initialize(ctx context.Context) (*InitializeResult, error) {
-	raw, err := s.ctl.request(ctx, "initialize", map[string]any{"hooks": hooksParam(s.ctl.hooks)})
+	fields := map[string]any{"hooks": hooksParam(s.ctl.hooks)}
+	if s.workspaceTrust != "" {
+		fields["workspaceTrust"] = map[string]any{"accepted": true, "directory": s.workspaceTrust}
+	}
+	raw, err := s.ctl.request(ctx, "initialize", fields)
 	if err != nil {
 		return nil, err
 	}

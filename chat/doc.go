@@ -354,6 +354,24 @@
 //   - The CLI rewrites the whole config file (two-space JSON; 1.50 becomes 1.5, "\u00e9"
 //     becomes "é", unknown fields stay) under a mkdir lock <file>.lock, re-reading it under
 //     the lock, through a temp file renamed over it with the old file's mode.
+//   - A host can have the CLI record a yes itself (2.1.332; trust_cli_test.go). initialize's
+//     workspaceTrust {accepted: true, directory} (honoured on the first initialize, from the
+//     process that holds the CLI's stdin) records the trust when directory resolves to the
+//     trust key of the CLI's working directory (the git root: the folder itself or the root
+//     both do), and the answer's workspace_trust_recorded says true (recorded, or it was);
+//     for the home directory it says false and writes nothing (trusted for the session
+//     only), as for a path with invisible characters or another folder. The CLI writes the
+//     folder's whole projects entry (allowedTools, mcpServers, … and the key). set_cwd
+//     {path} moves a running CLI: to an untrusted folder it answers {status: needs_trust,
+//     directory[, trust_root]} and changes nothing; again with trust_accepted: true and
+//     trusted_directory echoing that directory it records the trust and moves ({status: ok,
+//     cwd, changed, transcript_relocated}); mid-turn it answers rejected/busy. The chat
+//     starts its CLI in the workspace after the user's yes, so it sends workspaceTrust
+//     (Options.WorkspaceTrust; chatctl records the yes itself when the answer lacks the
+//     field, or when the CLI's key is not where claudeconfig.Trusted looks).
+//   - 2.1.197 has neither: initialize ignores workspaceTrust (its answer has no
+//     workspace_trust_recorded, nor claude_code_version) and set_cwd is refused
+//     ("Unsupported control request subtype: set_cwd").
 //
 // Hooks for the change ledger (2.1.332 and 2.1.197, terminal and chat, hooks from
 // --settings; e2e TestATerminalTurnWrittenUnreviewed…, TestAChatTurnInAcceptEdits…):

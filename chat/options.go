@@ -46,6 +46,13 @@ type Options struct {
 	// Hooks are registered with Initialize; the CLI calls HookHandler for each (hooks.go).
 	Hooks       []Hook
 	HookHandler HookHandler
+
+	// WorkspaceTrust, when set, is the folder (Dir's git root, else Dir) the user said they
+	// trust, asked by the editor before this start. Initialize tells the CLI (its
+	// workspaceTrust, 2.1.332), which then records the trust where it looks, as its own
+	// dialog does; InitializeResult.WorkspaceTrustRecorded says whether it did. Only set it
+	// after the user said yes to that folder.
+	WorkspaceTrust string
 }
 
 // PermissionModes are the modes the CLI accepts (its --permission-mode choices). The CLI's

@@ -32,6 +32,8 @@ type Process struct {
 	in    *stdin
 	ctl   *controls
 	perms *permissions
+	// workspaceTrust is Options.WorkspaceTrust, for Initialize.
+	workspaceTrust string
 
 	turns atomic.Int32 // user turns sent whose result has not come
 	// lifecycle is set once the CLI reported a MessageState: a message is then counted
@@ -114,6 +116,7 @@ func Start(opts Options) (*Process, error) {
 		unstarted: newUnstarted(),
 	}
 	s.ctl = newControls(s.in, log)
+	s.workspaceTrust = opts.WorkspaceTrust
 	if opts.HookHandler != nil {
 		s.ctl.hooks, s.ctl.handleHook = opts.Hooks, opts.HookHandler
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/claude-nvim/claude.nvim/chat"
+	"github.com/claude-nvim/claude.nvim/claudeconfig"
 )
 
 // writeTimeout bounds a write to a chat CLI's stdin (a turn, an answer, an interrupt): a CLI
@@ -44,6 +45,8 @@ type Controller struct {
 	runs sync.WaitGroup
 	// historySeqs stops a history search a newer one replaced (history.go).
 	historySeqs historySeqs
+	// trusts are the folders the user trusted in the chat (trust.go).
+	trusts trusts
 }
 
 // Options configure a Controller.
@@ -137,7 +140,7 @@ func (c *Controller) Start(args []StartArgs) (int, error) {
 	}
 	a := args[0]
 	c.log.Debug("chat: start asked", "dir", a.Dir)
-	if err := gate(a); err != nil {
+	if err := c.gate(a); err != nil {
 		return 0, fmt.Errorf("chat start: %w", err)
 	}
 	mcpConfigs, mcpArgs := c.editorTools()
@@ -183,6 +186,8 @@ func (c *Controller) Start(args []StartArgs) (int, error) {
 		Bin: a.Bin, Dir: a.Dir, Env: env, Args: append(mcpArgs, a.Args...),
 		MCPConfig: mcpConfigs, Resume: resume, Fork: fork.Fork, ResumeAt: fork.ResumeAt,
 		Logger: c.log.With("chat", a.Dir),
+		// The first CLI after the user's yes records it (trust.go).
+		WorkspaceTrust: c.trusts.take(claudeconfig.Folder(a.Dir)),
 	}
 	if c.hook != nil {
 		dir := a.Dir
@@ -193,11 +198,22 @@ func (c *Controller) Start(args []StartArgs) (int, error) {
 	}
 	proc, err := chat.Start(opts)
 	if err != nil {
+		if opts.WorkspaceTrust != "" {
+			c.trusts.giveBack(opts.WorkspaceTrust)
+		}
 		return 0, err
 	}
 	dc.proc, dc.reviews, dc.messages = proc, map[string]context.CancelFunc{}, map[string]*sentMessage{}
 	dc.cliTemp = cliTempRoot(a.Env)
-	dc.init = c.initialize(a.Dir, proc)
+	dc.init = c.initialize(a.Dir, proc, func(init *chat.InitializeResult, err error) {
+		switch {
+		case opts.WorkspaceTrust == "":
+		case err != nil:
+			c.trusts.giveBack(opts.WorkspaceTrust) // the next CLI records it
+		default:
+			c.recordTrust(a, opts.WorkspaceTrust, init)
+		}
+	})
 	if a.Resume != "" && !a.Revive {
 		go c.showHistory(a.Dir, envList(a.Env), a.Resume)
 	}

@@ -21,14 +21,16 @@ type initAnswer struct {
 }
 
 // initialize asks proc for its initialize answer in the background and returns where it
-// lands; the slash commands it lists go to the transcript, to complete in the input.
-func (c *Controller) initialize(dir string, proc *chat.Process) *initAnswer {
+// lands; the slash commands it lists go to the transcript, to complete in the input. answered
+// gets the answer, or the error, once it is there.
+func (c *Controller) initialize(dir string, proc *chat.Process, answered func(*chat.InitializeResult, error)) *initAnswer {
 	ia := &initAnswer{done: make(chan struct{})}
 	go func() {
 		defer close(ia.done)
 		ctx, cancel := context.WithTimeout(context.Background(), initTimeout)
 		defer cancel()
 		ia.result, ia.err = proc.Initialize(ctx)
+		go answered(ia.result, ia.err)
 		if ia.err != nil {
 			c.log.Warn("chat: initialize", "dir", dir, "err", ia.err)
 			return
@@ -107,7 +109,7 @@ func (c *Controller) Models(all []StartArgs) {
 
 // askModels starts a short-lived CLI for its initialize answer.
 func (c *Controller) askModels(ctx context.Context, a StartArgs) (*chat.InitializeResult, error) {
-	if err := gate(a); err != nil { // even a CLI asked only for its models runs the folder's hooks
+	if err := c.gate(a); err != nil { // even a CLI asked only for its models runs the folder's hooks
 		return nil, err
 	}
 	proc, err := chat.Start(chat.Options{Bin: a.Bin, Dir: a.Dir, Env: envList(a.Env), Args: a.Args, Logger: c.log.With("models", a.Dir)})

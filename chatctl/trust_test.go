@@ -2,6 +2,8 @@ package chatctl_test
 
 import (
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -70,11 +72,15 @@ func TestAnUntrustedFolderStartsNoCLIUntilTheUserTrustsIt(t *testing.T) {
 	})
 	e.nv.Lua(nil, `vim.api.nvim_set_current_win(vim.fn.bufwinid(require('claude.chat').buffers().transcript))`)
 	e.nv.Keys("<CR>")
-	e.waitTranscript("  ⎿  trusted (recorded where the CLI keeps it): Claude starts")
+	e.waitTranscript("  ⎿  trusted: Claude starts, and the trust is recorded where the CLI keeps it")
 	e.recorded("ARGS ")
-	if ok, err := claudeconfig.Trusted(config, dir); !ok || err != nil {
-		t.Errorf("after yes, the config does not trust %s: %v, %v", dir, ok, err)
-	}
+	// The CLI is asked to record it; this one, as CLIs before 2.1.332, does not say it did,
+	// so the host records it once it answered.
+	e.recorded(`"workspaceTrust":{"accepted":true,"directory":` + strconv.Quote(dir) + `}`)
+	nvimtest.Wait(t, "the config to trust "+dir, waitTimeout, func() bool {
+		ok, err := claudeconfig.Trusted(config, dir)
+		return ok && err == nil
+	})
 	var asked []map[string]any
 	e.nv.Lua(&asked, `return _G.asked`)
 	if len(asked) != 1 || !strings.Contains(asked[0]["prompt"].(string), "hooks, MCP servers and settings will run") {
@@ -83,4 +89,50 @@ func TestAnUntrustedFolderStartsNoCLIUntilTheUserTrustsIt(t *testing.T) {
 	e.nv.Lua(nil, `vim.api.nvim_set_current_win(vim.fn.bufwinid(require('claude.chat').buffers().input))`)
 	e.nv.Keys("<CR>")
 	e.recorded(`"content":[{"type":"text","text":"stream"}]`)
+}
+
+// When the trust cannot be recorded (here a config file whose projects the plugin cannot
+// change, with a CLI that does not record it itself), the chat runs anyway, the user is
+// told, the file stays as it was, and the yes holds for this Neovim: the chat's next CLI
+// starts without asking.
+func TestAYesThatCannotBeRecordedStartsTheChatAndSaysSo(t *testing.T) {
+	e := newUntrustedChatEnv(t)
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("transcript:\n%s\nmessages:\n%s", e.transcript(), e.nv.Messages())
+		}
+	})
+	var dir string
+	e.nv.Lua(&dir, `return vim.fn.getcwd()`)
+	config := cliConfig(t, e.nv)
+	const odd = `{"projects": []}`
+	if err := os.MkdirAll(filepath.Dir(config), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(config, []byte(odd), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.nv.Cmd("ClaudeChat")
+	e.waitTranscript("? Do you trust the files in this folder? " + dir)
+	e.nv.Cmd("ClaudeChatTrust yes")
+	e.recorded(`"workspaceTrust":{"accepted":true,"directory":` + strconv.Quote(dir) + `}`)
+	nvimtest.Wait(t, "the transcript to say the trust could not be recorded", waitTimeout, func() bool {
+		return strings.Contains(e.transcript(), "could not record the trust: trust "+dir+": "+config+": projects is not an object") &&
+			strings.Contains(e.transcript(), "the chat runs, and the next Neovim asks again")
+	})
+	if got, _ := os.ReadFile(config); string(got) != odd {
+		t.Errorf("the config file changed to %q", got)
+	}
+	if err := os.Remove(e.record); err != nil {
+		t.Fatal(err)
+	}
+	e.nv.Cmd("ClaudeChat new") // another CLI (a new transcript): no question, no second record asked
+	e.recorded("ARGS ")
+	if strings.Contains(e.transcript(), "Do you trust the files in this folder?") {
+		t.Errorf("the question was asked again after a yes")
+	}
+	e.recorded(`"subtype":"initialize"`)
+	if b, _ := os.ReadFile(e.record); strings.Contains(string(b), "workspaceTrust") {
+		t.Errorf("the second CLI was asked to record the trust again:\n%s", b)
+	}
 }

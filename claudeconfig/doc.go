@@ -3,7 +3,9 @@
 // "Do you trust the files in this folder?" dialog only when run interactively; in print mode
 // (the chat's `claude -p`) it asks nothing and runs the folder's hooks, MCP servers and
 // settings at once. So the chat asks in Neovim first and records a yes where the CLI looks,
-// so that the terminal and the chat agree.
+// so that the terminal and the chat agree. A chat's CLI since 2.1.332 records the yes itself
+// when told of it at its start (chat.Options.WorkspaceTrust, ../chat/doc.go); Trust is for
+// the CLIs before it, and for a trust key Trusted would not find.
 //
 // The CLI writes this file too, often, so a change here must never lose or garble what it
 // wrote: Trust takes the CLI's own lock, reads the file again under it, splices the one key

@@ -79,7 +79,7 @@ func trustFile(ctx context.Context, path, folder string) error {
 		}
 	}
 	if errors.Is(err, ErrUnreadable) {
-		return fmt.Errorf("%s is %w; fix it, or run claude in a terminal once, then try again", path, err)
+		return fmt.Errorf("%s: %w; fix it, or run claude in a terminal once, then try again", path, err)
 	}
 	return err
 }

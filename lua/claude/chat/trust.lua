@@ -3,8 +3,9 @@
 -- at once. So before a chat's CLI starts in a folder the CLI has not
 -- trusted, the host puts the question in the transcript (render.trust)
 -- and nothing starts; the user answers here, when they choose (<CR> in the
--- transcript, :ClaudeChatTrust), and a yes is recorded by the host where
--- the CLI keeps it (claudeconfig), so a terminal's CLI agrees.
+-- transcript, :ClaudeChatTrust), and a yes starts the chat, whose CLI
+-- records it where the CLI keeps it (the host does for a CLI that cannot:
+-- chatctl/trust.go), so a terminal's CLI agrees.
 local M = {}
 
 local state = require("claude.chat.state")
@@ -63,8 +64,9 @@ function M.answer(dir, how)
   end)
 end
 
---- The host's answer to a yes (chatctl/trust.go): err is "" when the trust
---- is recorded; the chat's CLI then starts as the user had asked.
+--- The host's answer to a yes (chatctl/trust.go): err is "" at once, and
+--- the chat's CLI starts as the user had asked; a later err says the trust
+--- could not be recorded (the chat runs on).
 ---@param dir string
 ---@param err string
 function M.recorded(dir, err)
@@ -79,7 +81,7 @@ function M.recorded(dir, err)
   if c then
     c.trust = nil
     state.update_status(c)
-    say(c, "trusted (recorded where the CLI keeps it): Claude starts")
+    say(c, "trusted: Claude starts, and the trust is recorded where the CLI keeps it")
     state.start(c, how)
   end
 end
