@@ -358,7 +358,8 @@
 //     workspaceTrust {accepted: true, directory} (honoured on the first initialize, from the
 //     process that holds the CLI's stdin) records the trust when directory resolves to the
 //     trust key of the CLI's working directory (the git root: the folder itself or the root
-//     both do), and the answer's workspace_trust_recorded says true (recorded, or it was);
+//     both do; for a linked worktree, its main repository's root, which is where it
+//     records), and the answer's workspace_trust_recorded says true (recorded, or it was);
 //     for the home directory it says false and writes nothing (trusted for the session
 //     only), as for a path with invisible characters or another folder. The CLI writes the
 //     folder's whole projects entry (allowedTools, mcpServers, … and the key). set_cwd

@@ -19,7 +19,9 @@ import (
 // rm -rf ~/work), "slow" (a turn that runs until interrupted), "crash" (exit 3 mid-turn),
 // "questions" (an AskUserQuestion request), "plan" (an ExitPlanMode request), "subagent" (a
 // background subagent whose Bash call comes while the answer streams), "tasks" (a task
-// created). It refuses every rewind, as a CLI does without checkpoints and mid-turn.
+// created). It refuses every rewind, as a CLI does without checkpoints and mid-turn. With
+// STANDIN_TRUST_RECORDED set (true or false), it answers an initialize that carries
+// workspaceTrust with that workspace_trust_recorded, as 2.1.332 does (writing nothing).
 const chatCLI = `#!/bin/sh
 rec=RECORD
 say() { printf '%s\n' "$1"; }
@@ -39,7 +41,9 @@ while IFS= read -r line; do
   printf '%s\n' "$line" >> "$rec"
   case "$line" in
   *'"subtype":"initialize"'*)
-    say '{"type":"control_response","response":{"subtype":"success","request_id":"'"$(idof "$line")"'","response":{"commands":[],"models":[{"value":"default","displayName":"Default (recommended)","description":"The best model"},{"value":"sonnet","displayName":"Sonnet","description":"Fast"}]}}}' ;;
+    wt=''
+    case "$line" in *'"workspaceTrust"'*) [ -n "$STANDIN_TRUST_RECORDED" ] && wt=',"workspace_trust_recorded":'"$STANDIN_TRUST_RECORDED" ;; esac
+    say '{"type":"control_response","response":{"subtype":"success","request_id":"'"$(idof "$line")"'","response":{"commands":[],"models":[{"value":"default","displayName":"Default (recommended)","description":"The best model"},{"value":"sonnet","displayName":"Sonnet","description":"Fast"}]'"$wt"'}}}' ;;
   *'"subtype":"get_context_usage"'*)
     say '{"type":"control_response","response":{"subtype":"error","request_id":"'"$(idof "$line")"'","error":"the stand-in does not count"}}' ;;
   *'"subtype":"set_model"'*)

@@ -136,3 +136,49 @@ func TestAYesThatCannotBeRecordedStartsTheChatAndSaysSo(t *testing.T) {
 		t.Errorf("the second CLI was asked to record the trust again:\n%s", b)
 	}
 }
+
+// What the host does after the CLI answered a yes it was told of: when the CLI says it
+// recorded it but the config does not trust the folder where the plugin looks (the CLI
+// recorded a linked worktree's main repository), the host records the folder too; when the
+// CLI says it keeps it for this session only (a home directory), the host writes nothing
+// behind it and says so.
+func TestAfterTheCLIsAnswerTheHostRecordsTheTrustOnlyWhereItMust(t *testing.T) {
+	for _, tc := range []struct {
+		name, recorded string
+		trusted        bool   // the config trusts the folder in the end
+		says           string // in the transcript
+	}{
+		{"recorded elsewhere", "true", true, ""},
+		{"kept for the session only", "false", false, "for this session only (it does so for a home directory"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newUntrustedChatEnv(t)
+			t.Cleanup(func() {
+				if t.Failed() {
+					t.Logf("transcript:\n%s\nmessages:\n%s", e.transcript(), e.nv.Messages())
+				}
+			})
+			e.nv.Lua(nil, `vim.env.STANDIN_TRUST_RECORDED = ...`, tc.recorded)
+			var dir string
+			e.nv.Lua(&dir, `return vim.fn.getcwd()`)
+			config := cliConfig(t, e.nv)
+			e.nv.Cmd("ClaudeChat")
+			e.waitTranscript("? Do you trust the files in this folder? " + dir)
+			e.nv.Cmd("ClaudeChatTrust yes")
+			e.recorded(`"workspaceTrust":{"accepted":true`)
+			if tc.trusted {
+				nvimtest.Wait(t, "the config to trust "+dir, waitTimeout, func() bool {
+					ok, err := claudeconfig.Trusted(config, dir)
+					return ok && err == nil
+				})
+				return
+			}
+			nvimtest.Wait(t, "the transcript to say the trust is kept for the session", waitTimeout, func() bool {
+				return strings.Contains(e.transcript(), tc.says)
+			})
+			if ok, err := claudeconfig.Trusted(config, dir); ok || err != nil {
+				t.Errorf("the host recorded a trust the CLI keeps for the session only: %v, %v", ok, err)
+			}
+		})
+	}
+}
