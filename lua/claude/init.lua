@@ -158,25 +158,28 @@ end
 
 -- " · N wait for you" when Claude waits on the user (proposals to review,
 -- chat permission requests), else "": what came in while they typed waits
--- unseen, and this is where they see it.
+-- unseen, and this is where they see it. Then " · N unreviewed" while
+-- Claude's recorded changes have hunks nobody reviewed, whatever came
+-- before: those were written without asking, and this is where they show.
 local function waits()
+  local w
   -- Once the attention list knows of sessions (their hooks, the chats'
   -- streams), it counts the sessions that need the user, whatever each
   -- waits for: a permission, a question, a diff, an unseen finished turn.
   if package.loaded["claude.attention"] and require("claude.attention").any() then
     local needing = require("claude.attention").needing()
-    return needing > 0 and string.format(" · %d need%s you", needing, needing > 1 and "" or "s") or ""
+    w = needing > 0 and string.format(" · %d need%s you", needing, needing > 1 and "" or "s") or ""
+  else
+    local n = 0
+    if package.loaded["claude.diff"] then
+      n = n + require("claude.diff").count()
+    end
+    if package.loaded["claude.chat"] then
+      n = n + require("claude.chat").waiting()
+    end
+    w = n > 0 and string.format(" · %d wait%s for you", n, n > 1 and "" or "s") or ""
   end
-  local n = 0
-  if package.loaded["claude.diff"] then
-    n = n + require("claude.diff").count()
-  end
-  if package.loaded["claude.chat"] then
-    n = n + require("claude.chat").waiting()
-  end
-  local w = n > 0 and string.format(" · %d wait%s for you", n, n > 1 and "" or "s") or ""
-  -- Claude's changes not reviewed yet (:ClaudeChanges); the signs module
-  -- is loaded once the host pushed some.
+  -- The signs module is loaded once the host pushed some.
   local signs = package.loaded["claude.changes.signs"]
   local unreviewed = signs and signs.count() or 0
   if unreviewed > 0 then
