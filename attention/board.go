@@ -41,6 +41,10 @@ type Session struct {
 	Prompt       string `msgpack:"prompt"` // the last prompt the user sent, cut to maxPrompt
 	Since        int64  `msgpack:"since"`  // when State began, Unix seconds
 	Conversation string `msgpack:"conversation"`
+	// Mode is a terminal CLI's permission mode as its last hook event that carried one said
+	// ("default", "acceptEdits", "plan", "auto", "dontAsk", "bypassPermissions"): a switch
+	// made inside the CLI (shift+tab) shows with its next event. Empty until one did.
+	Mode string `msgpack:"mode"`
 	// Wait numbers the session's waits and finished turns: it grows when the session comes
 	// to need the user or to be done, and only then.
 	Wait int `msgpack:"wait"`
@@ -112,6 +116,9 @@ func (b *Board) Hook(e hooks.Event) {
 		}
 		if e.SessionID != "" {
 			s.Conversation = e.SessionID
+		}
+		if e.PermissionMode != "" { // SessionStart has none
+			s.Mode = e.PermissionMode
 		}
 		switch e.Name {
 		case hooks.SessionStart:

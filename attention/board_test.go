@@ -18,6 +18,8 @@ func ev(name string, fields ...string) hooks.Event {
 			e.Prompt = fields[i+1]
 		case "session":
 			e.SessionID = fields[i+1]
+		case "mode":
+			e.PermissionMode = fields[i+1]
 		}
 	}
 	return e
@@ -73,6 +75,38 @@ func TestATerminalsHooksMoveItsState(t *testing.T) {
 				t.Errorf("after %d hooks: %+v, want state %s kind %q wait %d", len(tt.hooks), got, tt.state, tt.kind, tt.wait)
 			}
 		})
+	}
+}
+
+// The permission mode follows the hooks that carry one (a switch made with shift+tab in the
+// CLI shows with its next event); SessionStart, which carries none, keeps the last.
+func TestATerminalsModeIsTheLastItsHooksSaid(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		hooks []hooks.Event
+		mode  string
+	}{
+		{"none before an event says", []hooks.Event{ev(hooks.SessionStart)}, ""},
+		{"a prompt's", []hooks.Event{ev(hooks.SessionStart), ev(hooks.UserPromptSubmit, "mode", "default")}, "default"},
+		{"switched between two prompts", []hooks.Event{ev(hooks.UserPromptSubmit, "mode", "default"), ev(hooks.Stop, "mode", "default"), ev(hooks.UserPromptSubmit, "mode", "auto")}, "auto"},
+		{"kept by an event without one", []hooks.Event{ev(hooks.UserPromptSubmit, "mode", "acceptEdits"), ev(hooks.SessionStart)}, "acceptEdits"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			b := New(nil)
+			for _, e := range tt.hooks {
+				b.Hook(at("terminal:1", e))
+			}
+			if got := only(t, b); got.Mode != tt.mode {
+				t.Errorf("after %d hooks the mode is %q, want %q", len(tt.hooks), got.Mode, tt.mode)
+			}
+		})
+	}
+	b := New(nil)
+	b.Hook(at("terminal:1", ev(hooks.UserPromptSubmit, "mode", "default")))
+	b.Take()
+	b.Hook(at("terminal:1", ev(hooks.UserPromptSubmit, "mode", "auto"))) // the same state: only the mode changed
+	if changed := b.Take(); len(changed) != 1 || changed[0].Mode != "auto" {
+		t.Errorf("after a switch alone Take gave %+v, want the session with mode auto (it is pushed to Lua)", changed)
 	}
 }
 

@@ -32,4 +32,11 @@
 // SessionEnd {reason}. Every event has session_id, transcript_path, cwd, hook_event_name;
 // most have prompt_id and permission_mode. 2.1.197 sends SessionStart only once its prompt
 // screen is up.
+//
+// permission_mode (2.1.332, seen): UserPromptSubmit, PreToolUse, PermissionRequest,
+// PostToolUse and Stop carry it, SessionStart does not. It is the mode at that moment:
+// "default" (the footer's "manual"), "acceptEdits", "plan", "auto", and "bypassPermissions"
+// when the CLI was started with it; shift+tab cycles default → acceptEdits → plan → auto (→
+// bypassPermissions when allowed) and fires no hook itself, so a switch shows with the next
+// event.
 package hooks

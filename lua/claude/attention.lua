@@ -132,12 +132,39 @@ local function remember(s)
   vim.uv.fs_rename(tmp, file)
 end
 
+-- A terminal's permission mode as its hooks tell it (s.mode): said once
+-- when edits stop going through the review, and kept in its terminal
+-- buffer's b:claude_permission_mode.
+local function follow_mode(s, before)
+  local id = tonumber(s.key:match("^terminal:(%d+)$"))
+  if not id or (s.mode or "") == "" or (before and before.mode == s.mode) then
+    return
+  end
+  local sessions = require("claude.sessions")
+  local record = sessions.get(id)
+  local from = before and before.mode ~= "" and before.mode or (record and record.permission and record.permission.mode)
+  local who = #sessions.live() > 1 and string.format("Claude (%s)", sessions.label(id)) or "Claude"
+  require("claude.permission").note_switch(who, from, s.mode)
+  if record and record.buf and vim.api.nvim_buf_is_valid(record.buf) then
+    vim.b[record.buf].claude_permission_mode = s.mode
+  end
+end
+
+--- A terminal session's permission mode as its last hook said, or nil.
+---@param id integer
+---@return string|nil
+function M.mode(id)
+  local s = list["terminal:" .. id]
+  return s and s.mode ~= "" and s.mode or nil
+end
+
 --- Takes a batch of changed sessions from the Go host.
 ---@param changed table[]
 function M.update(changed)
   for _, s in ipairs(changed) do
     local before = list[s.key]
     list[s.key] = s
+    follow_mode(s, before)
     if s.wait > 0 and fired[s.key] ~= s.wait and (s.state == "needs_you" or s.state == "done") then
       fired[s.key] = s.wait
       local data = { session = s.key, kind = s.state == "done" and "done" or s.kind, cwd = s.cwd, prompt = s.prompt }

@@ -34,11 +34,11 @@ local function server_lines(x, name)
       )
     )
   end
-  -- The mode the plugin started this session's CLI in (a switch made
-  -- inside the CLI with shift+tab is not seen).
-  local record = require("claude.sessions").get(x.session)
-  if record and record.permission then
-    table.insert(lines, "permission mode: " .. require("claude.permission").describe(record.permission))
+  -- The mode this session's CLI runs in: as the plugin started it, or as
+  -- its hooks said since a switch inside the CLI (shift+tab).
+  local permission = require("claude.terminal").permission(x.session)
+  if permission then
+    table.insert(lines, "permission mode: " .. require("claude.permission").describe(permission))
   end
   if #x.diffs > 0 then
     table.insert(lines, "pending diffs: " .. table.concat(x.diffs, ", "))

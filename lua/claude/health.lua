@@ -528,10 +528,17 @@ local function check_review()
     })
   end
   local running = require("claude.terminal").permission()
-  if running and running.mode ~= r.mode then
+  if running and running.switched then
+    local line = "the running Claude terminal is in " .. permission.describe(running)
+    if permission.bypasses_review(running.mode) then
+      health.warn(line, { "shift+tab in Claude switches back; :ClaudeChanges records the edits written meanwhile" })
+    else
+      health.info(line)
+    end
+  elseif running and running.mode ~= r.mode then
     health.info("the running Claude terminal started in " .. permission.describe(running))
   end
-  health.info("in Claude, shift+tab switches the mode for the session; claude.nvim cannot see that switch")
+  health.info("in Claude, shift+tab switches the mode for the session; claude.nvim sees the switch with the next prompt (the CLI's hooks) and says so")
 end
 
 -- The oldest Claude Code whose stream-json mode has what the chat uses

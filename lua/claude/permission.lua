@@ -165,16 +165,58 @@ function M.args(args, cwd)
   return vim.list_extend(vim.list_extend({}, args), { "--permission-mode", r.mode }), r
 end
 
+--- The mode a terminal's CLI runs in now: as it started (started, what
+--- M.args resolved) until its hooks tell of another (live: the
+--- permission_mode its last hook event carried, after a switch made in the
+--- CLI with shift+tab), then that one, with started kept for messages.
+---@param started {mode: string|nil, source: string}|nil
+---@param live string|nil
+---@return {mode: string|nil, source: string, started: string|nil, switched: boolean|nil}|nil
+function M.now(started, live)
+  if not live or live == "" or (started and started.mode == live) then
+    return started
+  end
+  return { mode = live, source = "a switch in Claude", started = started and started.mode, switched = true }
+end
+
 --- One line for :ClaudeStatus and messages: "auto (from permission_mode):
---- …meaning".
----@param r {mode: string|nil, source: string}
+--- …meaning", "auto (switched in Claude with shift+tab; started in
+--- default): …meaning".
+---@param r {mode: string|nil, source: string, started: string|nil, switched: boolean|nil}
 ---@return string
 function M.describe(r)
   if not r.mode then
     return "chosen by " .. r.source
   end
   local meaning = M.meaning[r.mode] or "a mode claude.nvim does not know"
+  if r.switched then
+    local started = r.started and ("; started in " .. r.started) or ""
+    return string.format("%s (switched in Claude with shift+tab%s): %s", r.mode, started, meaning)
+  end
   return string.format("%s (from %s): %s", r.mode, r.source, meaning)
+end
+
+--- Says it once, when a terminal's CLI went (shift+tab) from a mode whose
+--- edits reach the review (or an unknown one) into one whose edits do
+--- not: the switch fires no hook, so this comes with the next event that
+--- carries the mode (a prompt), before any edit of that turn. who names
+--- the session ("Claude", "Claude (wt)").
+---@param who string
+---@param from string|nil the mode before (nil: unknown)
+---@param to string
+function M.note_switch(who, from, to)
+  if from == to or not M.bypasses_review(to) or M.bypasses_review(from) then
+    return
+  end
+  require("claude.notify").warn(
+    string.format(
+      "%s %s %s mode: %s. Edits are no longer reviewed in Neovim before they are written; :ClaudeChanges still records each one, to review or revert afterwards (shift+tab in Claude switches back).",
+      who,
+      from and "switched to" or "runs in",
+      to,
+      M.meaning[to]
+    )
+  )
 end
 
 -- Whether the user was told this Neovim that edits skip the review.

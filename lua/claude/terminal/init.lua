@@ -31,13 +31,24 @@ M.is_here = sessions.is_here
 M.session_cwd = sessions.new_cwd
 M.window_in_tab = window.in_tab
 
---- How the current session's CLI was started as to permissions (see
---- permission.resolve), or nil when none runs.
-function M.permission()
-  local list = sessions.live()
-  -- One session is the current one: no lookup (the statusline asks often).
-  local s = #list == 1 and list[1] or sessions.current()
-  return s and sessions.alive(s) and s.permission or nil
+--- The permission mode session id's CLI (the current session's by
+--- default) runs in (see permission.now: as started, or as its hooks said
+--- since a switch in the CLI), or nil when none runs.
+---@param id integer|nil
+function M.permission(id)
+  local s
+  if id then
+    s = sessions.get(id)
+  else
+    local list = sessions.live()
+    -- One session is the current one: no lookup (the statusline asks often).
+    s = #list == 1 and list[1] or sessions.current()
+  end
+  if not (s and sessions.alive(s)) then
+    return nil
+  end
+  local attention = package.loaded["claude.attention"]
+  return require("claude.permission").now(s.permission, attention and attention.mode(s.id))
 end
 
 --- The current session's id, or nil.

@@ -43,7 +43,8 @@ function M.start(s, cmd, env, on_exit)
   vim.bo[buf].bufhidden = "hide"
   vim.bo[buf].buflisted = false
   vim.b[buf].claude_terminal = true
-  -- For statusline plugins: the mode the CLI started in (nil: its arguments chose).
+  -- For statusline plugins: the mode the CLI started in (nil: its arguments
+  -- chose), then the one its hooks tell of after a switch (attention.lua).
   vim.b[buf].claude_permission_mode = s.permission and s.permission.mode
   -- A name and a filetype statusline plugins and autocmds can match on.
   local name = "claude://" .. opts.cwd

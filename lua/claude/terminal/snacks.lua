@@ -61,7 +61,8 @@ function M.start(s, cmd, env, on_exit)
   s.buf, s.job, s.snacks = buf, job, win
   vim.t.claude_session = s.id
   vim.b[buf].claude_terminal = true
-  -- For statusline plugins: the mode the CLI started in (nil: its arguments chose).
+  -- For statusline plugins: the mode the CLI started in (nil: its arguments
+  -- chose), then the one its hooks tell of after a switch (attention.lua).
   vim.b[buf].claude_permission_mode = s.permission and s.permission.mode
   require("claude.buffers").set_buf_name(buf, "claude://" .. s.cwd, buf)
   vim.api.nvim_create_autocmd("TermClose", {
