@@ -39,6 +39,7 @@ type Host struct {
 	idle      *memtrim.Idle     // drops our executable's pages once quiet (memory.go)
 	hookBus   hookBus           // the hook events of the CLIs we start (hooks.go)
 	changes   *changes.Recorder // the change ledger, fed by hook events (changes.go)
+	places    editPlaces        // where each review stands in its message (reviews.go)
 
 	// lifecycle serialises starting and stopping the server; never held
 	// while calling Neovim.
@@ -73,6 +74,7 @@ func New(opts Options) *Host {
 	}
 	h := &Host{log: opts.Log, lockDir: opts.LockDir, listenDelay: opts.ListenDelay, chatAfter: opts.ChatAfter}
 	h.hookBus.log, h.hookBus.binary = opts.Log, opts.HookBinary
+	h.places.log = opts.Log
 	h.attention.board = attention.New(nil)
 	h.idle = memtrim.NewIdle(trimQuiet, h.trimMemory)
 	h.changes = changes.New(opts.Log)
@@ -93,6 +95,7 @@ func (h *Host) Register(p *plugin.Plugin) error {
 		h.editor = nvimapi.New(p.Nvim)
 		h.tracker = selection.NewTracker(h.editor, h.sendSelection, nil, h.log)
 		h.editor.SetLatestSelection(h.tracker.Latest)
+		h.editor.SetEditPlace(h.places.of)
 		h.diags = newDiagnosticsNotifier(h.editor, h.notifyDiagnostics, h.log)
 		h.newChats(h.editor)
 	} else {
@@ -103,6 +106,7 @@ func (h *Host) Register(p *plugin.Plugin) error {
 	// large work tree before the CLI goes on.
 	h.hookBus.subscribe(h.attentionHook)
 	h.hookBus.subscribe(h.changes.Handle) // the change ledger records every turn (changes.go)
+	h.hookBus.subscribe(h.places.hook)    // "2 of 3" on the reviews of one message (reviews.go)
 
 	// Sync: the Lua layer waits for these; each returns in well under a
 	// millisecond of work plus at most one call back into Neovim.

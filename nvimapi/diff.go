@@ -226,6 +226,14 @@ func (e *Editor) openDiff(ctx context.Context, session int, req mcp.DiffRequest)
 	}
 	if session > 0 {
 		spec["session"] = session // its view opens in the session's tab page
+		e.mu.Lock()
+		editPlace := e.editPlace
+		e.mu.Unlock()
+		if editPlace != nil {
+			if place, of := editPlace(session, target); of > 1 {
+				spec["place"], spec["of"] = place, of // one of several edits of a message
+			}
+		}
 	}
 	staged, err := e.stageProposal(ctx, d.id, p.Lines)
 	if staged {

@@ -32,6 +32,7 @@ type Editor struct {
 
 	mu         sync.Mutex
 	latest     func() *mcp.Selection
+	editPlace  func(session int, path string) (place, of int)
 	diffs      diffs
 	diagEvents *diagnosticEvents
 
@@ -56,6 +57,16 @@ func (e *Editor) SetLatestSelection(latest func() *mcp.Selection) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.latest = latest
+}
+
+// SetEditPlace tells the editor where to learn, for a terminal session's
+// review of path, where that edit stands among the edits of the model's
+// message (its place, and how many; 0, 0 when not known): the winbar says
+// "2 of 3".
+func (e *Editor) SetEditPlace(place func(session int, path string) (int, int)) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.editPlace = place
 }
 
 // lua runs one Lua chunk in Neovim. go-client calls cannot be cancelled,

@@ -6,6 +6,7 @@
 local M = {}
 
 local keys = require("claude.diff_keys")
+local round = require("claude.diff_round")
 
 local views = {} -- id -> view (see open)
 
@@ -36,70 +37,14 @@ end
 --- follows the window's width as it changes; claude.diff_winbar).
 function M.winbar()
   local win = vim.g.statusline_winid or vim.api.nvim_get_current_win()
-  local counts
+  local counts, place
   for _, view in pairs(views) do
     if view.prop_win == win then
       counts = require("claude.diff_hunks").counts(view)
+      place = view.spec.of and { view.spec.place, view.spec.of } -- one of several edits of a message
     end
   end
-  return require("claude.diff_winbar").render(counts)
-end
-
--- The left side: the file's buffer (loaded if needed, never modified by
--- us), or an empty scratch buffer when the file does not exist yet.
-local function original_buffer(view, path)
-  local buf = require("claude.buffers").find_buf(path)
-  if buf and vim.api.nvim_buf_is_loaded(buf) then
-    -- Claude may have written the file since (an edit it was allowed to
-    -- make without asking): compare against the file as it is now.
-    if require("claude.config").get().auto_reload then
-      require("claude.reload").check(buf)
-    end
-    return buf
-  end
-  if vim.uv.fs_stat(path) then
-    buf = buf or vim.fn.bufadd(path)
-    vim.fn.bufload(buf)
-    view.loaded_orig = true
-    return buf
-  end
-  buf = vim.api.nvim_create_buf(false, true)
-  vim.bo[buf].bufhidden = "wipe"
-  pcall(vim.api.nvim_buf_set_name, buf, path .. " (new file)")
-  view.scratch_orig = true
-  return buf
-end
-
--- The proposal's buffer: the one its pieces were staged in
--- (claude.diff_large), or a new one filled here. A large one gets its
--- filetype after the diff shows (show): syntax or a treesitter parse of
--- megabytes would hold up the view.
-local function proposal_buffer(view, spec, filetype)
-  local buf = view.staged_buf or vim.api.nvim_create_buf(false, false)
-  local bo = vim.bo[buf]
-  bo.buftype = "acwrite" -- :w reaches our BufWriteCmd, never the disk
-  bo.bufhidden = "wipe" -- closing its last window is a rejection
-  bo.swapfile = false
-  local name = spec.new_path .. " (Claude proposal)"
-  require("claude.buffers").set_buf_name(buf, name, view.id)
-  if not view.staged_buf then
-    bo.undolevels = -1 -- Claude's text is no change `u` may take away
-    vim.api.nvim_buf_set_lines(buf, 0, -1, false, spec.lines)
-  end
-  bo.undolevels = -123456 -- the global value again, for the user's edits
-  bo.fileformat = spec.dos and "dos" or "unix"
-  bo.eol = spec.eol
-  bo.fixeol = spec.eol
-  if filetype and filetype ~= "" then
-    if view.large then
-      view.filetype = filetype
-    else
-      bo.filetype = filetype
-    end
-  end
-  bo.modified = false
-  vim.b[buf].claude_diff = view.id
-  return buf
+  return require("claude.diff_winbar").render(counts, place)
 end
 
 -- Whether another view of ours is on screen in tab page tab: two in one
@@ -169,26 +114,6 @@ local function can_open_beside(view)
     and require("claude.tools").editor_win() ~= cur
 end
 
--- The view's two buffers: the file (or an empty stand-in for a new one)
--- and the proposal, with the file's filetype.
-local function make_buffers(view, spec, from_term)
-  local function prepare()
-    local buf = original_buffer(view, spec.old_path)
-    local filetype = vim.bo[buf].filetype
-    if filetype == "" then
-      filetype = vim.filetype.match({ filename = spec.new_path }) or ""
-    end
-    return { buf, proposal_buffer(view, spec, filetype) }
-  end
-  -- Setting up buffers no window shows borrows Neovim's autocommand
-  -- window, and while a terminal is the current window that resizes the
-  -- terminal to the full editor width: Claude would draw lines wider than
-  -- its split. Set them up from a file window instead.
-  local file_win = from_term and require("claude.buffers").editor_win() or nil
-  local bufs = file_win and vim.api.nvim_win_call(file_win, prepare) or prepare()
-  view.orig_buf, view.prop_buf = bufs[1], bufs[2]
-end
-
 -- The two windows side by side in diff mode, with their winbars.
 local function make_windows(view, spec)
   view.orig_win = target_window(view, view.orig_buf)
@@ -208,6 +133,8 @@ local function make_windows(view, spec)
   end
   vim.wo[view.prop_win].winbar = "%!v:lua.require'claude.diff'.winbar()"
   vim.wo[view.orig_win].winbar = "%#DiffDelete# current %* " .. vim.fn.fnamemodify(spec.old_path, ":~:."):gsub("%%", "%%%%")
+  round.mark(view.prop_win, view.id)
+  round.mark(view.orig_win, view.id)
 end
 
 -- What the user does to the proposal decides it: :w accepts, :q and
@@ -296,9 +223,15 @@ local function show(view, spec, keep_focus)
   view.hid_float = require("claude.terminal").hide_float()
   local from_win = vim.api.nvim_get_current_win()
   local from_term = vim.bo[vim.api.nvim_win_get_buf(from_win)].buftype == "terminal"
+  local stay = keep_focus or (cfg().keep_terminal_focus and from_term)
+  if not stay then
+    -- The cursor goes back there after the last review: noted before the
+    -- view takes that window or moves its cursor (claude.diff_round).
+    round.begin(from_win)
+  end
 
   if not view.prop_buf then -- a large one's are made (prepare)
-    make_buffers(view, spec, from_term)
+    require("claude.diff_buffers").make(view, spec, from_term)
   end
   make_windows(view, spec)
   if not view.manual_folds then -- a large one's come with its folds
@@ -319,11 +252,10 @@ local function show(view, spec, keep_focus)
 
   if keep_focus then
     -- Never left the window the user types in.
-  elseif cfg().keep_terminal_focus and from_term and valid_win(from_win) then
+  elseif stay and valid_win(from_win) then
     vim.api.nvim_set_current_win(from_win)
     vim.cmd.startinsert()
   else
-    view.came_from = from_win
     vim.api.nvim_set_current_win(view.prop_win)
     vim.cmd.stopinsert()
   end
@@ -453,12 +385,9 @@ end
 
 -- Goes to view (showing it first if it waited for the user).
 local function focus_view(view)
-  -- Where the user asked from: the cursor goes back there after the
-  -- review when that is a chat window (back_to_chat).
-  local here = vim.api.nvim_get_current_win()
-  if here ~= view.prop_win and here ~= view.orig_win then
-    view.came_from = here
-  end
+  -- Where the user asked from: the cursor goes back there after the last
+  -- review (claude.diff_round; not from a window of another review).
+  round.begin(vim.api.nvim_get_current_win())
   if view.preparing then
     view.focus_asked = true -- once its hunks are ready (prepare)
     return true
@@ -482,7 +411,7 @@ end
 local function prepare(view)
   view.preparing, view.large = true, true
   local from_term = vim.bo[vim.api.nvim_get_current_buf()].buftype == "terminal"
-  make_buffers(view, view.spec, from_term)
+  require("claude.diff_buffers").make(view, view.spec, from_term)
   local text = view.staged_text or (table.concat(view.spec.lines, "\n") .. "\n")
   view.staged_text = nil
   require("claude.diff_large").hunks(view.orig_buf, text, function(hunks, tick)
@@ -560,6 +489,13 @@ function M.decide(id, decision, opts)
     return
   end
   view.decided = true
+  local here = vim.api.nvim_get_current_win()
+  if here == view.prop_win or here == view.orig_win then
+    -- Answered in the review: what the user typed there were review keys,
+    -- and the next proposal may come forward (claude.diff_round).
+    view.answered_here = true
+    require("claude.typing").forget()
+  end
   local text = ""
   if decision == "accept" then
     if not valid_buf(view.prop_buf) then
@@ -623,27 +559,33 @@ function M.decide_hunk(id, action)
   end
 end
 
--- Removes a closed view's windows, buffers, maps and autocmds.
--- After a review the user took part in (the cursor in the diff), the
--- cursor goes back to the chat they came from, in Normal mode: the review
--- was one step of the conversation, and the next is theirs there. Closed
--- while they were elsewhere (the turn interrupted), it stays where they
--- type. The terminal's reviews keep their own rules (keep_terminal_focus).
-local function back_to_chat(view, was_in_review)
-  local win = view.came_from
-  if not (was_in_review and valid_win(win)) then
-    return
+-- The proposals that may come forward after the user answered one: the
+-- others open or waiting here (not another session's tab page), oldest
+-- first.
+local function next_here()
+  local list = {}
+  for _, view in pairs(views) do
+    local session = view.spec.session
+    if not view.decided and not view.preparing and (not session or require("claude.sessions").is_here(session)) then
+      table.insert(list, view)
+    end
   end
-  if vim.b[vim.api.nvim_win_get_buf(win)].claude_chat_dir == nil then
-    return
-  end
-  vim.api.nvim_set_current_win(win)
-  vim.cmd.stopinsert()
+  table.sort(list, function(a, b)
+    return a.id < b.id
+  end)
+  return list
 end
 
+-- Removes a closed view's windows, buffers, maps and autocmds. After a
+-- review the user answered (in it, or sitting in it while the CLI's
+-- prompt answered), the next proposal waiting here comes forward, or the
+-- cursor goes back where the round of reviews began (claude.diff_round).
+-- Closed while they were elsewhere (the turn interrupted), it stays where
+-- they type.
 local function tear_down(view, result)
   local here = vim.api.nvim_get_current_win()
-  local was_in_review = here == view.prop_win or here == view.orig_win
+  local was_in_review = view.answered_here or here == view.prop_win or here == view.orig_win
+  round.mark(view.orig_win, nil)
   if view.manual_folds then -- a large diff: its memory is worth giving back
     require("claude.memory").release_soon()
   end
@@ -711,8 +653,13 @@ local function tear_down(view, result)
   if view.hid_float then
     require("claude.terminal").show_float()
   end
-  back_to_chat(view, was_in_review)
   fire("ClaudeDiffClosed", view, { result = result or "closed" })
+  -- After the event: the next view's ClaudeDiffOpened comes after it.
+  if was_in_review then
+    round.answered(next_here(), focus_view)
+  elseif next(views) == nil then
+    round.abandon()
+  end
 end
 
 --- Closes a diff view without deciding (the CLI decided, or gave up).

@@ -52,7 +52,7 @@ end
 -- The proposal's winbar hints, longest first: the winbar shows the first
 -- that fits the window, so at common widths both keys stay in sight, and
 -- the hunks' state before all but the narrowest.
-local function winbar_variants(counts)
+local function winbar_variants(counts, place)
   local keys = cfg().keymaps
   local parts = {}
   if cfg().use_default_keymaps and keys.accept then
@@ -63,13 +63,15 @@ local function winbar_variants(counts)
   end
   local keyed = table.concat(parts, " · ")
   local full = vim.list_extend(vim.deepcopy(parts), { ":w accept", ":q reject" })
+  -- One of several edits of the model's message: "Claude proposal 2 of 3".
+  local of = place and string.format(" %d of %d", place[1], place[2]) or ""
   local variants = {
-    { "Claude proposal", table.concat(full, " · ") },
-    { "Claude proposal", keyed ~= "" and keyed or ":w accept · :q reject" },
-    { "Claude", keyed ~= "" and keyed or ":w accept · :q reject" },
+    { "Claude proposal" .. of, table.concat(full, " · ") },
+    { "Claude proposal" .. of, keyed ~= "" and keyed or ":w accept · :q reject" },
+    { "Claude" .. of, keyed ~= "" and keyed or ":w accept · :q reject" },
   }
   if #parts > 0 then
-    table.insert(variants, { "", table.concat(parts, " ") })
+    table.insert(variants, { vim.trim(of), table.concat(parts, " ") })
   end
   local status = hunk_status(counts)
   if not status then
@@ -100,10 +102,11 @@ end
 
 --- The proposal window's winbar, fitted to its width (claude.diff.winbar).
 ---@param counts? table claude.diff_hunks.counts: { total, taken_back, kept, open }
-function M.render(counts)
+---@param place? integer[] { place, of }: the edit's place among its message's
+function M.render(counts, place)
   local win = vim.g.statusline_winid or vim.api.nvim_get_current_win()
   local width = vim.api.nvim_win_get_width(win)
-  local variants = winbar_variants(counts)
+  local variants = winbar_variants(counts, place)
   local chosen = variants[#variants]
   for _, v in ipairs(variants) do
     local label = v[1] ~= "" and (" " .. v[1] .. " ") or ""

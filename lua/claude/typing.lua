@@ -11,6 +11,11 @@
 -- A second is longer than the gap between keys of someone at work (a few
 -- hundred ms) and shorter than the pause of someone who stopped to read
 -- what Claude did, who then sees the review at once, as before.
+--
+-- Keys pressed in one of Claude's proposals are review keys, not typing:
+-- the next proposal of the turn, which comes within a second of the `:w`
+-- that answered one, comes forward (claude.diff_round) instead of waiting
+-- unseen for :ClaudeDiffFocus.
 local M = {}
 
 --- How long after the last typed key the user counts as idle (ms).
@@ -34,10 +39,16 @@ function M.watch()
   watching = true
   vim.on_key(function(_, typed)
     -- typed is empty for keys our own code feeds (nil before 0.10.?).
-    if typed == nil or typed ~= "" then
+    if (typed == nil or typed ~= "") and vim.b.claude_diff == nil then
       last_key = now()
     end
   end, vim.api.nvim_create_namespace("claude_typing"))
+end
+
+--- Forgets the last typed key: the user answered a review where they
+--- were (the keys that took them there were review keys too).
+function M.forget()
+  last_key = nil
 end
 
 local MODES = {
