@@ -18,8 +18,11 @@ CLAUDE_CLI_OLDEST := 2.1.197
 CLAUDE_CLI_VERSION ?= $(CLAUDE_CLI_PINNED)
 CLI_DEPS ?= $(DEPS)/claude-cli
 CLAUDE_CLI_DIR = $(CLI_DEPS)/$(CLAUDE_CLI_VERSION)
+# The ACP agent the acp/ tests run (scripts/install-acp-agent pins it).
+ACP_AGENT_PINNED := $(shell sed -n 's/^pinned=//p' scripts/install-acp-agent)
+ACP_AGENT := $(DEPS)/acp-agent/$(ACP_AGENT_PINNED)/bin/claude-agent-acp
 
-.PHONY: nvim-0.10 nvim-0.12 help build test lint bench bench-peer bench-chat-peer fuzz e2e e2e-range deps nvim claude-cli trees manifest demo clean dist release-check
+.PHONY: nvim-0.10 nvim-0.12 help build test lint bench bench-peer bench-chat-peer fuzz e2e e2e-range deps nvim claude-cli acp-agent trees manifest demo clean dist release-check
 
 help: ## List the targets.
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -49,6 +52,9 @@ nvim: nvim-0.10 nvim-0.12 ## Install Neovim 0.10 and 0.12 under .deps/ (no root,
 
 claude-cli: ## Install the pinned Claude Code CLI (or CLAUDE_CLI_VERSION) under .deps/claude-cli/ (for make e2e).
 	CLAUDE_CLI_VERSION=$(CLAUDE_CLI_VERSION) scripts/install-claude-cli $(CLAUDE_CLI_DIR)
+
+acp-agent: ## Install the pinned ACP agent (claude-agent-acp, npm) under .deps/acp-agent/ (for make e2e).
+	scripts/install-acp-agent $(DEPS)/acp-agent/$(ACP_AGENT_PINNED)
 
 # Not in deps: the explorer tests skip without them (and say so). Set
 # CLAUDE_NVIM_TREES_MIRROR to clone from local mirrors instead of GitHub.
@@ -117,7 +123,7 @@ fuzz: ## Run each fuzz target for FUZZTIME (default 30s).
 # core of CI's 2-core machine (four at a time is no faster there). Each Neovim version gets
 # one PASS/FAIL line per scenario and a summary line; any failure fails the target.
 E2E_PARALLEL ?= 2
-e2e: deps claude-cli ## End-to-end tests: the real Claude Code CLI (CLAUDE_CLI_VERSION, default the pinned) in Neovim 0.10 and 0.12 (no network).
+e2e: deps claude-cli acp-agent ## End-to-end tests: the real Claude Code CLI (CLAUDE_CLI_VERSION, default the pinned) in Neovim 0.10 and 0.12, and the ACP client with claude-agent-acp (no network).
 	@$(GO) build -o bin/e2e-summary ./e2e/cmd/summary
 	@set -o pipefail; status=0; for nvim in $(TEST_NVIMS); do \
 		version=$$($$nvim --version | head -n 1); \
@@ -128,6 +134,9 @@ e2e: deps claude-cli ## End-to-end tests: the real Claude Code CLI (CLAUDE_CLI_V
 	echo "== the chat core with the real CLI (no Neovim)"; \
 	CLAUDE_BIN=$(CLAUDE_CLI_DIR)/bin/claude $(GO) test -json -count=1 -timeout 10m ./chat/ \
 		| bin/e2e-summary -label "chat" || status=1; \
+	echo "== the ACP client with the real claude-agent-acp on the CLI (no Neovim)"; \
+	CLAUDE_BIN=$(CLAUDE_CLI_DIR)/bin/claude CLAUDE_ACP_AGENT=$(ACP_AGENT) $(GO) test -json -count=1 -timeout 10m ./acp/ \
+		| bin/e2e-summary -label "acp" || status=1; \
 	exit $$status
 
 # Both ends of the supported range, one after the other (each on both Neovim versions).

@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-// No import runs up a layer. From the bottom: mcp (the IDE protocol) and chat (the CLI's
-// stream protocol) know no editor; chatctl (the chat controller) reaches Neovim only through
+// No import runs up a layer. From the bottom: mcp (the IDE protocol), chat (the CLI's
+// stream protocol) and acp (the Agent Client Protocol) know no editor and not each other; chatctl (the chat controller) reaches Neovim only through
 // its View and never the host that wires it; nvimapi (the only Go that speaks Lua) implements
 // mcp.Editor and chatctl.View; host wires them all.
 func TestNoImportRunsUpALayer(t *testing.T) {
@@ -19,7 +19,8 @@ func TestNoImportRunsUpALayer(t *testing.T) {
 		banned []string
 	}{
 		{[]string{"./mcp", "./mcp/mcptest"}, slices.Concat(neovim, []string{mod + "chat", mod + "chatctl", mod + "host"})},
-		{[]string{"./chat"}, slices.Concat(neovim, []string{mod + "mcp", mod + "chatctl", mod + "host"})},
+		{[]string{"./chat"}, slices.Concat(neovim, []string{mod + "mcp", mod + "acp", mod + "chatctl", mod + "host"})},
+		{[]string{"./acp", "./acp/acptest"}, slices.Concat(neovim, []string{mod + "mcp", mod + "chat", mod + "chatctl", mod + "host"})},
 		{[]string{"./chatctl"}, slices.Concat(neovim, []string{mod + "host"})},
 		// lockfile, logfile and claudeconfig stand on the standard library alone (uuid aside);
 		// attention on hooks and the standard library.
