@@ -21,18 +21,21 @@ type message struct {
 	kind   kind
 	id     json.RawMessage // the id token as sent (a number, a string or null); nil when absent
 	method string
+	// params aliases the line, which is valid only while the reader handles it: whatever
+	// keeps it longer (a request's goroutine, the Client) gets a copy.
 	params json.RawMessage // nil when absent or null
 	result json.RawMessage // kindResponse: the result, nil on error
 	rpcErr *RPCError       // kindResponse: the agent's error; kindInvalid: the error to answer
 }
 
 // envelope captures every member as raw JSON, so that a member of the wrong type is
-// reported as -32600 by us rather than failing the whole decode.
+// reported as -32600 by us rather than failing the whole decode. Params aliases the line
+// rather than copying it: an update can be tens of MiB.
 type envelope struct {
 	JSONRPC json.RawMessage `json:"jsonrpc"`
 	ID      json.RawMessage `json:"id"`
 	Method  json.RawMessage `json:"method"`
-	Params  json.RawMessage `json:"params"`
+	Params  rawAlias        `json:"params"`
 	Result  json.RawMessage `json:"result"`
 	Error   json.RawMessage `json:"error"`
 }
@@ -78,7 +81,7 @@ func decode(line []byte) message {
 	if env.Method == nil || json.Unmarshal(env.Method, &method) != nil || method == "" {
 		return invalid(id, CodeInvalidRequest, "invalid request: method must be a non-empty string")
 	}
-	params := env.Params
+	params := json.RawMessage(env.Params)
 	if isNull(params) {
 		params = nil
 	}
@@ -106,6 +109,14 @@ func decodeResponse(env envelope) message {
 	}
 	m.result = env.Result
 	return m
+}
+
+// rawAlias captures a JSON value without copying it.
+type rawAlias []byte
+
+func (r *rawAlias) UnmarshalJSON(b []byte) error {
+	*r = b
+	return nil
 }
 
 func invalid(id json.RawMessage, code int, msg string) message {

@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -143,6 +144,7 @@ func (c *Conn) startServing(m message) {
 		c.answerLater(encodeError(m.id, Errorf(CodeInvalidParams, "invalid params: %s needs a sessionId", m.method)))
 		return
 	}
+	m.params = bytes.Clone(m.params) // the line is reused once the reader moves on
 	ctx, cancel := context.WithCancelCause(c.ctx)
 	in := &incomingCall{method: m.method, sessionID: sp.SessionID, cancel: cancel}
 	key, keyed := idKey(m.id)
@@ -236,7 +238,8 @@ func (c *Conn) notified(m message) {
 		}
 	default:
 		if h, ok := c.client.(NotificationHandler); ok {
-			c.safely(m.method, func() { h.Notification(m.method, m.params) })
+			params := bytes.Clone(m.params)
+			c.safely(m.method, func() { h.Notification(m.method, params) })
 		} else {
 			c.log.Debug("acp: a notification nobody handles", "method", m.method)
 		}
@@ -245,14 +248,14 @@ func (c *Conn) notified(m message) {
 
 func (c *Conn) sessionUpdate(params json.RawMessage) {
 	var p struct {
-		SessionID string          `json:"sessionId"`
-		Update    json.RawMessage `json:"update"`
+		SessionID string   `json:"sessionId"`
+		Update    rawAlias `json:"update"`
 	}
 	n := SessionNotification{}
 	if params == nil || json.Unmarshal(params, &p) != nil || p.Update == nil {
-		n.Update = &UnknownUpdate{Raw: params, Err: fmt.Errorf("session/update without an update object")}
+		n.Update = &UnknownUpdate{Raw: bytes.Clone(params), Err: fmt.Errorf("session/update without an update object")}
 	} else {
-		n.SessionID, n.Update = p.SessionID, decodeUpdate(p.Update)
+		n.SessionID, n.Update = p.SessionID, decodeUpdate(json.RawMessage(p.Update))
 	}
 	if u, ok := n.Update.(*UnknownUpdate); ok && u.Err != nil {
 		c.log.Warn("acp: an update that did not decode", "session", n.SessionID, "kind", u.SessionUpdate, "err", u.Err)

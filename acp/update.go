@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 )
@@ -179,13 +180,13 @@ type UnknownUpdate struct {
 func (u *UnknownUpdate) Kind() string { return u.SessionUpdate }
 
 // decodeUpdate decodes one update object. It never fails: what it cannot decode comes back
-// as an *UnknownUpdate holding the raw object.
+// as an *UnknownUpdate holding (a copy of) the raw object. raw may alias the line.
 func decodeUpdate(raw json.RawMessage) Update {
 	var head struct {
 		SessionUpdate string `json:"sessionUpdate"`
 	}
 	if err := json.Unmarshal(raw, &head); err != nil {
-		return &UnknownUpdate{Raw: raw, Err: fmt.Errorf("session/update: %w", err)}
+		return &UnknownUpdate{Raw: bytes.Clone(raw), Err: fmt.Errorf("session/update: %w", err)}
 	}
 	var u Update
 	switch head.SessionUpdate {
@@ -208,10 +209,10 @@ func decodeUpdate(raw json.RawMessage) Update {
 	case KindUsage:
 		u = &UsageUpdate{}
 	default:
-		return &UnknownUpdate{SessionUpdate: head.SessionUpdate, Raw: raw}
+		return &UnknownUpdate{SessionUpdate: head.SessionUpdate, Raw: bytes.Clone(raw)}
 	}
 	if err := json.Unmarshal(raw, u); err != nil {
-		return &UnknownUpdate{SessionUpdate: head.SessionUpdate, Raw: raw,
+		return &UnknownUpdate{SessionUpdate: head.SessionUpdate, Raw: bytes.Clone(raw),
 			Err: fmt.Errorf("session/update %s: %w", head.SessionUpdate, err)}
 	}
 	return u
