@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/claude-nvim/claude.nvim/e2e/fakeapi"
 	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
@@ -25,7 +26,12 @@ func (s *session) openChat(args ...string) {
 func (s *session) readChatPIDs() {
 	s.t.Helper()
 	s.nv.Lua(&s.hostPID, `return vim.fn.jobpid(require('claude.host').channel())`)
-	s.cliPID = chatCLIOf(s.hostPID)
+	// Just after the host forks the CLI, the child still shows the host's command line
+	// until its exec: under load CI read it there and found no CLI.
+	deadline := time.Now().Add(turnTimeout)
+	for s.cliPID = chatCLIOf(s.hostPID); s.cliPID == 0 && time.Now().Before(deadline); s.cliPID = chatCLIOf(s.hostPID) {
+		time.Sleep(20 * time.Millisecond)
+	}
 	if s.cliPID == 0 {
 		s.t.Fatalf(":ClaudeChat started no CLI; messages:\n%s", s.nv.Messages())
 	}
