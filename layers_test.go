@@ -22,9 +22,9 @@ func TestNoImportRunsUpALayer(t *testing.T) {
 		{[]string{"./chat"}, slices.Concat(neovim, []string{mod + "mcp", mod + "acp", mod + "chatctl", mod + "host"})},
 		{[]string{"./acp", "./acp/acptest"}, slices.Concat(neovim, []string{mod + "mcp", mod + "chat", mod + "chatctl", mod + "host"})},
 		{[]string{"./chatctl"}, slices.Concat(neovim, []string{mod + "host"})},
-		// lockfile, logfile and claudeconfig stand on the standard library alone (uuid aside);
+		// lockfile, logfile, claudeconfig and workspace stand on the standard library alone (uuid aside);
 		// attention on hooks and the standard library.
-		{[]string{"./lockfile", "./logfile", "./memtrim", "./ledger", "./hooks", "./claudeconfig", "./attention"}, slices.Concat(neovim, []string{mod + "mcp", mod + "chat", mod + "chatctl", mod + "host"})},
+		{[]string{"./lockfile", "./logfile", "./memtrim", "./ledger", "./hooks", "./claudeconfig", "./attention", "./workspace"}, slices.Concat(neovim, []string{mod + "mcp", mod + "chat", mod + "chatctl", mod + "host"})},
 		// changes wires the ledger to hook events and knows no editor.
 		{[]string{"./changes"}, slices.Concat(neovim, []string{mod + "mcp", mod + "chat", mod + "chatctl", mod + "host"})},
 	} {

@@ -227,9 +227,11 @@ func (h *Host) serve(opts startOptions, token string, portMin, portMax int) (*mc
 		folders = []string{opts.Cwd}
 	}
 	id := opts.Session
+	ed := h.editor.Session(id, folders, h.boundFolders)
 	srv, err := mcp.NewServer(mcp.Config{
 		Token:         token,
-		Tools:         mcp.IDETools(h.editor.Session(id, folders, h.boundFolders)),
+		Tools:         mcp.IDETools(ed),
+		Workspace:     ed, // the variant protocol's readFile, writeFile, listFiles, …
 		Name:          "claude.nvim",
 		Version:       Version,
 		Logger:        h.log.With("session", id),

@@ -50,8 +50,9 @@ type transport interface {
 // for concurrent use.
 type dispatcher struct {
 	tools     map[string]*toolEntry
-	toolsList json.RawMessage // the tools/list result, encoded once
-	initTail  json.RawMessage // initialize's result after the version, encoded once
+	toolsList json.RawMessage       // the tools/list result, encoded once
+	initTail  json.RawMessage       // initialize's result after the version, encoded once
+	direct    map[string]*toolEntry // the variant protocol's methods, when served (direct.go)
 }
 
 // newDispatcher checks the tools and encodes what never changes.
@@ -166,7 +167,16 @@ func (d *dispatcher) answer(m message, t transport) []byte {
 	case "resources/templates/list":
 		result = resultResourceTmpls
 	default:
-		werr = errorf(CodeMethodNotFound, "method not found: "+short(m.method))
+		e := d.direct[m.method]
+		if e == nil {
+			werr = errorf(CodeMethodNotFound, "method not found: "+short(m.method))
+			break
+		}
+		params, err := directParams(m.params, e)
+		if err == nil {
+			return t.call(m, e, params)
+		}
+		werr = err
 	}
 	if werr != nil {
 		return encodeError(m.id, werr)
@@ -271,6 +281,9 @@ func invoke(ctx context.Context, log *slog.Logger, id json.RawMessage, t *toolEn
 			out = encodeError(id, errorf(CodeInternalError, "internal error in tool "+t.Name))
 		}
 	}()
+	if t.direct != nil {
+		return invokeDirect(ctx, log, id, t, args)
+	}
 	res, err := t.Handler(ctx, args)
 	if err != nil {
 		if errors.Is(err, ErrInvalidParams) {

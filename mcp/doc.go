@@ -53,6 +53,11 @@
 //   - Per client, the newest unsent selection replaces older ones, and at
 //     most 256 other notifications wait; past that the oldest is dropped
 //     and logged. Responses are never dropped.
+//   - With [Config.Workspace] set, the WebSocket variant's direct methods
+//     (readFile, writeFile, listFiles, getWorkspaceInfo, getOpenFiles,
+//     getCurrentFile; direct.go) are answered beside tools/call, checked
+//     and run like tools but answered with their value itself. The CLI
+//     never calls them.
 //   - Frames up to [MaxMessageSize] are read; a larger one closes that
 //     connection with 1009. permessage-deflate is off.
 //

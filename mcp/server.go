@@ -23,6 +23,10 @@ type Config struct {
 	Token string
 	// Tools are served in this order by tools/list; names must be unique.
 	Tools []Tool
+	// Workspace, when set, answers the variant protocol's direct methods (readFile,
+	// writeFile, listFiles, getWorkspaceInfo, getOpenFiles, getCurrentFile); without it
+	// they are -32601 like any unknown method.
+	Workspace Workspace
 	// Name and Version are the serverInfo answered to initialize
 	// (defaults "claude.nvim" and "dev").
 	Name, Version string
@@ -134,6 +138,9 @@ func NewServer(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("new mcp server: bad port range [%d,%d]", cfg.PortMin, cfg.PortMax)
 	}
 	disp, err := newDispatcher(cfg.Name, cfg.Version, cfg.Tools, true)
+	if err == nil && cfg.Workspace != nil {
+		err = disp.addDirect(cfg.Workspace)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("new mcp server: %w", err)
 	}

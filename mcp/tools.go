@@ -77,6 +77,7 @@ type toolEntry struct {
 	Tool
 	required []string
 	types    map[string][]string // property name -> allowed JSON Schema types
+	direct   *directMethod       // set for a direct method of the variant protocol (direct.go)
 }
 
 // compileTool checks a tool definition and extracts what argument checking
@@ -88,6 +89,11 @@ func compileTool(t Tool) (*toolEntry, error) {
 	if t.Handler == nil {
 		return nil, fmt.Errorf("tool %s: nil handler", t.Name)
 	}
+	return compileSchema(t)
+}
+
+// compileSchema extracts what argument checking needs from t's schema.
+func compileSchema(t Tool) (*toolEntry, error) {
 	if t.InputSchema == nil {
 		t.InputSchema = json.RawMessage(`{"type":"object"}`)
 	}

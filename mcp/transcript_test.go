@@ -25,6 +25,7 @@ var update = flag.Bool("update", false, "rewrite the expected server frames in t
 //
 //	tools: ide test    which tools to serve (IDETools of the fake editor, testTools)
 //	editor: empty      the fake editor has no file, selection, buffer or folder
+//	workspace: fake    serve the variant protocol's direct methods from fakeWorkspace
 //
 // Each file in the archive is one session on a fresh connection, a list of
 // lines:
@@ -95,7 +96,15 @@ func startTranscriptServer(t *testing.T, comment string) string {
 			t.Fatalf("unknown tool set %q", set)
 		}
 	}
-	srv, err := NewServer(Config{Token: transcriptToken, Tools: tools, Name: "claude-nvim-test",
+	var ws Workspace
+	switch conf["workspace"] {
+	case "":
+	case "fake":
+		ws = fakeWorkspace(ed)
+	default:
+		t.Fatalf("unknown workspace %q", conf["workspace"])
+	}
+	srv, err := NewServer(Config{Token: transcriptToken, Tools: tools, Workspace: ws, Name: "claude-nvim-test",
 		Version: "0.0.0-test", Logger: NewTestLogger(t)})
 	if err != nil {
 		t.Fatal(err)
@@ -208,6 +217,11 @@ func render(l scriptLine) string {
 	return l.text
 }
 
+// answersLater are the methods that run on a goroutine of their own and may answer after
+// a later request: tools/call and the variant protocol's direct methods.
+var answersLater = map[string]bool{"tools/call": true, "readFile": true, "writeFile": true, "listFiles": true,
+	"getWorkspaceInfo": true, "getOpenFiles": true, "getCurrentFile": true}
+
 // exchange sends a block and returns the server's frames for it.
 func exchange(t *testing.T, ws *websocket.Conn, sends []scriptLine, syncID string) []string {
 	t.Helper()
@@ -224,7 +238,7 @@ func exchange(t *testing.T, ws *websocket.Conn, sends []scriptLine, syncID strin
 			ID     json.RawMessage
 			Method string
 		}
-		if json.Unmarshal([]byte(s.text), &m) == nil && m.Method == "tools/call" && validID(m.ID) {
+		if json.Unmarshal([]byte(s.text), &m) == nil && answersLater[m.Method] && validID(m.ID) {
 			async[string(m.ID)] = true
 		}
 	}

@@ -72,6 +72,19 @@ function M.find_buf(path)
   return nil
 end
 
+--- The text :w would write: lines joined by the buffer's line ending, with
+--- a final one when 'eol' or 'fixeol' says so.
+---@param buf integer
+function M.text(buf)
+  local lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+  local nl = vim.bo[buf].fileformat == "dos" and "\r\n" or (vim.bo[buf].fileformat == "mac" and "\r" or "\n")
+  local text = table.concat(lines, nl)
+  if (vim.bo[buf].eol or vim.bo[buf].fixeol) and not vim.bo[buf].binary then
+    text = text .. nl
+  end
+  return text
+end
+
 -- A window that shows files: not Claude's terminal, not floating, not a
 -- diff, not a side panel (file trees are 'nofile' or 'acwrite' buffers),
 -- not one pinned to its buffer ('winfixbuf' refuses another).

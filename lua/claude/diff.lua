@@ -467,17 +467,7 @@ function M.focus()
   return focus_view(newest)
 end
 
--- The text :w would write: lines joined by the buffer's line ending, with
--- a final one when 'eol' or 'fixeol' says so.
-local function buffer_text(buf)
-  local lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
-  local nl = vim.bo[buf].fileformat == "dos" and "\r\n" or (vim.bo[buf].fileformat == "mac" and "\r" or "\n")
-  local text = table.concat(lines, nl)
-  if (vim.bo[buf].eol or vim.bo[buf].fixeol) and not vim.bo[buf].binary then
-    text = text .. nl
-  end
-  return text
-end
+local buffer_text = require("claude.buffers").text
 
 --- Records the user's decision on a diff and closes it.
 ---@param id integer

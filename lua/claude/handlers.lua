@@ -57,6 +57,11 @@ function M.save_document(path)
   return require("claude.tools").save(path)
 end
 
+--- readFile: path's unsaved text, or nil when its buffer is saved or absent.
+function M.read_unsaved_text(path, limit)
+  return require("claude.tools").unsaved_text(path, limit)
+end
+
 --- The text and range of a selection (selection.read's arguments).
 function M.read_selection(buf, kind, first, last, start, finish, to_eol)
   return require("claude.selection").read(buf, kind, first, last, start, finish, to_eol)

@@ -409,6 +409,9 @@ local function check_server()
   if vim.fn.filereadable(s.lockfile) ~= 1 then
     health.error("the lock file " .. s.lockfile .. " is gone: the CLI cannot find this Neovim", "run :ClaudeStop then :ClaudeStart")
   end
+  health.info(
+    "the connection also answers the WebSocket variant's readFile, writeFile (opens the review, never writes), listFiles, getWorkspaceInfo, getOpenFiles and getCurrentFile, for files inside the workspace folders only (:help claude-variant-methods)"
+  )
   if #s.clients == 0 then
     health.info("no Claude CLI connected: :ClaudeOpen starts one; or run `claude` in this directory and type /ide")
   end

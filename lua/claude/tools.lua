@@ -229,6 +229,27 @@ function M.workspace_folders()
   return out
 end
 
+--- readFile (the variant protocol's): the text of path's buffer when it has
+--- unsaved changes, { text }; { over = true } when that text is longer than
+--- limit bytes; vim.NIL when no buffer holds path or it is saved (the file
+--- on disk is then what the user sees).
+---@param path string
+---@param limit integer
+function M.unsaved_text(path, limit)
+  local buf = M.find_buf(path)
+  if not buf or not vim.api.nvim_buf_is_loaded(buf) or bufopt(buf, "modified") ~= 1 then
+    return vim.NIL
+  end
+  -- The size without building the string: the offset counts one byte per
+  -- line ending, a DOS one is two.
+  local lines = vim.api.nvim_buf_line_count(buf)
+  local dos = bufopt(buf, "fileformat") == "dos" and lines or 0
+  if vim.api.nvim_buf_get_offset(buf, lines) + dos > limit then
+    return { over = true }
+  end
+  return { text = buffers.text(buf) }
+end
+
 --- checkDocumentDirty.
 function M.document_state(path)
   local buf = M.find_buf(path)
