@@ -65,6 +65,26 @@ function M.with_hooks(args, info)
   return vim.list_extend(vim.list_extend({}, args), { "--settings", info.hook_settings })
 end
 
+--- terminal_cmd's words: its list, or its string split on blanks (what the
+--- flags it names are told from).
+function M.words()
+  local cmd = require("claude.config").get().terminal_cmd
+  return type(cmd) == "table" and cmd or vim.split(vim.trim(cmd), "%s+")
+end
+
+--- args with the flags of setup()'s cli options added for a CLI of kind
+--- (flags.lua): those terminal_cmd or args name already are left out.
+---@param args string[]
+---@param kind "terminal"|"chat"
+---@param opts? { resuming: boolean }
+function M.with_flags(args, kind, opts)
+  local words = kind == "terminal" and M.words() or {}
+  -- The model picked with :ClaudeModel first, so that it wins over a
+  -- --model in cli.args, in the terminal as in the chat.
+  args = require("claude.model").args(args)
+  return require("claude.flags").args(require("claude.config").get().cli, kind, args, words, opts)
+end
+
 --- terminal_cmd with args (and the picked model) added: a list, or a
 --- shell command line when terminal_cmd is a string.
 ---@param args string[]|nil

@@ -51,6 +51,39 @@ local function port_range(value)
   end
 end
 
+local function string_list(value)
+  for i, v in pairs(value) do
+    if type(i) ~= "number" or type(v) ~= "string" or v == "" then
+      return "must be a list of non-empty strings"
+    end
+  end
+end
+
+local function setting_sources(value)
+  for i, v in pairs(value) do
+    if type(i) ~= "number" or (v ~= "user" and v ~= "project" and v ~= "local") then
+      return 'must be a list of "user", "project" and "local"'
+    end
+  end
+end
+
+local function count(value)
+  if value ~= nil and (value < 1 or value ~= math.floor(value)) then
+    return "must be a whole number >= 1"
+  end
+end
+
+local function amount(value)
+  if value ~= nil and value <= 0 then
+    return "must be > 0"
+  end
+end
+
+local function cli_args(value)
+  local problem = string_list(value)
+  return problem or require("claude.flags").check_args(value)
+end
+
 local function environment(value)
   for k, v in pairs(value) do
     if type(k) ~= "string" or (type(v) ~= "string" and type(v) ~= "number") then
@@ -77,6 +110,37 @@ M.schema = group({
         return "must be one of " .. table.concat(M.permission_modes, ", ") .. ", false or nil, got " .. vim.inspect(v)
       end
     end,
+  }),
+  -- Flags for every Claude CLI the plugin starts, in the terminal and in the
+  -- chat (see :help claude-config-cli). A flag the CLI takes with --print
+  -- only reaches the chat's; a flag your terminal_cmd or :ClaudeOpen's
+  -- arguments name already is not added again.
+  cli = group({
+    -- --append-system-prompt: text added to the end of Claude's system prompt.
+    append_system_prompt = option(nil, { "string", "nil" }),
+    -- --allowedTools: tools Claude may use without asking, e.g.
+    -- { "Read", "Bash(git diff *)" }.
+    allowed_tools = option(nil, { "table", "nil" }, { whole = true, check = string_list }),
+    -- --disallowedTools: tools Claude may not use at all, e.g. { "WebFetch" }.
+    disallowed_tools = option(nil, { "table", "nil" }, { whole = true, check = string_list }),
+    -- --setting-sources: which settings files load, of "user", "project"
+    -- and "local" (nil: all).
+    setting_sources = option(nil, { "table", "nil" }, { whole = true, check = setting_sources }),
+    -- --max-turns (chat only): a turn stops after this many model turns.
+    max_turns = option(nil, { "number", "nil" }, { check = count }),
+    -- --max-budget-usd (chat only): a turn stops past this cost in dollars.
+    max_budget_usd = option(nil, { "number", "nil" }, { check = amount }),
+    -- --fork-session: resuming a conversation (:ClaudeOpen --resume or
+    -- --continue, :ClaudeChat resume or last) continues a copy; the stored
+    -- one stays as it was.
+    fork_session = option(false, "boolean"),
+    -- --no-session-persistence (chat only): the chat's conversations are not
+    -- saved and cannot be resumed.
+    no_session_persistence = option(false, "boolean"),
+    -- Any other flag the CLI takes, with its value: { "--add-dir", "../lib" }.
+    -- Checked against the flags claude.nvim knows (lua/claude/flags.lua):
+    -- one the CLI no longer takes, or one the plugin passes itself, is refused.
+    args = option({}, "table", { whole = true, check = cli_args }),
   }),
   -- Extra environment for the CLI, merged over ours.
   env = option({}, "table", { whole = true, check = environment }),

@@ -213,6 +213,53 @@ local function check_cli()
   end
 end
 
+-- What setup()'s cli options pass to the terminal's CLI and to the chat's,
+-- and, the CLI's version known, any flag that version does not take.
+local function check_flags()
+  health.start("CLI flags")
+  local cfg = require("claude.config").get()
+  local flags = require("claude.flags")
+  local function shown(e)
+    if not e.value then
+      return e.flag
+    end
+    local v = #e.value > 60 and (e.value:sub(1, 57) .. "...") or e.value
+    return e.flag .. " " .. string.format("%q", v)
+  end
+  local any = false
+  for _, kind in ipairs({ "terminal", "chat" }) do
+    local entries = flags.configured(cfg.cli, kind)
+    if #entries > 0 then
+      any = true
+      health.ok(string.format("the %s's CLI gets %s", kind, table.concat(vim.tbl_map(shown, entries), " ")))
+      for _, u in ipairs(cli_version and flags.unsupported(entries, cli_version) or {}) do
+        health.warn(
+          string.format("%s may not be taken by this CLI (%s): the %s would not start", u.flag, u.why, kind),
+          "update Claude Code, or remove the flag from setup()'s cli options"
+        )
+      end
+    end
+  end
+  if not any then
+    health.info("setup()'s cli options add no flag (:help claude-config-cli)")
+    return
+  end
+  local chat_only = {}
+  for _, e in ipairs(flags.configured(cfg.cli, "chat")) do
+    local k = flags.known[e.flag]
+    if k and k.print then
+      table.insert(chat_only, e.flag)
+    end
+  end
+  if #chat_only > 0 then
+    health.info(table.concat(chat_only, ", ") .. ": the chat's only (the CLI takes them with --print only)")
+  end
+  if cfg.cli.fork_session then
+    health.info("--fork-session is added only when a conversation is resumed (:ClaudeOpen --resume/--continue, :ClaudeChat resume/last)")
+  end
+  health.info("flags checked against Claude Code " .. table.concat(vim.list_slice(flags.checked, 2), " and "))
+end
+
 local function lock_dir()
   local d = vim.env.CLAUDE_CONFIG_DIR
   if d and d ~= "" then
@@ -636,6 +683,7 @@ function M.check()
   check_setup()
   check_binary()
   check_cli()
+  check_flags()
   check_review()
   check_chat()
   check_lock_dir()

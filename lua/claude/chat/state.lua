@@ -182,7 +182,7 @@ end
 
 -- What starts a chat CLI in dir (ClaudeHostChatStart's argument), or nil
 -- after telling the user why it cannot.
-local function start_args(dir, mode)
+local function start_args(dir, mode, resuming)
   if not require("claude.cli").check_program() then
     return nil
   end
@@ -192,6 +192,7 @@ local function start_args(dir, mode)
     return nil
   end
   args = require("claude.model").args(args)
+  args = require("claude.cli").with_flags(args, "chat", { resuming = resuming })
   if mode then
     args = vim.list_extend(vim.list_extend({}, args), { "--permission-mode", mode })
   end
@@ -229,10 +230,17 @@ local function start(c, how)
     how = { resume = revive, revive = true }
   end
   local new = how and how.new or false
+  if not new and cfg().cli.no_session_persistence and (not how or how.revive) then
+    -- Nothing was stored (--no-session-persistence): a CLI started again
+    -- cannot resume its conversation, so it starts a new one.
+    new, how, revive, c.revive = true, { new = true }, false, nil
+  end
   -- A CLI started again for this conversation (the last one exited or
   -- crashed) keeps the mode the user had switched to.
   local keep = not new and c.mode and c.mode ~= "default" and vim.tbl_contains(M.modes, c.mode) and c.mode or nil
-  local args, chosen = start_args(c.dir, keep)
+  -- cli.fork_session forks a conversation the user chose to resume, not
+  -- one started again for itself (its own CLI exited, or died with the host).
+  local args, chosen = start_args(c.dir, keep, how and how.resume and not how.revive or false)
   if not args then
     return false
   end

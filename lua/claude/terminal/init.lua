@@ -144,10 +144,13 @@ local function start_in_terminal(s, info, args)
   -- The mode it starts in: shown by :ClaudeStatus, warned about when its
   -- edits skip the review.
   local permission = require("claude.permission")
-  args, s.permission = permission.args(args or {}, s.cwd)
+  local cli = require("claude.cli")
+  -- The cli options' flags first: one of them may choose the mode
+  -- (--dangerously-skip-permissions), which permission.args then respects.
+  args = cli.with_flags(args or {}, "terminal")
+  args, s.permission = permission.args(args, s.cwd)
   permission.warn_no_review(s.permission)
   local provider = require("claude.config").get().terminal.provider
-  local cli = require("claude.cli")
   args = cli.with_hooks(args, info)
   local cmd, env = cli.command(args), cli.env(info.port)
   env[cli.HOOK_ORIGIN_ENV] = info.hook_origin

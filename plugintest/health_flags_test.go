@@ -1,0 +1,29 @@
+package plugintest
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
+)
+
+// :checkhealth shows what setup()'s cli options pass to each CLI, and warns of a flag the
+// installed CLI (here a stand-in answering 2.1.197) does not take by the flags table.
+func TestCheckhealthShowsTheCLIFlagsInEffect(t *testing.T) {
+	nv := newNvim(t)
+	cli, _ := nvimtest.StandInCLI(t, t.TempDir())
+	nv.Lua(nil, `require('claude').setup({ terminal_cmd = { ... }, cli = {
+		append_system_prompt = "Be brief.", disallowed_tools = { "WebFetch" }, max_turns = 2,
+		args = { "--autocompact", "auto" },
+	} })`, cli)
+	reports, text := checkhealth(t, nv)
+	expect(t, reports, text, "OK", `the terminal's CLI gets --append-system-prompt "Be brief." --disallowedTools "WebFetch" --autocompact "auto"`)
+	expect(t, reports, text, "OK", `the chat's CLI gets --append-system-prompt "Be brief." --disallowedTools "WebFetch" --max-turns "2" --autocompact "auto"`)
+	expect(t, reports, text, "WARNING", "--autocompact may not be taken by this CLI (taken from 2.1.332 on of the versions checked; this CLI is 2.1.197)")
+	if !strings.Contains(text, "--max-turns: the chat's only (the CLI takes them with --print only)") {
+		t.Errorf("the report does not say --max-turns is the chat's only:\n%s", text)
+	}
+	if t.Failed() {
+		t.Logf("the report:\n%s", text)
+	}
+}
