@@ -237,6 +237,16 @@ end, {
   desc = "Claude's recorded changes, per turn or at a scope (session, uncommitted, branch): review, revert (qf: unreviewed hunks to the quickfix list; clear: forget them)",
 })
 
+command("ClaudeDictate", function(o)
+  require("claude.dictate").command(o.args)
+end, {
+  nargs = "?",
+  complete = function()
+    return { "stop", "cancel" }
+  end,
+  desc = "Dictate: record (again: stop and transcribe) into the chat's input or Claude's prompt, never sent; cancel drops it",
+})
+
 command("ClaudeLog", function()
   require("claude.commands").log()
 end, { desc = "Open the claude.nvim log file" })
@@ -254,6 +264,7 @@ map({ "n" }, "<Plug>(ClaudeFocus)", "<Cmd>ClaudeFocus<CR>", "Focus the Claude te
 map({ "n" }, "<Plug>(ClaudeSend)", "<Cmd>ClaudeSend<CR>", "Send the current file to Claude")
 map({ "x" }, "<Plug>(ClaudeSend)", ":ClaudeSend<CR>", "Send the selected lines to Claude")
 map({ "n", "x" }, "<Plug>(ClaudeAsk)", "<Cmd>ClaudeAsk<CR>", "Ask Claude about the selected lines or the file")
+map({ "n", "i", "t" }, "<Plug>(ClaudeDictate)", "<Cmd>ClaudeDictate<CR>", "Dictate into the chat's input or Claude's prompt (again: stop and transcribe)")
 map({ "n" }, "<Plug>(ClaudeDiffAccept)", "<Cmd>ClaudeDiffAccept<CR>", "Accept the Claude proposal")
 map({ "n" }, "<Plug>(ClaudeDiffReject)", "<Cmd>ClaudeDiffReject<CR>", "Reject the Claude proposal")
 map({ "n" }, "<Plug>(ClaudeDiffDeny)", "<Cmd>ClaudeDiffReject<CR>", "Reject the Claude proposal (old name)")

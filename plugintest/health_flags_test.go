@@ -27,3 +27,17 @@ func TestCheckhealthShowsTheCLIFlagsInEffect(t *testing.T) {
 		t.Logf("the report:\n%s", text)
 	}
 }
+
+// :checkhealth says whether dictation is on and finds its programs.
+func TestCheckhealthChecksTheDictationCommands(t *testing.T) {
+	nv := newNvim(t)
+	nv.Lua(nil, `require('claude').setup({ dictation = {
+		record = { "no-such-recorder", "{file}" }, transcribe = { "sh", "-c", "echo hi", "{file}" },
+	} })`)
+	reports, text := checkhealth(t, nv)
+	expect(t, reports, text, "ERROR", "dictation.record runs `no-such-recorder`, which is not an executable on $PATH")
+	expect(t, reports, text, "OK", "dictation.transcribe: sh -c echo hi {file}")
+	if !strings.Contains(text, "the text is put in the chat's input or Claude's prompt and never sent") {
+		t.Errorf("the report does not say what dictation does:\n%s", text)
+	}
+}

@@ -35,6 +35,7 @@ local commands = {
   "ClaudeChatEffort",
   "ClaudeChatRewind",
   "ClaudeChanges",
+  "ClaudeDictate",
 }
 _G.lazy_loads = 0
 

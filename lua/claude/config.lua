@@ -79,6 +79,22 @@ local function amount(value)
   end
 end
 
+local function command_with_file(value)
+  if #value == 0 then
+    return "must be a list of strings naming a command"
+  end
+  local has_file = false
+  for i, v in pairs(value) do
+    if type(i) ~= "number" or type(v) ~= "string" then
+      return "must be a list of strings naming a command"
+    end
+    has_file = has_file or v:find("{file}", 1, true) ~= nil
+  end
+  if not has_file then
+    return "must name the audio file as {file} in one of its arguments"
+  end
+end
+
 local function cli_args(value)
   local problem = string_list(value)
   return problem or require("claude.flags").check_args(value)
@@ -252,6 +268,19 @@ M.schema = group({
     -- is answered without waiting for the CLI to start. Only in a folder
     -- the CLI trusts. Costs one CLI process per Neovim, used or not.
     prestart = option(false, "boolean"),
+  }),
+  -- :ClaudeDictate (see :help claude-dictation): two commands, lists run
+  -- without a shell, where {file} is the audio file (a .wav in a private
+  -- temporary directory, removed after). Nothing by default: dictation is
+  -- off until both are set.
+  dictation = group({
+    -- Records from the microphone into {file} until it gets SIGINT (a
+    -- second :ClaudeDictate) or ends by itself, e.g.
+    -- { "arecord", "-q", "-f", "S16_LE", "-r", "16000", "-c", "1", "{file}" }.
+    record = option(nil, { "table", "nil" }, { whole = true, check = command_with_file }),
+    -- Prints the text spoken in {file}, e.g. whisper.cpp's
+    -- { "whisper-cli", "-m", "/path/ggml-base.en.bin", "-nt", "-np", "-f", "{file}" }.
+    transcribe = option(nil, { "table", "nil" }, { whole = true, check = command_with_file }),
   }),
   log = group({
     -- "error", "warn", "info" or "debug".

@@ -260,6 +260,30 @@ local function check_flags()
   health.info("flags checked against Claude Code " .. table.concat(vim.list_slice(flags.checked, 2), " and "))
 end
 
+-- Whether :ClaudeDictate can run: both commands set and on $PATH.
+local function check_dictation()
+  health.start("Dictation")
+  local cfg = require("claude.config").get().dictation
+  if not cfg.record or not cfg.transcribe then
+    health.info("off: set dictation.record and dictation.transcribe in setup() to use :ClaudeDictate (:help claude-dictation)")
+    return
+  end
+  for _, which in ipairs({ "record", "transcribe" }) do
+    local prog = cfg[which][1]
+    if vim.fn.exepath(prog) == "" then
+      health.error(
+        string.format("dictation.%s runs `%s`, which is not an executable on $PATH", which, prog),
+        "install it, or give its full path in setup()"
+      )
+    else
+      health.ok(string.format("dictation.%s: %s", which, table.concat(cfg[which], " ")))
+    end
+  end
+  health.info(
+    "they run only when you use :ClaudeDictate, without a shell; the audio goes to a private (0700) temporary directory, removed after; the text is put in the chat's input or Claude's prompt and never sent"
+  )
+end
+
 local function lock_dir()
   local d = vim.env.CLAUDE_CONFIG_DIR
   if d and d ~= "" then
@@ -684,6 +708,7 @@ function M.check()
   check_binary()
   check_cli()
   check_flags()
+  check_dictation()
   check_review()
   check_chat()
   check_lock_dir()
