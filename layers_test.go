@@ -27,6 +27,8 @@ func TestNoImportRunsUpALayer(t *testing.T) {
 		{[]string{"./lockfile", "./logfile", "./memtrim", "./ledger", "./hooks", "./claudeconfig", "./attention", "./workspace"}, slices.Concat(neovim, []string{mod + "mcp", mod + "chat", mod + "chatctl", mod + "host"})},
 		// changes wires the ledger to hook events and knows no editor.
 		{[]string{"./changes"}, slices.Concat(neovim, []string{mod + "mcp", mod + "chat", mod + "chatctl", mod + "host"})},
+		{[]string{"./jupyter"}, slices.Concat(neovim, []string{mod + "mcp", mod + "chat", mod + "chatctl", mod + "host"})},
+		{[]string{"./kernels"}, slices.Concat(neovim, []string{mod + "chat", mod + "chatctl", mod + "host"})},
 	} {
 		t.Run(strings.Join(layer.pkgs, " "), func(t *testing.T) {
 			out, err := exec.Command("go", append([]string{"list", "-deps"}, layer.pkgs...)...).CombinedOutput()

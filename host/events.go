@@ -56,6 +56,20 @@ func (h *Host) diffDone(args diffDoneArgs) {
 	h.editor.ResolveDiff(args.ID, args.Decision == "accept", args.Text)
 }
 
+// codeDone serves ClaudeHostCodeDone: the answer to an executeCode
+// proposal, the same shape as a diff's ("accept" with the code to run).
+func (h *Host) codeDone(args diffDoneArgs) {
+	h.editor.ResolveCode(args.ID, args.Decision == "accept", args.Text)
+}
+
+// kernelClose serves ClaudeHostKernelClose: a notebook's buffer went, and
+// its kernel with it.
+func (h *Host) kernelClose(path string) {
+	if h.kernels != nil {
+		h.kernels.CloseNotebook(path)
+	}
+}
+
 // dirChanged keeps the lock file's workspaceFolders truthful after :cd,
 // :tcd and :lcd (the CLI matches its own cwd against them).
 func (h *Host) dirChanged() {

@@ -35,6 +35,9 @@ func (h *Host) Exit() {
 		h.CloseChats(ctx) // kills each CLI's process group once ctx ends
 	}()
 	_ = h.Shutdown()
+	if h.kernels != nil {
+		h.kernels.Close()
+	}
 	wg.Wait()
 	if h.chats.ctl != nil {
 		h.chats.ctl.WaitGone(chatReapWait)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/claude-nvim/claude.nvim/attention"
 	"github.com/claude-nvim/claude.nvim/changes"
+	"github.com/claude-nvim/claude.nvim/kernels"
 	"github.com/claude-nvim/claude.nvim/mcp"
 	"github.com/claude-nvim/claude.nvim/memtrim"
 	"github.com/claude-nvim/claude.nvim/nvimapi"
@@ -39,6 +40,7 @@ type Host struct {
 	idle      *memtrim.Idle     // drops our executable's pages once quiet (memory.go)
 	hookBus   hookBus           // the hook events of the CLIs we start (hooks.go)
 	changes   *changes.Recorder // the change ledger, fed by hook events (changes.go)
+	kernels   *kernels.Manager  // executeCode's Jupyter kernels, when tools.execute_code is on
 	places    editPlaces        // where each review stands in its message (reviews.go)
 
 	// lifecycle serialises starting and stopping the server; never held
@@ -93,6 +95,7 @@ func (h *Host) Register(p *plugin.Plugin) error {
 		// token (peerbench/chatpeer's BenchmarkChatColdBreakdown reads them).
 		h.log.Debug("host: registered")
 		h.editor = nvimapi.New(p.Nvim)
+		h.kernels = kernels.New(h.editor, h.log)
 		h.tracker = selection.NewTracker(h.editor, h.sendSelection, nil, h.log)
 		h.editor.SetLatestSelection(h.tracker.Latest)
 		h.editor.SetEditPlace(h.places.of)
@@ -127,6 +130,8 @@ func (h *Host) Register(p *plugin.Plugin) error {
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostMention"}, h.mention)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostSession"}, h.useBridge)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostDiffDone"}, h.diffDone)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostCodeDone"}, h.codeDone)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostKernelClose"}, h.kernelClose)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatSend"}, chat.Send)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatAnswer"}, chat.Answer)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatInterrupt"}, chat.Interrupt)

@@ -45,6 +45,12 @@ type startOptions struct {
 	// :cd. Empty, they follow Neovim's working directories.
 	Session int    `msgpack:"session"`
 	Cwd     string `msgpack:"cwd"`
+
+	// tools.execute_code: offer executeCode, run with Python, each run
+	// interrupted after ExecuteTimeout seconds (0: the default).
+	ExecuteCode    bool   `msgpack:"execute_code"`
+	Python         string `msgpack:"python"`
+	ExecuteTimeout int    `msgpack:"execute_timeout"`
 }
 
 // serverInfo answers ClaudeHostStart and ClaudeHostStatus.
@@ -228,9 +234,14 @@ func (h *Host) serve(opts startOptions, token string, portMin, portMax int) (*mc
 	}
 	id := opts.Session
 	ed := h.editor.Session(id, folders, h.boundFolders)
+	tools := mcp.IDETools(ed)
+	if opts.ExecuteCode && h.kernels != nil {
+		h.kernels.Configure(opts.Python, time.Duration(opts.ExecuteTimeout)*time.Second)
+		tools = append(tools, mcp.ExecuteCodeTool(h.kernels))
+	}
 	srv, err := mcp.NewServer(mcp.Config{
 		Token:         token,
-		Tools:         mcp.IDETools(ed),
+		Tools:         tools,
 		Workspace:     ed, // the variant protocol's readFile, writeFile, listFiles, …
 		Name:          "claude.nvim",
 		Version:       Version,

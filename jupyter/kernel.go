@@ -268,14 +268,20 @@ func (k *Kernel) Dead() <-chan struct{} { return k.dead }
 
 // Close asks the kernel to shut down, kills its process group if it does
 // not within shutdownGrace, and removes the connection file.
-func (k *Kernel) Close() error {
+func (k *Kernel) Close() error { return k.shutdown(shutdownGrace) }
+
+// Kill ends the kernel's process group at once (Neovim is exiting and
+// gives us no time) and removes the connection file.
+func (k *Kernel) Kill() error { return k.shutdown(0) }
+
+func (k *Kernel) shutdown(grace time.Duration) error {
 	k.closeOnce.Do(func() {
-		if k.control != nil {
+		if k.control != nil && grace > 0 {
 			_, _ = k.request(k.control, "shutdown_request", map[string]bool{"restart": false})
-		}
-		select {
-		case <-k.dead:
-		case <-time.After(shutdownGrace):
+			select {
+			case <-k.dead:
+			case <-time.After(grace):
+			}
 		}
 		_ = syscall.Kill(-k.cmd.Process.Pid, syscall.SIGKILL)
 		<-k.dead

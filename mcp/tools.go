@@ -33,11 +33,27 @@ type ToolResult struct {
 	wire json.RawMessage // set by encode: the result as sent, reused
 }
 
-// Content is one content block of a tool result. Only text blocks are used
-// by the IDE protocol.
+// Content is one content block of a tool result: text, or (executeCode's
+// plots) an image with base64 Data and its MimeType.
 type Content struct {
-	Type string `json:"type"`
-	Text string `json:"text"`
+	Type     string `json:"type"`
+	Text     string `json:"text"`
+	Data     string `json:"-"`
+	MimeType string `json:"-"`
+}
+
+// MarshalJSON writes an image block without the text member a text block
+// always has (even empty): MCP's image content is {type, data, mimeType}.
+func (c Content) MarshalJSON() ([]byte, error) {
+	if c.Type == "image" {
+		return json.Marshal(struct {
+			Type     string `json:"type"`
+			Data     string `json:"data"`
+			MimeType string `json:"mimeType"`
+		}{c.Type, c.Data, c.MimeType})
+	}
+	type plain Content // without this method
+	return json.Marshal(plain(c))
 }
 
 // ErrInvalidParams marks a tool error caused by bad arguments; the server

@@ -34,6 +34,7 @@ type Editor struct {
 	latest     func() *mcp.Selection
 	editPlace  func(session int, path string) (place, of int)
 	diffs      diffs
+	code       codeProposals
 	diagEvents *diagnosticEvents
 
 	// The cheap tools' last answers, served while Neovim's generation

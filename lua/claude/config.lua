@@ -222,6 +222,17 @@ M.schema = group({
     -- Install the keymaps above at all.
     use_default_keymaps = option(true, "boolean"),
   }),
+  -- Tools Claude's model may call that do more than read the editor.
+  tools = group({
+    -- Offer executeCode (mcp__ide__executeCode): the model's Python runs in
+    -- a Jupyter kernel of the open notebook, each run shown to you first
+    -- and run only when you :w it. Off: the model never sees the tool.
+    execute_code = option(false, "boolean"),
+    -- The interpreter that starts kernels (python3 -m ipykernel_launcher).
+    python = option("python3", "string", { check = a_command }),
+    -- Seconds a run may take before the kernel is interrupted.
+    execute_timeout = option(300, "number", { check = positive }),
+  }),
   -- The change ledger (:ClaudeChanges): every turn of a CLI the plugin
   -- started is recorded, whatever the permission mode.
   changes = group({

@@ -481,6 +481,12 @@ function M.answer_diff(id, decision, text)
   return try("ClaudeHostDiffDone", id, decision, text)
 end
 
+--- Gives Claude the user's answer to executeCode proposal id ("accept"
+--- with the code to run, or "reject").
+function M.answer_code(id, decision, text)
+  return try("ClaudeHostCodeDone", id, decision, text)
+end
+
 -- The chat: one CLI per workspace directory, run by the host.
 
 function M.start_chat(args)

@@ -23,6 +23,9 @@ function M.start_options()
     pid = vim.fn.getpid(),
     folders = require("claude.tools").workspace_folders(),
     where = require("claude.selection").editor_state(),
+    execute_code = cfg.tools.execute_code,
+    python = cfg.tools.python,
+    execute_timeout = cfg.tools.execute_timeout,
   }
 end
 
