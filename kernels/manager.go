@@ -125,7 +125,7 @@ func (m *Manager) ExecuteCode(ctx context.Context, code string) (*mcp.ToolResult
 	m.mu.Unlock()
 	k := s.kernel()
 	if k == nil {
-		k, err := jupyter.Start(ctx, jupyter.Options{Python: python, Dir: filepath.Dir(d.Notebook),
+		k, err = jupyter.Start(ctx, jupyter.Options{Python: python, Dir: filepath.Dir(d.Notebook),
 			Env: []string{"JPY_PARENT_PID=" + strconv.Itoa(os.Getpid())}}) // the kernel ends with us
 		if err != nil {
 			return refusal(fmt.Sprintf("Could not start a Jupyter kernel with %s (is ipykernel installed? "+
@@ -166,7 +166,9 @@ func shape(res *jupyter.Result, note string, isError bool) *mcp.ToolResult {
 	r := &mcp.ToolResult{IsError: isError, Content: []mcp.Content{}}
 	text := res.Text
 	if res.Cut > 0 {
-		text += fmt.Sprintf("\n[output cut: %d more bytes not shown (limit %d KiB)]\n", res.Cut, jupyter.MaxText>>10)
+		// First: the CLI keeps a long result in a file and shows the model
+		// its head, where the note must be.
+		text = fmt.Sprintf("[output cut: the first %d KiB of %d bytes shown]\n", jupyter.MaxText>>10, len(res.Text)+res.Cut) + text
 	}
 	if res.CutImages > 0 {
 		text += fmt.Sprintf("\n[%d more images not shown]\n", res.CutImages)

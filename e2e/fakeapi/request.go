@@ -130,6 +130,14 @@ type Block struct {
 	IsError   bool            `json:"is_error,omitempty"`
 	Thinking  string          `json:"thinking,omitempty"`  // thinking blocks
 	Signature string          `json:"signature,omitempty"` // thinking blocks
+	Source    *ImageSource    `json:"source,omitempty"`    // image blocks
+}
+
+// ImageSource is an image block's data: base64 of MediaType.
+type ImageSource struct {
+	Type      string `json:"type"`
+	MediaType string `json:"media_type"`
+	Data      string `json:"data"`
 }
 
 // Texts returns the block's text: its own for text blocks, its content's for tool results.

@@ -170,16 +170,21 @@ func (s *Server) WaitFor(ctx context.Context, what string, match func([]Request)
 // ToolResult waits for the answer to the first tool use of name the stand-in sent (a
 // scripted call, or the ToolSearch step before a deferred one) and returns that tool_result.
 func (s *Server) ToolResult(ctx context.Context, name string) (Block, error) {
+	return s.NthToolResult(ctx, name, 0)
+}
+
+// NthToolResult is ToolResult for the nth (from 0) tool use of name.
+func (s *Server) NthToolResult(ctx context.Context, name string, nth int) (Block, error) {
 	var got Block
-	_, err := s.WaitFor(ctx, "the result of a "+name+" call", func(reqs []Request) (Request, bool) {
+	_, err := s.WaitFor(ctx, fmt.Sprintf("the result of %s call %d", name, nth+1), func(reqs []Request) (Request, bool) {
 		s.mu.Lock()
 		ids := s.toolIDs[name]
 		s.mu.Unlock()
-		if len(ids) == 0 {
+		if len(ids) <= nth {
 			return Request{}, false
 		}
 		for _, r := range reqs {
-			if b, ok := r.ResultFor(ids[0]); ok {
+			if b, ok := r.ResultFor(ids[nth]); ok {
 				got = b
 				return r, true
 			}
