@@ -13,8 +13,9 @@ import (
 
 // IDETools returns the tools the Claude Code CLI and the VS Code extension's
 // other clients call, each driving ed and shaping its answer the way the
-// clients parse it. executeCode is deliberately absent: the model can call
-// listed tools, and that one runs arbitrary code.
+// clients parse it. executeCode is not among them: the model can call
+// listed tools, and that one runs code, so it is added (ExecuteCodeTool)
+// only when the user turned it on.
 func IDETools(ed Editor) []Tool {
 	t := ideTools{ed: ed, memo: newIDEMemos()}
 	return []Tool{

@@ -699,6 +699,31 @@ local function check_changes()
   ))
 end
 
+-- executeCode: off, or the python that starts kernels and its ipykernel.
+local function check_running_code()
+  health.start("Running code")
+  local cfg = require("claude.config").get().tools
+  if not cfg.execute_code then
+    health.ok("off: the model is not offered executeCode (tools.execute_code)")
+    return
+  end
+  health.info("on: each executeCode call shows its code; it runs in the notebook's kernel only on :w")
+  local python = vim.fn.exepath(cfg.python)
+  if python == "" then
+    health.error(cfg.python .. " is not executable: no kernel can start", "set tools.python to a python3 with ipykernel")
+    return
+  end
+  -- In the temp directory: `-c` puts the working directory on sys.path,
+  -- and the workspace's modules must not run here.
+  local ok, proc = pcall(vim.system, { python, "-c", "import ipykernel; print(ipykernel.__version__)" }, { text = true, cwd = vim.fn.fnamemodify(vim.fn.tempname(), ":h") })
+  local res = ok and proc:wait(VERSION_TIMEOUT_MS) or { code = -1 }
+  if res.code ~= 0 then
+    health.error(python .. " has no ipykernel: no kernel can start", { python .. " -m pip install ipykernel", "or on Debian: apt install python3-ipykernel" })
+    return
+  end
+  health.ok(string.format("%s with ipykernel %s", python, vim.trim(res.stdout or "")))
+end
+
 function M.check()
   check_neovim()
   if vim.fn.has("nvim-0.10") ~= 1 then
@@ -715,6 +740,7 @@ function M.check()
   check_server()
   check_tool_cache()
   check_changes()
+  check_running_code()
   check_proxy()
 end
 
