@@ -64,9 +64,9 @@ func (h *Host) codeDone(args diffDoneArgs) {
 
 // kernelClose serves ClaudeHostKernelClose: a notebook's buffer went, and
 // its kernel with it.
-func (h *Host) kernelClose(path string) {
-	if h.kernels != nil {
-		h.kernels.CloseNotebook(path)
+func (h *Host) kernelClose(args []string) {
+	if h.kernels != nil && len(args) > 0 {
+		h.kernels.CloseNotebook(args[0])
 	}
 }
 

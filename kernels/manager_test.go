@@ -87,19 +87,24 @@ func TestAllowedRunsKeepStateInTheNotebooksKernel(t *testing.T) {
 }
 
 func TestNothingRunsWithoutYesOrANotebook(t *testing.T) {
-	dir := t.TempDir()
-	marker := filepath.Join(dir, "ran")
-	code := "open(" + `"` + marker + `"` + ", 'w')"
 	for _, tt := range []struct {
-		name string
-		a    *answers
-		want string
+		name     string
+		notebook bool
+		allow    bool
+		want     string
 	}{
-		{"refused", &answers{notebook: filepath.Join(dir, "n.ipynb")}, "declined"},
-		{"no notebook open", &answers{allow: true}, "No Jupyter notebook"},
+		{"refused", true, false, "declined"},
+		{"no notebook open", false, true, "No Jupyter notebook"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newManager(t, tt.a)
+			dir := t.TempDir()
+			marker := filepath.Join(dir, "ran")
+			code := "open(" + `"` + marker + `"` + ", 'w')"
+			a := &answers{allow: tt.allow}
+			if tt.notebook {
+				a.notebook = filepath.Join(dir, "n.ipynb")
+			}
+			m := newManager(t, a)
 			r := run(t, m, code)
 			if !r.IsError || !strings.Contains(text(r), tt.want) {
 				t.Errorf("got %q (error %v), want an error with %q", text(r), r.IsError, tt.want)
