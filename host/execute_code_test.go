@@ -1,6 +1,7 @@
 package host
 
 import (
+	"context"
 	"encoding/json"
 	"os/exec"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/claude-nvim/claude.nvim/jupyter"
 	"github.com/claude-nvim/claude.nvim/mcp"
 	"github.com/claude-nvim/claude.nvim/mcp/mcptest"
 )
@@ -157,5 +159,51 @@ func TestExecuteCodeAsksInABufferAndTheKernelEndsWithTheNotebook(t *testing.T) {
 			t.Fatalf("the kernel (pid %d) still runs after its notebook's buffer was deleted", pid)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// molten.nvim names a kernel it reached through a connection file by that file's path
+// (MoltenRunningKernels(v:true) lists the current buffer's). A stand-in for molten's
+// function says the notebook has such a kernel: the code runs there, and the kernel,
+// molten's, outlives the notebook's buffer.
+func TestExecuteCodeRunsInTheKernelMoltenHoldsForTheNotebook(t *testing.T) {
+	python := ipykernelPython(t)
+	owner, err := jupyter.Start(context.Background(), jupyter.Options{Python: python, Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { owner.Close() })
+	if _, err := owner.Execute(context.Background(), "shared = 7", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t)
+	e.nv.Lua(nil, `require('claude').setup({ tools = { execute_code = true, python = ... } })`, python)
+	nb := e.nv.WriteFile("m.ipynb", `{"cells": []}`)
+	e.nv.Cmd("edit " + nb)
+	e.nv.Lua(nil, `
+		local nb, conn = ...
+		local buf = vim.fn.bufnr(nb)
+		function _G.molten_stand_in(b) return b == buf and { conn } or {} end
+		vim.cmd([[
+			function! MoltenRunningKernels(buffer_only) abort
+				return v:lua.molten_stand_in(bufnr())
+			endfunction
+		]])`, nb, owner.ConnectionFile())
+	c := e.connect()
+
+	p := startCode(t, c, "print(shared * 6)")
+	win := e.proposal()
+	var winbar string
+	e.nv.Lua(&winbar, `return vim.wo[...].winbar`, win)
+	if !strings.Contains(winbar, "molten's kernel") {
+		t.Errorf("the proposal's winbar %q does not say the code runs in molten's kernel", winbar)
+	}
+	e.nv.Lua(nil, `vim.api.nvim_set_current_win(...); vim.cmd.write()`, win)
+	if text, isErr := waitResult(t, p); isErr || text != "42\n" {
+		t.Errorf("run in molten's kernel: got %q (error %v), want 42 from its shared = 7", text, isErr)
+	}
+	e.nv.Cmd("bdelete " + nb)
+	if res, err := owner.Execute(context.Background(), "print(shared)", time.Minute); err != nil || res.Text != "7\n" {
+		t.Errorf("molten's kernel after the notebook's buffer went: got %+v, %v; want it still running", res, err)
 	}
 }

@@ -53,7 +53,12 @@ type Kernel struct {
 	iopub   chan message // closed when the iopub connection ends
 	replies chan message // shell replies; closed when shell ends
 	dead    chan struct{}
-	exitErr error // set before dead closes
+	exitErr error  // set before dead closes
+	file    string // the connection file
+	// attached: another program's kernel (Attach): we neither signal nor
+	// stop it, and its connection ending is its death to us.
+	attached bool
+	deadOnce sync.Once
 
 	run       sync.Mutex // one execute at a time
 	closeOnce sync.Once
@@ -134,15 +139,14 @@ func Start(ctx context.Context, o Options) (*Kernel, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("start kernel %s: %w", python, err)
 	}
-	k := &Kernel{cmd: cmd, dir: dir, sign: signer{key: []byte(info.Key)}, session: newID(),
-		iopub: make(chan message, 256), replies: make(chan message, 16), dead: make(chan struct{})}
+	k := newKernel(info, file)
+	k.cmd, k.dir = cmd, dir
 	go func() {
 		err := cmd.Wait()
 		if tail := stderr.String(); tail != "" {
 			err = fmt.Errorf("%v: %s", err, tail)
 		}
-		k.exitErr = err
-		close(k.dead)
+		k.die(err)
 	}()
 	if err := k.connect(ctx, info); err != nil {
 		k.Close()
@@ -150,6 +154,22 @@ func Start(ctx context.Context, o Options) (*Kernel, error) {
 	}
 	return k, nil
 }
+
+func newKernel(info connectionInfo, file string) *Kernel {
+	return &Kernel{sign: signer{key: []byte(info.Key)}, session: newID(), file: file,
+		iopub: make(chan message, 256), replies: make(chan message, 16), dead: make(chan struct{})}
+}
+
+// die records why the kernel is gone, once.
+func (k *Kernel) die(err error) {
+	k.deadOnce.Do(func() {
+		k.exitErr = err
+		close(k.dead)
+	})
+}
+
+// ConnectionFile is the kernel's connection file.
+func (k *Kernel) ConnectionFile() string { return k.file }
 
 func (k *Kernel) dial(ctx context.Context, port int, socketType string) (*zconn, error) {
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
@@ -188,7 +208,12 @@ func (k *Kernel) connect(ctx context.Context, info connectionInfo) error {
 	}
 	k.iopubZ = iopub
 	go k.read(iopub, k.iopub)
-	go k.read(k.shell, k.replies)
+	go func() {
+		k.read(k.shell, k.replies)
+		if k.attached { // no process of ours to tell us
+			k.die(errors.New("its connection closed"))
+		}
+	}()
 	go k.read(k.control, nil) // drain; we never wait on control replies
 	return k.waitReady(ctx)
 }
@@ -258,8 +283,14 @@ func (k *Kernel) request(z *zconn, msgType string, content any) (string, error) 
 }
 
 // Interrupt sends SIGINT to the kernel, as a terminal's Ctrl-C would:
-// ipykernel's default interrupt mode is the signal.
+// ipykernel's default interrupt mode is the signal. A kernel we did not
+// start gets an interrupt_request on its control channel instead
+// (ipykernel 6 answers it by signalling itself).
 func (k *Kernel) Interrupt() error {
+	if k.attached {
+		_, err := k.request(k.control, "interrupt_request", struct{}{})
+		return err
+	}
 	return k.cmd.Process.Signal(syscall.SIGINT)
 }
 
@@ -275,6 +306,10 @@ func (k *Kernel) Close() error { return k.shutdown(shutdownGrace) }
 func (k *Kernel) Kill() error { return k.shutdown(0) }
 
 func (k *Kernel) shutdown(grace time.Duration) error {
+	if k.attached {
+		k.closeOnce.Do(k.disconnect)
+		return nil
+	}
 	k.closeOnce.Do(func() {
 		if k.control != nil && grace > 0 {
 			_, _ = k.request(k.control, "shutdown_request", map[string]bool{"restart": false})

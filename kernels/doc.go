@@ -15,9 +15,15 @@
 // interrupted at its time limit, or the kernel died (its state is lost and
 // the next call starts a new one).
 //
-// Not done: using a kernel another plugin holds (molten.nvim). molten keeps
-// its kernels in its own Python host and gives no API to run code and get
-// the outputs back; its running kernels are named by kernel spec, not by a
-// connection file we could connect to. A notebook run with molten gets a
-// second kernel from us, which the help says.
+// A kernel molten.nvim holds for the notebook is used when we can reach
+// it: molten gives no API to run code and get the outputs back, but it
+// names a kernel it reached through a connection file (`:MoltenInit
+// path/kernel-N.json`, its way to share a kernel) by that path, which
+// MoltenRunningKernels(v:true) lists; lua/claude/code.lua passes it as
+// Decision.Connection and we attach (jupyter.Attach) without ever stopping
+// it. A kernel molten started itself is named by its kernel spec
+// ("python3") and its connection file is not exposed: the notebook then
+// gets a kernel of ours. Tested against a stand-in for MoltenRunningKernels
+// (molten needs pynvim and jupyter_client in Neovim's python host, which
+// the test machine lacks).
 package kernels

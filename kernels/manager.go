@@ -26,6 +26,9 @@ type Decision struct {
 	Notebook string
 	Allowed  bool
 	Code     string // what to run: the proposal as the user left it
+	// Connection is the connection file of a kernel another plugin
+	// (molten.nvim) holds for the notebook; empty: we start our own.
+	Connection string
 }
 
 // Confirmer shows the model's code to the user and waits for the answer
@@ -114,7 +117,11 @@ func (m *Manager) ExecuteCode(ctx context.Context, code string) (*mcp.ToolResult
 	if !d.Allowed {
 		return refusal("The user declined to run this code; it was not run."), nil
 	}
-	s, err := m.slot(d.Notebook)
+	key := d.Notebook
+	if d.Connection != "" {
+		key = "attached:" + d.Connection // the notebook's kernel is molten's, not ours
+	}
+	s, err := m.slot(key)
 	if err != nil {
 		return refusal(err.Error()), nil
 	}
@@ -125,11 +132,9 @@ func (m *Manager) ExecuteCode(ctx context.Context, code string) (*mcp.ToolResult
 	m.mu.Unlock()
 	k := s.kernel()
 	if k == nil {
-		k, err = jupyter.Start(ctx, jupyter.Options{Python: python, Dir: filepath.Dir(d.Notebook),
-			Env: []string{"JPY_PARENT_PID=" + strconv.Itoa(os.Getpid())}}) // the kernel ends with us
-		if err != nil {
-			return refusal(fmt.Sprintf("Could not start a Jupyter kernel with %s (is ipykernel installed? "+
-				"`%s -m pip install ipykernel`, or Debian's python3-ipykernel): %v", python, python, err)), nil
+		var why string
+		if k, why = m.open(ctx, d, python); k == nil {
+			return refusal(why), nil
 		}
 		s.mu.Lock()
 		gone := s.gone
@@ -140,7 +145,7 @@ func (m *Manager) ExecuteCode(ctx context.Context, code string) (*mcp.ToolResult
 			k.Close()
 			return refusal("The notebook was closed; the code was not run."), nil
 		}
-		m.log.Info("kernel started", "notebook", d.Notebook)
+		m.log.Info("kernel ready", "notebook", d.Notebook, "attached", d.Connection)
 	}
 	res, err := k.Execute(ctx, d.Code, timeout)
 	if errors.Is(err, jupyter.ErrDied) {
@@ -148,7 +153,7 @@ func (m *Manager) ExecuteCode(ctx context.Context, code string) (*mcp.ToolResult
 			k.Close()
 		}
 		return shape(res, "The kernel died while running this code ("+err.Error()+
-			"). Its state (variables, imports) is lost; the next call starts a new kernel.", true), nil
+			"). Its state (variables, imports) is lost; the next call starts or reaches a new one.", true), nil
 	}
 	if err != nil {
 		return shape(res, "The run did not finish: "+err.Error(), true), nil
@@ -158,6 +163,25 @@ func (m *Manager) ExecuteCode(ctx context.Context, code string) (*mcp.ToolResult
 		note = fmt.Sprintf("The run was interrupted after %s (the time limit); the kernel and its state remain.", timeout)
 	}
 	return shape(res, note, res.Error || res.Interrupted), nil
+}
+
+// open attaches to the kernel another plugin holds for the notebook, or
+// starts one; without a kernel it says why, for the model.
+func (m *Manager) open(ctx context.Context, d Decision, python string) (*jupyter.Kernel, string) {
+	if d.Connection != "" {
+		k, err := jupyter.Attach(ctx, d.Connection)
+		if err != nil {
+			return nil, fmt.Sprintf("Could not reach the notebook's kernel: %v. The code was not run.", err)
+		}
+		return k, ""
+	}
+	k, err := jupyter.Start(ctx, jupyter.Options{Python: python, Dir: filepath.Dir(d.Notebook),
+		Env: []string{"JPY_PARENT_PID=" + strconv.Itoa(os.Getpid())}}) // the kernel ends with us
+	if err != nil {
+		return nil, fmt.Sprintf("Could not start a Jupyter kernel with %s (is ipykernel installed? "+
+			"`%s -m pip install ipykernel`, or Debian's python3-ipykernel): %v. The code was not run.", python, python, err)
+	}
+	return k, ""
 }
 
 // shape turns a run's outputs into the tool's answer: the text (with a

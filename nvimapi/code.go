@@ -46,16 +46,19 @@ func (e *Editor) ConfirmCode(ctx context.Context, code string) (kernels.Decision
 		delete(p.pending, id)
 		p.mu.Unlock()
 	}()
-	var notebook string
-	if err := e.lua(ctx, &notebook, `return require('claude.code').propose(...)`, id, splitProposal(code).Lines); err != nil {
+	var shown struct {
+		Notebook   string `msgpack:"notebook"`
+		Connection string `msgpack:"connection"` // molten's kernel, if it holds one
+	}
+	if err := e.lua(ctx, &shown, `return require('claude.code').propose(...)`, id, splitProposal(code).Lines); err != nil {
 		return kernels.Decision{}, luaError(err)
 	}
-	if notebook == "" {
+	if shown.Notebook == "" {
 		return kernels.Decision{}, nil
 	}
 	select {
 	case a := <-answer:
-		return kernels.Decision{Notebook: notebook, Allowed: a.allowed, Code: a.code}, nil
+		return kernels.Decision{Notebook: shown.Notebook, Connection: shown.Connection, Allowed: a.allowed, Code: a.code}, nil
 	case <-ctx.Done():
 		// The CLI gave up the call (the user pressed Esc there): the view
 		// goes and nothing runs.

@@ -59,6 +59,29 @@ function M.notebook()
   end
 end
 
+--- The connection file of the kernel molten.nvim holds for the notebook's
+--- buffer, or nil. molten names a kernel it reached through a connection
+--- file (`:MoltenInit path/kernel-N.json`) by that path; one it started
+--- itself by its kernel spec ("python3"), which gives no way in.
+function M.molten_connection(nb)
+  local buf = vim.fn.bufnr(nb)
+  if buf < 0 or vim.fn.exists("*MoltenRunningKernels") ~= 1 then
+    return nil
+  end
+  -- MoltenRunningKernels(v:true) lists the current buffer's kernels.
+  local ok, ids = pcall(vim.api.nvim_buf_call, buf, function()
+    return vim.fn.MoltenRunningKernels(true)
+  end)
+  if not ok or type(ids) ~= "table" then
+    return nil
+  end
+  for _, id in ipairs(ids) do
+    if type(id) == "string" and id:match("%.json$") and vim.fn.filereadable(id) == 1 then
+      return vim.fn.fnamemodify(id, ":p")
+    end
+  end
+end
+
 local function watch_notebook(nb)
   local buf = vim.fn.bufnr(nb)
   if watched[nb] or buf < 0 then
@@ -105,12 +128,12 @@ function M.decide(id, decision)
 end
 
 --- Shows proposal id (the code's lines) below the editor window, without
---- entering it. Returns the notebook it is for, or "" (nothing shown) when
---- no notebook is open.
+--- entering it. Returns { notebook, connection }: the notebook it is for
+--- ("" and nothing shown when none is open) and molten's kernel for it.
 function M.propose(id, lines)
   local nb = M.notebook()
   if not nb then
-    return ""
+    return { notebook = "" }
   end
   local buf = vim.api.nvim_create_buf(false, true)
   local view = { buf = buf }
@@ -149,13 +172,15 @@ function M.propose(id, lines)
   })
   local anchor = require("claude.buffers").editor_win() or vim.api.nvim_get_current_win()
   local win = vim.api.nvim_open_win(buf, false, { split = "below", win = anchor })
+  local connection = M.molten_connection(nb)
   vim.wo[win].winbar = string.format(
-    "Claude wants to run this in the kernel of %s   :w runs it · :q refuses",
+    "Claude wants to run this in %s of %s   :w runs it · :q refuses",
+    connection and "molten's kernel" or "the kernel",
     vim.fn.fnamemodify(nb, ":~:.")
   )
   watch_notebook(nb)
   require("claude.notify").info("Claude wants to run Python in " .. vim.fn.fnamemodify(nb, ":t") .. ": :w runs it, :q refuses")
-  return nb
+  return { notebook = nb, connection = connection or "" }
 end
 
 --- Closes proposal id without an answer (the CLI gave up the call).
