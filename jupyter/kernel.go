@@ -55,6 +55,7 @@ type Kernel struct {
 	dead    chan struct{}
 	exitErr error  // set before dead closes
 	file    string // the connection file
+	ip      string // a loopback address: 127.0.0.1 for ours
 	// attached: another program's kernel (Attach): we neither signal nor
 	// stop it, and its connection ending is its death to us.
 	attached bool
@@ -156,7 +157,7 @@ func Start(ctx context.Context, o Options) (*Kernel, error) {
 }
 
 func newKernel(info connectionInfo, file string) *Kernel {
-	return &Kernel{sign: signer{key: []byte(info.Key)}, session: newID(), file: file,
+	return &Kernel{sign: signer{key: []byte(info.Key)}, session: newID(), file: file, ip: info.IP,
 		iopub: make(chan message, 256), replies: make(chan message, 16), dead: make(chan struct{})}
 }
 
@@ -172,7 +173,7 @@ func (k *Kernel) die(err error) {
 func (k *Kernel) ConnectionFile() string { return k.file }
 
 func (k *Kernel) dial(ctx context.Context, port int, socketType string) (*zconn, error) {
-	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	addr := net.JoinHostPort(k.ip, strconv.Itoa(port))
 	for {
 		z, err := dialZMTP(ctx, addr, socketType)
 		if err == nil {
