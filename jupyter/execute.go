@@ -19,7 +19,12 @@ const (
 
 // interruptGrace is how long an interrupted execution has to end before
 // the call gives up on it (the kernel stays, busy, and is reported so).
-const interruptGrace = 10 * time.Second
+// The interrupt is repeated every interruptAgain meanwhile: one that lands
+// before the code runs, or that the code catches, is not the last.
+const (
+	interruptGrace = 20 * time.Second
+	interruptAgain = 2 * time.Second
+)
 
 // Image is one image/png output, base64 as the kernel sent it.
 type Image struct {
@@ -87,7 +92,7 @@ func (k *Kernel) Execute(ctx context.Context, code string, timeout time.Duration
 	}
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
-	var giveUp <-chan time.Time
+	var giveUp, again <-chan time.Time
 	replies := k.replies
 	for {
 		select {
@@ -113,6 +118,11 @@ func (k *Kernel) Execute(ctx context.Context, code string, timeout time.Duration
 			res.Interrupted = true
 			_ = k.Interrupt()
 			giveUp = time.After(interruptGrace)
+			tick := time.NewTicker(interruptAgain)
+			defer tick.Stop()
+			again = tick.C
+		case <-again:
+			_ = k.Interrupt()
 		case <-giveUp:
 			return res, fmt.Errorf("the kernel did not stop within %s of an interrupt", interruptGrace)
 		case <-ctx.Done():
