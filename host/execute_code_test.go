@@ -207,3 +207,39 @@ func TestExecuteCodeRunsInTheKernelMoltenHoldsForTheNotebook(t *testing.T) {
 		t.Errorf("molten's kernel after the notebook's buffer went: got %+v, %v; want it still running", res, err)
 	}
 }
+
+// The CLI gives the call up (the user pressed Esc there): the proposal closes and nothing
+// runs.
+func TestExecuteCodeGivenUpClosesTheProposal(t *testing.T) {
+	python := ipykernelPython(t)
+	e := newEnv(t)
+	e.nv.Lua(nil, `require('claude').setup({ tools = { execute_code = true, python = ... } })`, python)
+	nb := e.nv.WriteFile("g.ipynb", `{"cells": []}`)
+	e.nv.Cmd("edit " + nb)
+	c := e.connect()
+	p := startCode(t, c, "print('never')")
+	e.proposal()
+	if err := p.Cancel("user interrupted"); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(waitTimeout)
+	for {
+		var left int
+		e.nv.Lua(&left, `
+			local n = #require('claude.code').pending()
+			for _, b in ipairs(vim.api.nvim_list_bufs()) do
+				if vim.api.nvim_buf_get_name(b):match('^claude://run%-code/') then n = n + 1 end
+			end
+			return n`)
+		if left == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the proposal is still open after the call was cancelled")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if running := e.host.kernels.Running(); len(running) != 0 {
+		t.Errorf("a kernel started for a cancelled call: %v", running)
+	}
+}

@@ -34,8 +34,14 @@
 //     image/png) and error (traceback without ANSI codes) until the kernel
 //     is idle; text past MaxText is counted, not kept; a 10 MiB output is
 //     still read to the end so the kernel never blocks on us.
+//   - Requests go with stop_on_error false: a failed run must not abort
+//     what is queued behind it (another client's runs, on a shared kernel).
+//     A request the kernel aborted anyway is marked Aborted.
 //   - On timeout the kernel gets SIGINT (ipykernel's default interrupt
-//     mode) and the call returns when it is idle, marked Interrupted.
+//     mode), again every 2 s, and the call returns when it is idle, marked
+//     Interrupted. A kernel we attached to (Attach, molten.nvim's) gets one
+//     interrupt_request on its control channel instead: a second one could
+//     land in the next run.
 //   - The process exiting ends a call with ErrDied, its exit status and the
 //     tail of its stderr.
 package jupyter

@@ -19,8 +19,11 @@ const (
 
 // interruptGrace is how long an interrupted execution has to end before
 // the call gives up on it (the kernel stays, busy, and is reported so).
-// The interrupt is repeated every interruptAgain meanwhile: one that lands
-// before the code runs, or that the code catches, is not the last.
+// The signal is repeated every interruptAgain meanwhile: one that lands
+// before the code runs, or that the code catches, is not the last. An
+// attached kernel's interrupt_request is sent once: the kernel's control
+// thread may take a second one late, into the next execution (seen: it
+// swallowed another client's output).
 const (
 	interruptGrace = 20 * time.Second
 	interruptAgain = 2 * time.Second
@@ -38,6 +41,7 @@ type Result struct {
 	Images      []Image // image/png outputs
 	Error       bool    // the code raised (Text holds the traceback)
 	Interrupted bool    // the timeout interrupted it
+	Aborted     bool    // the kernel did not run it (an earlier run failed and stopped its queue)
 	Cut         int     // bytes of text left out
 	CutImages   int     // images left out
 }
@@ -85,7 +89,10 @@ func (k *Kernel) Execute(ctx context.Context, code string, timeout time.Duration
 	}
 	id, err := k.request(k.shell, "execute_request", map[string]any{
 		"code": code, "silent": false, "store_history": true,
-		"user_expressions": map[string]any{}, "allow_stdin": false, "stop_on_error": true,
+		// stop_on_error false: our error (or interrupt) must not abort the
+		// requests queued behind it, another client's included (seen: an
+		// attached kernel's owner lost its next run).
+		"user_expressions": map[string]any{}, "allow_stdin": false, "stop_on_error": false,
 	})
 	if err != nil {
 		return res, err
@@ -107,9 +114,15 @@ func (k *Kernel) Execute(ctx context.Context, code string, timeout time.Duration
 			if done := res.collect(m); done {
 				return res, nil
 			}
-		case _, ok := <-replies: // the execute_reply; the idle status ends the call
+		case m, ok := <-replies: // the execute_reply; the idle status ends the call
 			if !ok {
 				replies = nil // the kernel is going; dead will say so
+			} else if m.Parent.MsgID == id {
+				var c struct {
+					Status string `json:"status"`
+				}
+				_ = json.Unmarshal(m.Content, &c)
+				res.Aborted = c.Status == "aborted"
 			}
 		case <-k.dead:
 			k.drain(res, id)
@@ -118,9 +131,11 @@ func (k *Kernel) Execute(ctx context.Context, code string, timeout time.Duration
 			res.Interrupted = true
 			_ = k.Interrupt()
 			giveUp = time.After(interruptGrace)
-			tick := time.NewTicker(interruptAgain)
-			defer tick.Stop()
-			again = tick.C
+			if !k.attached {
+				tick := time.NewTicker(interruptAgain)
+				defer tick.Stop()
+				again = tick.C
+			}
 		case <-again:
 			_ = k.Interrupt()
 		case <-giveUp:

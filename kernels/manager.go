@@ -159,6 +159,10 @@ func (m *Manager) ExecuteCode(ctx context.Context, code string) (*mcp.ToolResult
 		return shape(res, "The run did not finish: "+err.Error(), true), nil
 	}
 	note := ""
+	if res.Aborted {
+		return shape(res, "The kernel did not run this code: it aborted the request because a run before it "+
+			"failed (another client's, e.g. a notebook cell). Nothing ran; calling again runs it.", true), nil
+	}
 	if res.Interrupted {
 		note = fmt.Sprintf("The run was interrupted after %s (the time limit); the kernel and its state remain.", timeout)
 	}
