@@ -50,7 +50,7 @@ func (e *Editor) ConfirmCode(ctx context.Context, code string) (kernels.Decision
 		Notebook   string `msgpack:"notebook"`
 		Connection string `msgpack:"connection"` // molten's kernel, if it holds one
 	}
-	if err := e.lua(ctx, &shown, `return require('claude.code').propose(...)`, id, splitProposal(code).Lines); err != nil {
+	if err := e.lua(ctx, &shown, `return require('claude.handlers').propose_code(...)`, id, splitProposal(code).Lines); err != nil {
 		return kernels.Decision{}, luaError(err)
 	}
 	if shown.Notebook == "" {
@@ -64,7 +64,7 @@ func (e *Editor) ConfirmCode(ctx context.Context, code string) (kernels.Decision
 		// goes and nothing runs.
 		cctx, cancel := context.WithTimeout(context.Background(), closeViewTimeout)
 		defer cancel()
-		_ = e.lua(cctx, nil, `return require('claude.code').close(...)`, id)
+		_ = e.lua(cctx, nil, `return require('claude.handlers').close_code(...)`, id)
 		return kernels.Decision{}, ctx.Err()
 	}
 }

@@ -95,7 +95,7 @@ local function watch_notebook(nb)
     desc = "claude.nvim: the notebook's kernel ends with its buffer",
     callback = function()
       watched[nb] = nil
-      pcall(vim.fn.ClaudeHostKernelClose, nb)
+      require("claude.host").close_kernel(nb)
     end,
   })
 end

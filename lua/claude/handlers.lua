@@ -118,6 +118,16 @@ function M.close_diffs(session)
   return require("claude.diff").close_all(session)
 end
 
+--- Shows the model's code id (executeCode); { notebook, connection }.
+function M.propose_code(id, lines)
+  return require("claude.code").propose(id, lines)
+end
+
+--- Closes code proposal id unanswered (the CLI gave the call up).
+function M.close_code(id)
+  return require("claude.code").close(id)
+end
+
 -- The attention list (nvimapi/attention.go).
 
 --- Takes the sessions whose state changed (attention/board.go's Session).

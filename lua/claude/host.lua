@@ -487,6 +487,11 @@ function M.answer_code(id, decision, text)
   return try("ClaudeHostCodeDone", id, decision, text)
 end
 
+--- Ends the kernel of notebook path (its buffer went).
+function M.close_kernel(path)
+  return try("ClaudeHostKernelClose", path)
+end
+
 -- The chat: one CLI per workspace directory, run by the host.
 
 function M.start_chat(args)
