@@ -27,9 +27,10 @@ const spoken = "  please refactor\tthe parser\r\n"
 
 // The stand-ins: each writes its arguments to dir/<name>-args first.
 var dictationScripts = map[string]string{
-	// Writes some audio, then waits to be stopped (SIGINT ends sleep).
-	"recorder": `echo $$ > "$DIR/recorder-pid"
-printf 'RIFF-not-really-audio' > "$1"
+	// Writes some audio, then says it runs (the test stops it from then on: the other way
+	// round, a stop under load came before the audio), then waits to be stopped.
+	"recorder": `printf 'RIFF-not-really-audio' > "$1"
+echo $$ > "$DIR/recorder-pid"
 exec sleep 600`,
 	"failing-recorder": `echo "arecord: main:850: audio open error: No such device" >&2
 exit 1`,
