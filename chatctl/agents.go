@@ -105,8 +105,12 @@ type StopTaskArgs struct {
 // StopTask serves ClaudeHostChatStopTask (async): stop a running subagent or background
 // task. The CLI's task_notification ("stopped") then updates its line.
 func (c *Controller) StopTask(args StopTaskArgs) {
-	c.withRunning(args.Dir, "stop task", func(ctx context.Context, proc *chat.Process) error {
-		return proc.StopTask(ctx, args.TaskID)
+	c.withRunning(args.Dir, "stop task", func(ctx context.Context, proc Backend) error {
+		t, err := capable[TaskStopper](proc, "stop task")
+		if err != nil {
+			return err
+		}
+		return t.StopTask(ctx, args.TaskID)
 	})
 }
 

@@ -63,16 +63,24 @@ func (c *Controller) Answer(all []AnswerArgs) {
 	}()
 }
 
-func answer(ctx context.Context, proc *chat.Process, a AnswerArgs) error {
+func answer(ctx context.Context, proc Backend, a AnswerArgs) error {
 	switch {
 	case !a.Allow && a.Stop:
 		return proc.DenyAndStop(ctx, a.RequestID, a.Message)
 	case !a.Allow:
 		return proc.Deny(ctx, a.RequestID, a.Message)
 	case a.Answers != nil:
-		return proc.AnswerQuestions(ctx, a.RequestID, a.Answers)
+		asker, err := capable[Asker](proc, "answer the questions")
+		if err != nil {
+			return err
+		}
+		return asker.AnswerQuestions(ctx, a.RequestID, a.Answers)
 	case a.Approve:
-		return proc.ApprovePlan(ctx, a.RequestID, a.Plan, a.Mode)
+		asker, err := capable[Asker](proc, "approve the plan")
+		if err != nil {
+			return err
+		}
+		return asker.ApprovePlan(ctx, a.RequestID, a.Plan, a.Mode)
 	}
 	var input json.RawMessage
 	if a.Input != nil {

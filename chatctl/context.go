@@ -24,7 +24,7 @@ const contextQuiet = 300 * time.Millisecond
 
 // refreshContextSoon runs refreshContext for dc's proc after contextQuiet, unless a message
 // was sent to the CLI meanwhile or a later refresh was asked for.
-func (c *Controller) refreshContextSoon(dc *dirChat, proc *chat.Process) {
+func (c *Controller) refreshContextSoon(dc *dirChat, proc Backend) {
 	asked := time.Now()
 	c.mu.Lock()
 	dc.contextAsks++
@@ -53,7 +53,7 @@ func (c *Controller) noteSent(dir string) {
 // hands both to dir's winbar as a "context" item. It runs in a goroutine of its own: the run
 // loop must not wait on the CLI. A CLI that does not answer (gone, or too old) leaves the
 // winbar as it was; the failure is logged.
-func (c *Controller) refreshContext(dir string, proc *chat.Process) {
+func (c *Controller) refreshContext(dir string, proc Backend) {
 	ctx, cancel := context.WithTimeout(context.Background(), contextTimeout)
 	defer cancel()
 	it, err := contextItem(ctx, proc)
@@ -68,7 +68,7 @@ func (c *Controller) refreshContext(dir string, proc *chat.Process) {
 }
 
 // contextItem is the "context" item of proc: its window's fill and its effort.
-func contextItem(ctx context.Context, proc *chat.Process) (Item, error) {
+func contextItem(ctx context.Context, proc Backend) (Item, error) {
 	u, err := proc.ContextUsage(ctx)
 	if err != nil {
 		return Item{}, err
@@ -96,7 +96,7 @@ type EffortArgs struct {
 // requests, set with a control request (the conversation goes on in the same CLI). The
 // transcript says so and the winbar shows what the CLI then applies.
 func (c *Controller) Effort(args EffortArgs) {
-	c.withRunning(args.Dir, "effort", func(ctx context.Context, proc *chat.Process) error {
+	c.withRunning(args.Dir, "effort", func(ctx context.Context, proc Backend) error {
 		if err := proc.SetEffort(ctx, args.Effort); err != nil {
 			return err
 		}

@@ -21,7 +21,7 @@ type SendArgs struct {
 // withRunning runs write on dir's running CLI, off the handler's goroutine and bounded by
 // writeTimeout; a chat with no CLI running, or a write that fails, is reported in its
 // transcript as what failed.
-func (c *Controller) withRunning(dir, what string, write func(context.Context, *chat.Process) error) {
+func (c *Controller) withRunning(dir, what string, write func(context.Context, Backend) error) {
 	go func() {
 		proc := c.running(dir)
 		if proc == nil {
@@ -135,7 +135,7 @@ func (c *Controller) Withdraw(args []string) {
 	}
 	dir, id := args[0], args[1]
 	c.mu.Lock()
-	var proc *chat.Process
+	var proc Backend
 	var u string
 	var m *sentMessage
 	if dc := c.chats[dir]; dc != nil {
@@ -201,7 +201,7 @@ func (c *Controller) Stop(args []string) {
 	}
 	dir := args[0]
 	c.mu.Lock()
-	var proc *chat.Process
+	var proc Backend
 	if dc := c.chats[dir]; dc != nil {
 		proc = dc.proc
 		dc.conversation = "" // stopped on purpose: no resume
@@ -228,7 +228,7 @@ type ModeArgs struct {
 // Mode serves ClaudeHostChatMode (async): switch the running CLI's permission mode. The CLI
 // confirms with a status line, which the transcript and winbar show.
 func (c *Controller) Mode(args ModeArgs) {
-	c.withRunning(args.Dir, "mode", func(ctx context.Context, proc *chat.Process) error {
+	c.withRunning(args.Dir, "mode", func(ctx context.Context, proc Backend) error {
 		return proc.SetPermissionMode(ctx, args.Mode)
 	})
 }
@@ -242,7 +242,7 @@ type ModelArgs struct {
 // Model serves ClaudeHostChatModel (async): switch the running CLI's model. The CLI only
 // echoes it as a replayed line, so the transcript is told here.
 func (c *Controller) Model(args ModelArgs) {
-	c.withRunning(args.Dir, "model", func(ctx context.Context, proc *chat.Process) error {
+	c.withRunning(args.Dir, "model", func(ctx context.Context, proc Backend) error {
 		if err := proc.SetModel(ctx, args.Model); err != nil {
 			return err
 		}

@@ -91,7 +91,7 @@ func New(opts Options) *Controller {
 // conversation a new process resumes.
 type dirChat struct {
 	dir          string
-	proc         *chat.Process                 // the running chat CLI; nil when none runs
+	proc         Backend                       // the running chat agent; nil when none runs
 	conversation string                        // the stored conversation's id (the CLI's session_id)
 	reviews      map[string]context.CancelFunc // edits shown as diffs, by ticket: closes the view
 	init         *initAnswer                   // the running CLI's initialize answer
@@ -270,7 +270,7 @@ func envList(env map[string]string) []string {
 }
 
 // running returns the running CLI of dir's chat, or nil.
-func (c *Controller) running(dir string) *chat.Process {
+func (c *Controller) running(dir string) Backend {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if dc := c.chats[dir]; dc != nil {
@@ -301,7 +301,7 @@ func (c *Controller) Close(ctx context.Context) {
 	// to end; an empty directory is nothing they need for that. WaitGone cleans again.
 	c.removeScratch()
 	c.mu.Lock()
-	var procs []*chat.Process
+	var procs []Backend
 	for _, dc := range c.chats {
 		if dc.proc != nil {
 			procs = append(procs, dc.proc)

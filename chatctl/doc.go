@@ -20,8 +20,8 @@
 //   - A chat is one workspace directory's native chat: the transcript and input buffers
 //     (Lua, made by :ClaudeChat) and the controller's state for it (Go, made by the first
 //     Controller.Start and kept while the host runs). The directory names it.
-//   - A chat process (chat.Process) is one running `claude -p` in stream-json mode, at most
-//     one per chat. Go creates it when Lua asks (Controller.Start) and ends it on
+//   - A chat process (a Backend: chat.Process, or an ACP agent's acpchat.Backend) is one
+//     running `claude -p` in stream-json mode, or one ACP agent, at most one per chat. Go creates it when Lua asks (Controller.Start) and ends it on
 //     :ClaudeChatStop, when :ClaudeChat new or resume replaces it, or when the host exits;
 //     it may also end by itself, and the chat's next turn starts another.
 //   - A conversation (chat.Conversation) is what the CLI stores of a chat's turns, one file

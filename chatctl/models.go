@@ -23,7 +23,7 @@ type initAnswer struct {
 // initialize asks proc for its initialize answer in the background and returns where it
 // lands; the slash commands it lists go to the transcript, to complete in the input. answered
 // gets the answer, or the error, once it is there.
-func (c *Controller) initialize(dir string, proc *chat.Process, answered func(*chat.InitializeResult, error)) *initAnswer {
+func (c *Controller) initialize(dir string, proc Backend, answered func(*chat.InitializeResult, error)) *initAnswer {
 	ia := &initAnswer{done: make(chan struct{})}
 	go func() {
 		defer close(ia.done)

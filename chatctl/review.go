@@ -121,7 +121,7 @@ func updatedInput(req chat.PermissionRequest, before, after, final string) (json
 // in its own goroutine, as it reads the file (never on the goroutine that renders); ctx ends
 // when the request is withdrawn. A file no review reads is denied with the reason; an edit
 // that does not apply is asked about as any tool.
-func (c *Controller) review(ctx context.Context, dir string, proc *chat.Process, req chat.PermissionRequest, in editInput) {
+func (c *Controller) review(ctx context.Context, dir string, proc Backend, req chat.PermissionRequest, in editInput) {
 	f, after, ok, err := proposal(req, in)
 	if ctx.Err() != nil {
 		return
@@ -176,7 +176,10 @@ func (c *Controller) review(ctx context.Context, dir string, proc *chat.Process,
 				line = "accepted with your changes"
 				// Before the answer: the CLI then has it when the tool's result goes out,
 				// and gives both to the model in the same request.
-				err = proc.Tell(wctx, modifiedMessage(req.ToolName, path))
+				var teller Teller
+				if teller, err = capable[Teller](proc, "tell the agent about your changes"); err == nil {
+					err = teller.Tell(wctx, modifiedMessage(req.ToolName, path))
+				}
 			}
 			if err == nil {
 				err = proc.Allow(wctx, req.Ticket, input)

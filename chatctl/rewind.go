@@ -60,9 +60,13 @@ func (c *Controller) rewind(ctx context.Context, args RewindArgs) Item {
 	case u == "":
 		return failed(ErrUnknownPrompt)
 	}
+	rw, err := capable[Rewinder](proc, "rewind")
+	if err != nil {
+		return failed(err)
+	}
 	switch args.What {
 	case "preview":
-		fr, err := proc.RewindFiles(ctx, u, true)
+		fr, err := rw.RewindFiles(ctx, u, true)
 		if err != nil {
 			return failed(err)
 		}
@@ -75,14 +79,14 @@ func (c *Controller) rewind(ctx context.Context, args RewindArgs) Item {
 	// of the code it refuses must leave the conversation as it was.
 	done := Item{Kind: "rewound", ID: args.ID, Summary: args.What}
 	if args.What != "conversation" {
-		fr, err := proc.RewindFiles(ctx, u, true)
+		fr, err := rw.RewindFiles(ctx, u, true)
 		if err != nil {
 			return failed(err)
 		}
 		done.Files, done.Insertions, done.Deletions = fr.Files, fr.Insertions, fr.Deletions
 	}
 	if args.What != "code" {
-		text, err := rewindConversation(ctx, proc, u, later)
+		text, err := rewindConversation(ctx, rw, u, later)
 		if err != nil {
 			return failed(err)
 		}
@@ -90,7 +94,7 @@ func (c *Controller) rewind(ctx context.Context, args RewindArgs) Item {
 		c.forgetPrompts(args.Dir, u)
 	}
 	if args.What != "conversation" {
-		if _, err := proc.RewindFiles(ctx, u, false); err != nil {
+		if _, err := rw.RewindFiles(ctx, u, false); err != nil {
 			return failed(err)
 		}
 	}
@@ -106,7 +110,7 @@ var ErrOldCLI = errors.New("this Claude Code can only rewind the conversation to
 // rewindConversation cuts proc's conversation just before the prompt u; later are the
 // prompts sent after it, oldest first: the newest is named as seen, or the CLI refuses to
 // cut them ("stale target").
-func rewindConversation(ctx context.Context, proc *chat.Process, u string, later []string) (string, error) {
+func rewindConversation(ctx context.Context, proc Rewinder, u string, later []string) (string, error) {
 	last := u
 	if len(later) > 0 {
 		last = later[len(later)-1]
@@ -120,7 +124,7 @@ func rewindConversation(ctx context.Context, proc *chat.Process, u string, later
 
 // promptOf returns dir's running CLI, the uuid it knows Lua's prompt id by ("" when this
 // host did not send it) and the uuids of the prompts sent after it, oldest first.
-func (c *Controller) promptOf(dir, id string) (proc *chat.Process, u string, later []string) {
+func (c *Controller) promptOf(dir, id string) (proc Backend, u string, later []string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	dc := c.chats[dir]

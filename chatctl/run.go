@@ -12,7 +12,7 @@ import (
 
 // run pushes each batch of proc's events to the editor, one call per batch, until the CLI
 // has exited.
-func (c *Controller) run(dc *dirChat, proc *chat.Process) {
+func (c *Controller) run(dc *dirChat, proc Backend) {
 	ctx := context.Background()
 	var text blockCut
 	var sessions []string // the conversations proc ran, whose scratch directories go with it
@@ -51,7 +51,7 @@ func (c *Controller) run(dc *dirChat, proc *chat.Process) {
 
 // items converts a batch for the transcript and keeps dc in step: the conversation to
 // resume, the edits under review, the process gone after Exited.
-func (c *Controller) items(dc *dirChat, proc *chat.Process, text *blockCut, evs []chat.Event) []Item {
+func (c *Controller) items(dc *dirChat, proc Backend, text *blockCut, evs []chat.Event) []Item {
 	items := make([]Item, 0, len(evs))
 	for _, ev := range evs {
 		if dc.taskTools.hides(ev) {
@@ -143,10 +143,12 @@ func (c *Controller) items(dc *dirChat, proc *chat.Process, text *blockCut, evs 
 // ask is the transcript's item for a permission request. An edit is reviewed in a diff and
 // answered by review (Lua does not ask), which reads its file in a goroutine of its own;
 // any other request waits, in proc alone, for the user's Answer.
-func (c *Controller) ask(dc *dirChat, proc *chat.Process, e chat.PermissionRequest) Item {
+func (c *Controller) ask(dc *dirChat, proc Backend, e chat.PermissionRequest) Item {
 	it := permissionItem(e)
 	in, ok := editOf(e)
-	if !ok {
+	if _, tells := proc.(Teller); !ok || !tells {
+		// A review that keeps the user's changes tells the agent of them; an agent that
+		// cannot be told (ACP) is asked as for any tool.
 		return it
 	}
 	ctx, cancel := context.WithCancel(context.Background())
