@@ -21,6 +21,7 @@ func TestNoImportRunsUpALayer(t *testing.T) {
 		{[]string{"./mcp", "./mcp/mcptest"}, slices.Concat(neovim, []string{mod + "chat", mod + "chatctl", mod + "host"})},
 		{[]string{"./chat"}, slices.Concat(neovim, []string{mod + "mcp", mod + "acp", mod + "chatctl", mod + "host"})},
 		{[]string{"./acp", "./acp/acptest"}, slices.Concat(neovim, []string{mod + "mcp", mod + "chat", mod + "chatctl", mod + "host"})},
+		{[]string{"./acpchat"}, slices.Concat(neovim, []string{mod + "mcp", mod + "chatctl", mod + "host"})},
 		{[]string{"./chatctl"}, slices.Concat(neovim, []string{mod + "host"})},
 		// lockfile, logfile, claudeconfig and workspace stand on the standard library alone (uuid aside);
 		// attention on hooks and the standard library.

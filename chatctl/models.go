@@ -36,11 +36,7 @@ func (c *Controller) initialize(dir string, proc Backend, answered func(*chat.In
 			return
 		}
 		c.log.Debug("chat: initialize answered", "dir", dir)
-		item := Item{Kind: "commands", Commands: []Command{}}
-		for _, cmd := range ia.result.Commands {
-			item.Commands = append(item.Commands, Command{Name: cmd.Name, Description: cmd.Description, Hint: cmd.ArgumentHint})
-		}
-		c.show(ctx, dir, item)
+		c.show(ctx, dir, commandsItem(ia.result.Commands))
 		// Before the first turn the winbar shows the CLI's estimate (the system prompt and
 		// tools, and the messages it holds), not nothing; unless the first message is on its
 		// way, whose turn's end asks (refreshContextSoon).
@@ -129,4 +125,13 @@ func (c *Controller) askModels(ctx context.Context, a StartArgs) (*chat.Initiali
 		}
 	}()
 	return proc.Initialize(ctx)
+}
+
+// commandsItem is the transcript's "commands" item: the slash commands the input completes.
+func commandsItem(cmds []chat.Command) Item {
+	item := Item{Kind: "commands", Commands: []Command{}}
+	for _, cmd := range cmds {
+		item.Commands = append(item.Commands, Command{Name: cmd.Name, Description: cmd.Description, Hint: cmd.ArgumentHint})
+	}
+	return item
 }

@@ -128,6 +128,14 @@ func (c *Controller) items(dc *dirChat, proc Backend, text *blockCut, evs []chat
 			if it, ok := c.messageItem(dc, e); ok {
 				items = append(items, it)
 			}
+		case chat.Commands:
+			items = append(items, commandsItem(e.List))
+		case chat.Notice:
+			kind := "note"
+			if e.IsError {
+				kind = "error"
+			}
+			items = append(items, Item{Kind: kind, Text: e.Text})
 		case chat.Exited:
 			c.mu.Lock()
 			if dc.proc == proc {

@@ -1,0 +1,198 @@
+package acpchat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/claude-nvim/claude.nvim/acp"
+	"github.com/claude-nvim/claude.nvim/chat"
+)
+
+// setupTimeout bounds the handshake (initialize, the session, its mode): a node agent and
+// the CLI it runs take a few seconds on a busy machine, one that never answers is given up.
+const setupTimeout = 2 * time.Minute
+
+// Options say which agent to run and for which chat.
+type Options struct {
+	Name string   // the agent's name in the user's configuration, for the transcript
+	Path string   // the executable (absolute, or looked up in $PATH)
+	Args []string // its arguments
+	Env  []string // its whole environment; nil inherits ours
+	Dir  string   // the workspace: the agent's working directory and the session's cwd
+	// Resume, when set, continues that stored session (session/resume, else session/load;
+	// a new session, with a line saying so, where the agent offers neither).
+	Resume string
+	// Mode is the mode set right after the session starts ("default": ask before edits
+	// and commands). claude-agent-acp starts in "auto", which asks nothing.
+	Mode   string
+	Logger *slog.Logger
+	// Turns, when set, sees each turn start and end (TurnHook).
+	Turns TurnHook
+}
+
+// Backend is one ACP agent driving one chat (chatctl.Backend).
+type Backend struct {
+	opts  Options
+	agent *acp.Agent
+	q     *queue
+	log   *slog.Logger
+
+	ready   chan struct{} // closed once the session is set up (or failed: setupErr)
+	setup   *chat.InitializeResult
+	setupEr error
+
+	mu      sync.Mutex
+	session string
+	modes   *acp.SessionModeState
+	configs []acp.ConfigOption
+	usage   *acp.UsageUpdate
+	tools   map[string]*toolState
+	perms   map[string]*pending
+	tickets int
+	turn    *turn   // the running turn; nil between turns
+	waiting []queued // messages sent while a turn ran, oldest first
+	closing bool
+
+	done chan struct{}
+}
+
+// Start runs the agent and sets up its session in the background: the first turn waits
+// for it. A missing executable fails here; anything later is shown in the transcript.
+func Start(opts Options) (*Backend, error) {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if opts.Mode == "" {
+		opts.Mode = "default"
+	}
+	b := &Backend{opts: opts, q: newQueue(), log: log, ready: make(chan struct{}), done: make(chan struct{}),
+		tools: map[string]*toolState{}, perms: map[string]*pending{}}
+	agent, err := acp.Start(acp.Command{Path: opts.Path, Args: opts.Args, Env: opts.Env, Dir: opts.Dir, Options: acp.Options{Logger: log}}, b)
+	if err != nil {
+		return nil, err
+	}
+	b.agent = agent
+	go b.start()
+	go b.watch()
+	return b, nil
+}
+
+// start is the handshake: initialize, the session, the user's mode.
+func (b *Backend) start() {
+	defer close(b.ready)
+	ctx, cancel := context.WithTimeout(context.Background(), setupTimeout)
+	defer cancel()
+	b.setup, b.setupEr = b.handshake(ctx)
+	if b.setupEr != nil {
+		b.q.put(chat.Notice{Text: fmt.Sprintf("%s did not start its session: %v", b.name(), b.setupEr), IsError: true})
+	}
+}
+
+func (b *Backend) handshake(ctx context.Context) (*chat.InitializeResult, error) {
+	init, err := b.agent.Initialize(ctx, acp.Implementation{Name: "claude.nvim", Title: "claude.nvim", Version: "1"})
+	if err != nil {
+		return nil, fmt.Errorf("initialize: %w", err)
+	}
+	id, setup, err := b.openSession(ctx, init)
+	if err != nil {
+		return nil, err
+	}
+	b.mu.Lock()
+	b.session, b.modes, b.configs = id, setup.Modes, setup.ConfigOptions
+	b.mu.Unlock()
+	if err := b.setMode(ctx, b.opts.Mode); err != nil && !errors.Is(err, errNoSuchMode) {
+		return nil, fmt.Errorf("set mode %s: %w", b.opts.Mode, err)
+	}
+	b.q.put(chat.Init{SessionID: id, Model: b.currentModel(), PermissionMode: b.currentMode()})
+	return &chat.InitializeResult{Models: b.models(), PID: b.agent.PID()}, nil
+}
+
+// openSession resumes opts.Resume where the agent can, else starts a new session.
+func (b *Backend) openSession(ctx context.Context, init *acp.InitializeResult) (string, *acp.SessionSetup, error) {
+	if id := b.opts.Resume; id != "" {
+		setup, err := b.agent.ResumeSession(ctx, acp.ResumeSessionRequest{SessionID: id, Cwd: b.opts.Dir, MCPServers: []acp.MCPServer{}})
+		if errors.Is(err, acp.ErrUnsupported) {
+			setup, err = b.agent.LoadSession(ctx, acp.LoadSessionRequest{SessionID: id, Cwd: b.opts.Dir, MCPServers: []acp.MCPServer{}})
+		}
+		if err == nil {
+			return id, setup, nil
+		}
+		b.q.put(chat.Notice{Text: fmt.Sprintf("%s could not continue conversation %s (%v): a new one starts", b.name(), id, err)})
+	}
+	res, err := b.agent.NewSession(ctx, acp.NewSessionRequest{Cwd: b.opts.Dir, MCPServers: []acp.MCPServer{}})
+	if err != nil {
+		return "", nil, fmt.Errorf("new session: %w", err)
+	}
+	return res.SessionID, &res.SessionSetup, nil
+}
+
+// sessionID waits for the session (the handshake runs in the background).
+func (b *Backend) sessionID(ctx context.Context) (string, error) {
+	select {
+	case <-b.ready:
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+	if b.setupEr != nil {
+		return "", b.setupEr
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.session, nil
+}
+
+// watch turns the agent's exit into the chat's last event.
+func (b *Backend) watch() {
+	<-b.agent.Exited()
+	b.mu.Lock()
+	mid := b.turn != nil
+	b.mu.Unlock()
+	ex := chat.Exited{MidTurn: mid}
+	if e := b.agent.ExitErr(); e != nil {
+		ex.Code, ex.Signal = e.Code, e.Signal
+		if mid || e.Code != 0 || e.Signal != "" {
+			b.q.put(chat.Notice{Text: fmt.Sprintf("%s: %v", b.name(), e), IsError: true})
+		}
+	}
+	b.failPermissions()
+	b.q.put(ex)
+	close(b.done)
+}
+
+func (b *Backend) name() string {
+	if b.opts.Name != "" {
+		return "the agent " + b.opts.Name
+	}
+	return "the agent"
+}
+
+// PID is the agent's process id (its process group's).
+func (b *Backend) PID() int { return b.agent.PID() }
+
+// Next returns the next batch of events; io.EOF after chat.Exited.
+func (b *Backend) Next(ctx context.Context) ([]chat.Event, error) { return b.q.next(ctx) }
+
+// Done is closed once the agent has exited.
+func (b *Backend) Done() <-chan struct{} { return b.done }
+
+// Close ends the agent: its stdin closes, and it is killed if it stays (acp.Agent.Close).
+func (b *Backend) Close(ctx context.Context) error {
+	b.mu.Lock()
+	b.closing = true
+	b.mu.Unlock()
+	return b.agent.Close(ctx)
+}
+
+// Initialize waits for the session and returns the models its config options offer. The
+// commands come later, as the agent sends them (chat.Commands).
+func (b *Backend) Initialize(ctx context.Context) (*chat.InitializeResult, error) {
+	if _, err := b.sessionID(ctx); err != nil {
+		return nil, err
+	}
+	return b.setup, nil
+}

@@ -1,0 +1,32 @@
+// Package acpchat runs an Agent Client Protocol agent (package acp) as a chat backend: it
+// implements chatctl.Backend over acp.Agent, so the chat controller and the Lua side show
+// any ACP agent as they show the Claude CLI, from the same chat.Events.
+//
+// What maps to what:
+//
+//   - Start runs the agent; initialize, session/new (or session/resume, else session/load,
+//     for a conversation to continue) and session/set_mode to the user's mode run in the
+//     background (claude-agent-acp starts in "auto", which asks nothing: the mode is set
+//     to "default" unless the user chose another). The first turn waits for them.
+//   - session/update: agent_message_chunk and agent_thought_chunk are TextDelta and
+//     ThinkingDelta (merged per batch, queue.go); tool_call and tool_call_update fold into
+//     one call, shown as a ToolUse once its input is known and a ToolResult (its text, its
+//     diffs as lines out and in) once it completed or failed; plan is the TaskList;
+//     available_commands_update the / completion (chat.Commands); current_mode_update a
+//     Status with the mode; config options are the model and effort; usage_update is what
+//     ContextUsage answers; a kind not understood is a Notice, never lost silently.
+//   - session/request_permission is the chat's own PermissionRequest: Allow answers
+//     allow_once (allow_always for the "always" choice, the one suggestion offered), Deny
+//     reject_once, DenyAndStop reject_once and session/cancel (a refusal alone does not
+//     stop an ACP turn). Nothing is allowed without the user. A changed input is refused:
+//     ACP cannot change a tool's input.
+//   - SendAs is session/prompt; a message sent while a turn runs is queued here (ACP has
+//     one prompt at a time) and can be withdrawn until its turn starts. Interrupt is
+//     session/cancel. SetPermissionMode is session/set_mode; SetModel and SetEffort set
+//     the config option of category model and thought_level.
+//   - What ACP v1 has no request for (questions, plan approval, background tasks, the
+//     CLI's file checkpoints and conversation rewind, a note without a turn) is not
+//     implemented: chatctl's optional interfaces say so in the transcript.
+//   - The agent's exit is the chat's Exited (MidTurn when a turn ran), after a Notice
+//     with its status and the end of its stderr; its pending permissions are withdrawn.
+package acpchat
