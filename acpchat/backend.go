@@ -53,7 +53,7 @@ type Backend struct {
 	tools   map[string]*toolState
 	perms   map[string]*pending
 	tickets int
-	turn    *turn   // the running turn; nil between turns
+	turn    *turn    // the running turn; nil between turns
 	waiting []queued // messages sent while a turn ran, oldest first
 	closing bool
 

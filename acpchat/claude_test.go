@@ -29,8 +29,14 @@ func TestAStreamedAnswerIsTheChatsText(t *testing.T) {
 	if got := r.ev.text(); got != answer {
 		t.Errorf("the chat's text = %q; want the stand-in's answer %q", got, answer)
 	}
-	r.ev.await(t, "the thinking", func(ev chat.Event) bool { d, ok := ev.(chat.ThinkingDelta); return ok && strings.Contains(d.Text, "think") })
-	r.ev.await(t, "the message completed", func(ev chat.Event) bool { m, ok := ev.(chat.MessageState); return ok && m.ID == "m1" && m.State == "completed" })
+	r.ev.await(t, "the thinking", func(ev chat.Event) bool {
+		d, ok := ev.(chat.ThinkingDelta)
+		return ok && strings.Contains(d.Text, "think")
+	})
+	r.ev.await(t, "the message completed", func(ev chat.Event) bool {
+		m, ok := ev.(chat.MessageState)
+		return ok && m.ID == "m1" && m.State == "completed"
+	})
 	r.ev.await(t, "the slash commands", func(ev chat.Event) bool { c, ok := ev.(chat.Commands); return ok && len(c.List) > 0 })
 	if u, err := r.b.ContextUsage(r.ctx()); err != nil || u.MaxTokens == 0 {
 		t.Errorf("ContextUsage = %+v, %v; want the agent's usage_update", u, err)
