@@ -23,9 +23,11 @@ type queued struct {
 	prompt []acp.ContentBlock
 }
 
-// TurnHook, when set, sees each turn start and end (the change ledger's before and after
-// snapshots: the chat's UserPromptSubmit and Stop). It runs on the turn's goroutine.
-type TurnHook func(event string, sessionID, prompt string)
+// TurnHook, when set, sees each turn start ("UserPromptSubmit", before the prompt is sent)
+// and end ("Stop", at the prompt's answer): the change ledger's before and after
+// snapshots. It runs on the turn's goroutine; what it returns at the start goes to the
+// agent ahead of the prompt (the note of a revert).
+type TurnHook func(event string, sessionID, prompt string) string
 
 // SendAs sends a user turn; while one runs it waits, queued, for its end (a "queued"
 // MessageState), as the CLI's do.
@@ -98,7 +100,9 @@ func (b *Backend) prompt(ctx context.Context, m queued) chat.TurnEnd {
 		return chat.TurnEnd{Subtype: "error_during_execution", IsError: true, Errors: []string{err.Error()}}
 	}
 	if b.opts.Turns != nil {
-		b.opts.Turns("UserPromptSubmit", sid, blocksText(m.prompt))
+		if note := b.opts.Turns("UserPromptSubmit", sid, blocksText(m.prompt)); note != "" {
+			m.prompt = append([]acp.ContentBlock{acp.Text(note)}, m.prompt...)
+		}
 		defer b.opts.Turns("Stop", sid, "")
 	}
 	res, err := b.agent.Prompt(ctx, sid, m.prompt)

@@ -103,6 +103,7 @@ type dirChat struct {
 	sentOrder    []string                      // their uuids, oldest first
 	lastSent     time.Time                     // when a message was last written to the CLI
 	contextAsks  int                           // the winbar's refreshes asked for (context.go)
+	agent        string                        // the ACP agent proc runs, "" for the Claude CLI
 }
 
 // StartArgs are ClaudeHostChatStart's argument (lua/claude/chat.lua).
@@ -126,6 +127,11 @@ type StartArgs struct {
 	// transcript (chat.prestart asks before the user opened the chat, and then does
 	// nothing there).
 	Quiet bool `msgpack:"quiet"`
+	// Agent names the ACP agent of the user's configuration the chat runs (Bin, Args and
+	// Env are its command); "" is the Claude CLI on stream-json. Mode is the mode an
+	// agent's session is set to when it starts (the CLI takes --permission-mode in Args).
+	Agent string `msgpack:"agent"`
+	Mode  string `msgpack:"mode"`
 }
 
 // Start serves ClaudeHostChatStart: it starts the workspace's CLI unless it runs, and
@@ -143,6 +149,9 @@ func (c *Controller) Start(args []StartArgs) (int, error) {
 	if err := c.gate(a); err != nil {
 		return 0, fmt.Errorf("chat start: %w", err)
 	}
+	if a.Agent != "" && a.Fork != "" {
+		return 0, errAgentFork
+	}
 	mcpConfigs, mcpArgs := c.editorTools()
 	env := withCheckpoints(c.environment(a))
 	c.mu.Lock()
@@ -152,7 +161,10 @@ func (c *Controller) Start(args []StartArgs) (int, error) {
 		dc = &dirChat{dir: a.Dir}
 		c.chats[a.Dir] = dc
 	}
-	replace := a.New || (a.Resume != "" && a.Resume != dc.conversation) || a.Fork != ""
+	if a.Agent != dc.agent && !a.New && a.Resume == "" {
+		dc.conversation = "" // another agent's conversation is not this one's to resume
+	}
+	replace := a.New || (a.Resume != "" && a.Resume != dc.conversation) || a.Fork != "" || a.Agent != dc.agent
 	if dc.proc != nil && !replace {
 		return dc.proc.PID(), nil
 	}
@@ -182,6 +194,10 @@ func (c *Controller) Start(args []StartArgs) (int, error) {
 	if a.New || a.Resume != "" || dc.prompts == nil {
 		dc.prompts, dc.sentOrder = map[string]string{}, nil // another conversation: its prompts are not these
 	}
+	if a.Agent != "" {
+		return c.startAgentLocked(dc, a, resume)
+	}
+	dc.agent = ""
 	opts := chat.Options{
 		Bin: a.Bin, Dir: a.Dir, Env: env, Args: append(mcpArgs, a.Args...),
 		MCPConfig: mcpConfigs, Resume: resume, Fork: fork.Fork, ResumeAt: fork.ResumeAt,

@@ -279,6 +279,12 @@ M.schema = group({
     -- is answered without waiting for the CLI to start. Only in a folder
     -- the CLI trusts. Costs one CLI process per Neovim, used or not.
     prestart = option(false, "boolean"),
+    -- Other agents for :ClaudeChat, by name: { command = "prog", args = {},
+    -- env = {} }, each run over the Agent Client Protocol. The built-in
+    -- Claude (stream-json) stays the default. See :help claude-agents.
+    agents = option({}, "table", { whole = true, check = function(v)
+      return require("claude.agents").problem(v)
+    end }),
   }),
   -- :ClaudeDictate (see :help claude-dictation): two commands, lists run
   -- without a shell, where {file} is the audio file (a .wav in a private

@@ -1,0 +1,74 @@
+package chatctl
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/claude-nvim/claude.nvim/acpchat"
+	"github.com/claude-nvim/claude.nvim/chat"
+)
+
+// hookTimeout bounds a synthesized hook event (the ledger's snapshot of the workspace).
+const hookTimeout = time.Minute
+
+// startAgentLocked starts dir's chat on the ACP agent a names (a.Agent; a.Bin, a.Args and
+// a.Env are its command), continuing the conversation resume when set. The workspace
+// trust gate has passed. Called with c.mu held.
+func (c *Controller) startAgentLocked(dc *dirChat, a StartArgs, resume string) (int, error) {
+	dir := a.Dir
+	opts := acpchat.Options{
+		Name: a.Agent, Path: a.Bin, Args: a.Args, Env: c.environment(a), Dir: dir,
+		Resume: resume, Mode: a.Mode, Logger: c.log.With("chat", dir, "agent", a.Agent),
+	}
+	if c.hook != nil {
+		opts.Turns = func(event, sessionID, prompt string) string {
+			return c.agentHook(dir, event, sessionID, prompt)
+		}
+	}
+	proc, err := acpchat.Start(opts)
+	if err != nil {
+		return 0, err
+	}
+	dc.proc, dc.agent, dc.cliTemp = proc, a.Agent, ""
+	dc.reviews, dc.messages = map[string]context.CancelFunc{}, map[string]*sentMessage{}
+	dc.init = c.initialize(dir, proc, func(*chat.InitializeResult, error) {})
+	c.runs.Add(1)
+	go func() {
+		defer c.runs.Done()
+		c.run(dc, proc)
+	}()
+	return proc.PID(), nil
+}
+
+// agentHook hands an ACP chat's turn to the hook bus as the Claude CLI's own hook would
+// (UserPromptSubmit before the prompt goes, Stop at its answer), with origin chat:DIR: the
+// change ledger records the agent's turns as it does Claude's. It returns what a
+// UserPromptSubmit subscriber adds to the model's context (the note of a revert), which
+// goes to the agent ahead of the prompt.
+func (c *Controller) agentHook(dir, event, sessionID, prompt string) string {
+	in, err := json.Marshal(map[string]string{"hook_event_name": event, "session_id": sessionID, "cwd": dir, "prompt": prompt})
+	if err != nil {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), hookTimeout)
+	defer cancel()
+	out, err := c.hook(ctx, dir, in)
+	if err != nil {
+		c.log.Warn("chat: agent hook", "dir", dir, "event", event, "err", err)
+		return ""
+	}
+	var o struct {
+		Specific struct {
+			Context string `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+	}
+	if len(out) == 0 || json.Unmarshal(out, &o) != nil {
+		return ""
+	}
+	return o.Specific.Context
+}
+
+// errAgentFork is a fork asked of an ACP chat: ACP cannot cut a conversation.
+var errAgentFork = fmt.Errorf("fork: %w", ErrNotSupported)

@@ -1,0 +1,74 @@
+-- The chat's agents (setup({ chat = { agents = { name = { command, args, env } } } })):
+-- the built-in Claude on stream-json is the default and needs no entry; any
+-- other entry is an Agent Client Protocol agent the host runs (acpchat/).
+local M = {}
+
+-- What an ACP agent gets and does not, for :checkhealth and :help.
+M.features = {
+  yes = "streamed answers and thinking, tool calls with their diffs, permissions (the chat's line and keys), the plan as the task list, / commands, modes, model, effort, usage, interrupt, queued messages, :ClaudeChanges and revert",
+  no = "per-hunk review of edits (an edit is allowed or denied whole), rewind of the conversation, questions, plan approval, subagent tasks, history browser, fork",
+}
+
+local function config()
+  local cfg = require("claude.config").get()
+  return cfg.chat and cfg.chat.agents or {}
+end
+
+--- The problem with an agents table, or nil when it is fine.
+function M.problem(agents)
+  if type(agents) ~= "table" then
+    return "must be a table of agents by name"
+  end
+  for name, a in pairs(agents) do
+    if type(name) ~= "string" or not name:match("^[%w_.-]+$") or name == "claude" then
+      return string.format("agent name %s: letters, digits, _ . - only, and not \"claude\" (the built-in)", vim.inspect(name))
+    end
+    if type(a) ~= "table" or type(a.command) ~= "string" or a.command == "" then
+      return string.format("agent %s: command must be a program (a string)", name)
+    end
+    if a.args ~= nil and (type(a.args) ~= "table" or not vim.iter(a.args):all(function(s)
+      return type(s) == "string"
+    end)) then
+      return string.format("agent %s: args must be a list of strings", name)
+    end
+    if a.env ~= nil and type(a.env) ~= "table" then
+      return string.format("agent %s: env must be a table of strings", name)
+    end
+  end
+  return nil
+end
+
+--- The configured ACP agents' names, sorted.
+function M.names()
+  local out = vim.tbl_keys(config())
+  table.sort(out)
+  return out
+end
+
+--- The agent named name, or nil (nil name: the built-in Claude).
+function M.get(name)
+  if name == nil or name == "" then
+    return nil
+  end
+  return config()[name]
+end
+
+--- The name the winbar shows for a chat's agent.
+function M.label(name)
+  if name == nil or name == "" then
+    return "Claude chat"
+  end
+  return name .. " chat (ACP)"
+end
+
+--- ClaudeHostChatStart's arguments for the ACP agent name in dir.
+function M.start_args(name, dir, mode, base_env)
+  local a = M.get(name)
+  local env = vim.deepcopy(base_env)
+  for k, v in pairs(a.env or {}) do
+    env[k] = tostring(v)
+  end
+  return { dir = dir, bin = a.command, args = vim.deepcopy(a.args or {}), env = env, agent = name, mode = mode or "default" }
+end
+
+return M
