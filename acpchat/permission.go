@@ -55,7 +55,12 @@ func (b *Backend) RequestPermission(ctx context.Context, req *acp.PermissionRequ
 	case out := <-p.answer:
 		return out, nil
 	case <-ctx.Done():
-		b.q.put(chat.PermissionCancelled{RequestID: ticket, Ticket: ticket})
+		b.mu.Lock()
+		_, unanswered := b.perms[ticket]
+		b.mu.Unlock()
+		if unanswered { // not the user's DenyAndStop, whose cancel ended it
+			b.q.put(chat.PermissionCancelled{RequestID: ticket, Ticket: ticket})
+		}
 		return acp.Cancelled, nil
 	}
 }
@@ -132,12 +137,17 @@ func (b *Backend) Deny(ctx context.Context, ticket, message string) error {
 }
 
 // DenyAndStop refuses and stops the turn: a refusal alone does not stop an ACP turn, only
-// session/cancel does.
+// session/cancel does. The cancel goes first, so the agent cannot act on the refusal
+// (try something else) before it hears the turn is over; the request is then answered
+// "cancelled", as the protocol wants of a request of a cancelled turn.
 func (b *Backend) DenyAndStop(ctx context.Context, ticket, message string) error {
-	if err := b.Deny(ctx, ticket, message); err != nil {
+	p, err := b.take(ticket)
+	if err != nil {
 		return err
 	}
-	return b.Interrupt(ctx)
+	err = b.Interrupt(ctx)
+	p.answer <- acp.Cancelled
+	return err
 }
 
 // failPermissions withdraws every request still waiting: the agent is gone.

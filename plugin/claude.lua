@@ -144,7 +144,7 @@ command("ClaudeChat", function(o)
 end, {
   nargs = "?",
   complete = function()
-    return require("claude.chat").subcommands
+    return vim.list_extend(vim.list_extend({}, require("claude.chat").subcommands), require("claude.agents").choices())
   end,
   desc = "Open (or focus) the native chat of this workspace; new, resume [text] (the conversation list) or last: another conversation",
 })

@@ -45,6 +45,17 @@ function M.names()
   return out
 end
 
+--- What :ClaudeChat takes to pick an agent: "claude" (the built-in) when
+--- others are configured, and their names.
+function M.choices()
+  local names = M.names()
+  if #names == 0 then
+    return {}
+  end
+  table.insert(names, 1, "claude")
+  return names
+end
+
 --- The agent named name, or nil (nil name: the built-in Claude).
 function M.get(name)
   if name == nil or name == "" then

@@ -26,9 +26,13 @@ end
 --- Starts a new conversation in dir's chat (default: the current
 --- workspace), ending the one that runs.
 ---@param dir string|nil
-function M.new(dir)
+function M.new(dir, agent)
   dir = dir or state.current_dir()
   local c = windows.chat(dir)
+  if agent then
+    -- "claude": the built-in; another name: that ACP agent (lua/claude/agents.lua).
+    c.agent = agent ~= "claude" and agent or nil
+  end
   local started, why = state.start(c, { new = true })
   if not started then
     if why == "untrusted" then
@@ -120,14 +124,24 @@ end
 function M.command(arg)
   if arg == nil or arg == "" then
     return windows.open()
+  elseif arg == "new" and #require("claude.agents").names() > 0 then
+    -- Several agents: the new chat's is picked.
+    vim.ui.select(require("claude.agents").choices(), { prompt = "Agent for the new chat" }, function(choice)
+      if choice then
+        M.new(nil, choice)
+      end
+    end)
+    return
   elseif arg == "new" then
     return M.new()
+  elseif vim.tbl_contains(require("claude.agents").choices(), arg) then
+    return M.new(nil, arg)
   elseif arg == "resume" then
     return M.pick(false)
   elseif arg == "last" then
     return M.pick(true)
   end
-  require("claude.notify").error(":ClaudeChat takes new, resume or last, not " .. arg)
+  require("claude.notify").error(":ClaudeChat takes new, resume, last or an agent's name, not " .. arg)
 end
 
 

@@ -90,7 +90,7 @@ local function status_text(c)
   if c.context then
     table.insert(parts, string.format("context %d%%", c.context.percent))
   end
-  table.insert(parts, "Claude chat")
+  table.insert(parts, require("claude.agents").label(c.agent))
   return table.concat(parts, " · ")
 end
 
@@ -238,9 +238,19 @@ local function start(c, how)
   -- A CLI started again for this conversation (the last one exited or
   -- crashed) keeps the mode the user had switched to.
   local keep = not new and c.mode and c.mode ~= "default" and vim.tbl_contains(M.modes, c.mode) and c.mode or nil
-  -- cli.fork_session forks a conversation the user chose to resume, not
-  -- one started again for itself (its own CLI exited, or died with the host).
-  local args, chosen = start_args(c.dir, keep, how and how.resume and not how.revive or false)
+  local args, chosen
+  if c.agent then
+    if not require("claude.agents").get(c.agent) then
+      require("claude.notify").error("claude.nvim: no agent " .. c.agent .. " in setup({ chat = { agents = … } })")
+      return false
+    end
+    -- The trust gate reads Claude's config, as for the built-in chat.
+    args = require("claude.agents").start_args(c.agent, c.dir, keep or c.mode, environment())
+  else
+    -- cli.fork_session forks a conversation the user chose to resume, not
+    -- one started again for itself (its own CLI exited, or died with the host).
+    args, chosen = start_args(c.dir, keep, how and how.resume and not how.revive or false)
+  end
   if not args then
     return false
   end
@@ -252,8 +262,10 @@ local function start(c, how)
     M.untrusted[c.dir] = { new = new, resume = how and how.resume or nil }
     return false, "untrusted"
   end
-  require("claude.permission").warn_no_review(chosen)
-  if c.effort then
+  if chosen then
+    require("claude.permission").warn_no_review(chosen)
+  end
+  if c.effort and not c.agent then
     -- The effort chosen with :ClaudeChatEffort outlives the CLI: a
     -- restarted one resumes with it.
     args.args = vim.list_extend(vim.list_extend({}, args.args), { "--effort", c.effort })

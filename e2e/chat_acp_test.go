@@ -1,0 +1,107 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/claude-nvim/claude.nvim/e2e/clienv"
+	"github.com/claude-nvim/claude.nvim/e2e/fakeapi"
+	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
+)
+
+// The chat on an ACP agent: the real claude-agent-acp ($CLAUDE_ACP_AGENT) running the CLI
+// under test against the API stand-in, configured as chat.agents entries.
+
+// acpSession is a session whose setup names claude-agent-acp as the agents names (each an
+// entry of its own, with the same command).
+func acpSession(t *testing.T, names []string, script ...fakeapi.Turn) *session {
+	t.Helper()
+	agent := os.Getenv("CLAUDE_ACP_AGENT")
+	if agent == "" {
+		t.Skip("CLAUDE_ACP_AGENT is not set: run `make e2e` (it installs claude-agent-acp)")
+	}
+	t.Parallel()
+	s := newSession(t, script...)
+	t.Cleanup(s.logTranscript)
+	s.nv.Lua(nil, `
+		local agent, cli, log, names = ...
+		local agents = {}
+		for _, n in ipairs(names) do
+			agents[n] = { command = agent, env = { CLAUDE_CODE_EXECUTABLE = cli } }
+		end
+		require('claude').setup({
+			terminal_cmd = { cli },
+			log = { level = 'debug', file = log },
+			chat = { agents = agents },
+		})`, agent, clienv.Bin(t), s.logFile, names)
+	return s
+}
+
+// chatWinbar is the chat transcript's status text (its winbar's variable).
+func (s *session) chatWinbar() string {
+	var text string
+	s.nv.Lua(&text, `local b = require('claude.chat').buffers()
+		return b and vim.b[b.transcript].claude_chat_status or ''`)
+	return text
+}
+
+func TestAnACPAgentsChatStreamsTheAnswer(t *testing.T) {
+	const answer = "Hello from the stand-in, through an ACP agent."
+	s := acpSession(t, []string{"acpclaude"}, fakeapi.Stream(answer, 8, 0))
+	s.nv.Cmd("ClaudeChat acpclaude")
+	s.chatSend("Please greet the chat")
+	s.waitChat(answer)
+	nvimtest.Wait(t, "the winbar to name the agent", turnTimeout, func() bool {
+		return strings.Contains(s.chatWinbar(), "acpclaude chat (ACP)")
+	})
+	if got := s.mainRequest(1).LastUserText(); !strings.Contains(got, "Please greet the chat") {
+		t.Errorf("the model got %q, want the prompt", got)
+	}
+}
+
+func TestAnACPAgentsPermissionsAreTheChatsOwn(t *testing.T) {
+	s := acpSession(t, []string{"acpclaude"})
+	s.ledgerRepo()
+	a, fresh := filepath.Join(s.env.Project, "a.txt"), filepath.Join(s.env.Project, "new.txt")
+	s.api.Push(fakeapi.Read(a), fakeapi.Edit(a, "a2", "A2"), fakeapi.Write(fresh, "fresh\n"), fakeapi.Say("Done editing."))
+	s.nv.Cmd("ClaudeChat acpclaude")
+	s.chatSend("Edit a.txt and write new.txt")
+	nvimtest.Wait(t, "the Edit's permission line", turnTimeout, func() bool {
+		return strings.Contains(s.chatTranscript(), "? Edit(") && strings.Contains(s.chatTranscript(), "asks for permission")
+	})
+	if got := s.fileContent(a); got != ledgerA {
+		t.Fatalf("a.txt before the answer = %q; want it untouched", got)
+	}
+	s.nv.Cmd("ClaudeChatAnswer allow")
+	nvimtest.Wait(t, "the Write's permission line", turnTimeout, func() bool {
+		return strings.Contains(s.chatTranscript(), "? Write(")
+	})
+	// The chat's plain deny stops the turn, as it does Claude's: reject_once, then
+	// session/cancel (a refusal alone does not stop an ACP turn).
+	s.nv.Cmd("ClaudeChatAnswer deny")
+	s.waitChat("  ⎿  denied; the turn stops")
+	nvimtest.Wait(t, "the turn to end", turnTimeout, func() bool {
+		return strings.Contains(s.chatTranscript(), " tokens in, ")
+	})
+	if strings.Contains(s.chatTranscript(), "Done editing.") {
+		t.Errorf("the turn went on after a plain deny")
+	}
+	if got, want := s.fileContent(a), strings.Replace(ledgerA, "a2", "A2", 1); got != want {
+		t.Errorf("a.txt after the Edit was allowed = %q, want %q", got, want)
+	}
+	if _, err := os.Stat(fresh); err == nil {
+		t.Errorf("new.txt exists after its Write was denied")
+	}
+	// The turn is in the ledger, and reverted from it.
+	s.changesRequest("list", `vim.cmd('ClaudeChanges')`)
+	if list := s.currentLines(); !strings.Contains(list, "M a.txt  +1 -1") {
+		t.Fatalf(":ClaudeChanges has no a.txt:\n%s", list)
+	}
+	s.cursorToLineWith("M a.txt") // not the turn's line: its prompt names a.txt too
+	s.changesRequest("revert_file", `vim.api.nvim_feedkeys('X', 'x', false)`)
+	if got := s.fileContent(a); got != ledgerA {
+		t.Errorf("a.txt after reverting the ACP turn = %q, want %q", got, ledgerA)
+	}
+}
