@@ -56,6 +56,7 @@ type Backend struct {
 	turn    *turn    // the running turn; nil between turns
 	waiting []queued // messages sent while a turn ran, oldest first
 	closing bool
+	turns   sync.WaitGroup // the turn running, if any
 
 	done chan struct{}
 }
@@ -151,7 +152,10 @@ func (b *Backend) watch() {
 	<-b.agent.Exited()
 	b.mu.Lock()
 	mid := b.turn != nil
+	b.closing = true // no queued message starts a turn now
 	b.mu.Unlock()
+	// The turn's end (its Prompt fails with the exit) comes before the exit itself.
+	b.turns.Wait()
 	ex := chat.Exited{MidTurn: mid}
 	if e := b.agent.ExitErr(); e != nil {
 		ex.Code, ex.Signal = e.Code, e.Signal

@@ -69,7 +69,11 @@ func (b *Backend) SendAs(ctx context.Context, id, text string, images ...chat.Im
 func (b *Backend) startLocked(m queued) {
 	ctx, cancel := context.WithCancel(context.Background())
 	b.turn = &turn{id: m.id, cancel: cancel}
-	go b.run(ctx, m)
+	b.turns.Add(1)
+	go func() {
+		defer b.turns.Done()
+		b.run(ctx, m)
+	}()
 }
 
 // run is one turn: the prompt and its answer, then the next queued message.
