@@ -123,6 +123,8 @@ func (b *Backend) prompt(ctx context.Context, m queued) chat.TurnEnd {
 	case "end_turn":
 	case "cancelled":
 		end.Subtype, end.IsError, end.Interrupted = "error_during_execution", true, true
+		// What the Claude CLI writes for an interrupt, shown the same way.
+		b.q.put(chat.UserText{Text: "[Request interrupted by user]"})
 	default: // max_tokens, max_turn_requests, refusal
 		end.Subtype, end.IsError = "error_"+res.StopReason, true
 		end.Errors = []string{fmt.Sprintf("the turn stopped: %s", res.StopReason)}

@@ -105,3 +105,24 @@ func TestAnACPAgentsPermissionsAreTheChatsOwn(t *testing.T) {
 		t.Errorf("a.txt after reverting the ACP turn = %q, want %q", got, ledgerA)
 	}
 }
+
+func TestAnACPAgentsTurnInterruptedStopsAndTheNextTurnWorks(t *testing.T) {
+	words := strings.Repeat("streaming slowly ", 200)
+	s := acpSession(t, []string{"acpclaude"}, fakeapi.Stream("BEGIN "+words+"END", 16, 50e6), fakeapi.Say("Back after the interruption."))
+	s.nv.Cmd("ClaudeChat acpclaude")
+	s.chatSend("Tell me a long story")
+	nvimtest.Wait(t, "the answer to start streaming", turnTimeout, func() bool {
+		return strings.Contains(s.chatTranscript(), "BEGIN streaming")
+	})
+	s.nv.Keys("<C-c>") // in the chat's input
+	s.waitChat("_[Request interrupted by user]_")
+	nvimtest.Wait(t, "the turn to end", turnTimeout, func() bool {
+		_, after, _ := strings.Cut(s.chatTranscript(), "_[Request interrupted by user]_")
+		return strings.Contains(after, " tokens in, ")
+	})
+	if strings.Contains(s.chatTranscript(), "END") {
+		t.Errorf("the whole answer was streamed despite the interrupt")
+	}
+	s.chatSend("Go on")
+	s.waitChat("Back after the interruption.")
+}
