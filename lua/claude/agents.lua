@@ -14,30 +14,6 @@ local function config()
   return cfg.chat and cfg.chat.agents or {}
 end
 
---- The problem with an agents table, or nil when it is fine.
-function M.problem(agents)
-  if type(agents) ~= "table" then
-    return "must be a table of agents by name"
-  end
-  for name, a in pairs(agents) do
-    if type(name) ~= "string" or not name:match("^[%w_.-]+$") or name == "claude" then
-      return string.format("agent name %s: letters, digits, _ . - only, and not \"claude\" (the built-in)", vim.inspect(name))
-    end
-    if type(a) ~= "table" or type(a.command) ~= "string" or a.command == "" then
-      return string.format("agent %s: command must be a program (a string)", name)
-    end
-    if a.args ~= nil and (type(a.args) ~= "table" or not vim.iter(a.args):all(function(s)
-      return type(s) == "string"
-    end)) then
-      return string.format("agent %s: args must be a list of strings", name)
-    end
-    if a.env ~= nil and type(a.env) ~= "table" then
-      return string.format("agent %s: env must be a table of strings", name)
-    end
-  end
-  return nil
-end
-
 --- The configured ACP agents' names, sorted.
 function M.names()
   local out = vim.tbl_keys(config())

@@ -29,6 +29,30 @@ local function group(fields)
   return { fields = fields }
 end
 
+-- The problem with chat.agents (lua/claude/agents.lua), or nil when it is fine.
+local function agents_problem(agents)
+  if type(agents) ~= "table" then
+    return "must be a table of agents by name"
+  end
+  for name, a in pairs(agents) do
+    if type(name) ~= "string" or not name:match("^[%w_.-]+$") or name == "claude" then
+      return string.format("agent name %s: letters, digits, _ . - only, and not \"claude\" (the built-in)", vim.inspect(name))
+    end
+    if type(a) ~= "table" or type(a.command) ~= "string" or a.command == "" then
+      return string.format("agent %s: command must be a program (a string)", name)
+    end
+    if a.args ~= nil and (type(a.args) ~= "table" or not vim.iter(a.args):all(function(s)
+      return type(s) == "string"
+    end)) then
+      return string.format("agent %s: args must be a list of strings", name)
+    end
+    if a.env ~= nil and type(a.env) ~= "table" then
+      return string.format("agent %s: env must be a table of strings", name)
+    end
+  end
+  return nil
+end
+
 local function positive(value)
   if value <= 0 then
     return "must be > 0 (a fraction < 1 or a number of columns/lines)"
@@ -282,9 +306,7 @@ M.schema = group({
     -- Other agents for :ClaudeChat, by name: { command = "prog", args = {},
     -- env = {} }, each run over the Agent Client Protocol. The built-in
     -- Claude (stream-json) stays the default. See :help claude-agents.
-    agents = option({}, "table", { whole = true, check = function(v)
-      return require("claude.agents").problem(v)
-    end }),
+    agents = option({}, "table", { whole = true, check = agents_problem }),
   }),
   -- :ClaudeDictate (see :help claude-dictation): two commands, lists run
   -- without a shell, where {file} is the audio file (a .wav in a private

@@ -640,6 +640,19 @@ local function check_chat()
       health.ok(string.format("Claude Code %s runs the chat (stream-json mode; %s or newer needed)", cli_version, CHAT_MIN_CLI))
     end
   end
+  local agents = require("claude.agents")
+  for _, name in ipairs(agents.names()) do
+    local a = agents.get(name)
+    if vim.fn.executable(a.command) == 1 then
+      health.ok(string.format("agent %s (ACP, :ClaudeChat %s): %s", name, name, a.command))
+    else
+      health.warn(string.format("agent %s: %s is not an executable in $PATH", name, a.command))
+    end
+  end
+  if #agents.names() > 0 then
+    health.info("ACP agents get: " .. agents.features.yes)
+    health.info("ACP agents do not get: " .. agents.features.no .. " (Claude, the built-in, gets all)")
+  end
   local chat = package.loaded["claude.chat"]
   local open = chat and chat.describe() or {}
   if #open == 0 then
