@@ -14,7 +14,6 @@ import (
 type pending struct {
 	req    *acp.PermissionRequest
 	answer chan acp.PermissionOutcome // takes one answer
-	stop   bool                       // the user also stopped the turn
 }
 
 // RequestPermission serves acp.PermissionHandler: the request becomes the chat's own
