@@ -17,8 +17,8 @@
 //     ContextUsage answers; a kind not understood is a Notice, never lost silently.
 //   - session/request_permission is the chat's own PermissionRequest: Allow answers
 //     allow_once (allow_always for the "always" choice, the one suggestion offered), Deny
-//     reject_once, DenyAndStop reject_once and session/cancel (a refusal alone does not
-//     stop an ACP turn). Nothing is allowed without the user. A changed input is refused:
+//     reject_once, DenyAndStop session/cancel first and then "cancelled" (a refusal alone
+//     does not stop an ACP turn, and the agent must not act on it before the cancel). Nothing is allowed without the user. A changed input is refused:
 //     ACP cannot change a tool's input.
 //   - SendAs is session/prompt; a message sent while a turn runs is queued here (ACP has
 //     one prompt at a time) and can be withdrawn until its turn starts. Interrupt is
@@ -27,6 +27,10 @@
 //   - What ACP v1 has no request for (questions, plan approval, background tasks, the
 //     CLI's file checkpoints and conversation rewind, a note without a turn) is not
 //     implemented: chatctl's optional interfaces say so in the transcript.
+//   - Options.Turns sees each turn start before its prompt goes and end at its answer:
+//     chatctl hands them to the hook bus as UserPromptSubmit and Stop of origin chat:DIR,
+//     so the change ledger snapshots the workspace around an ACP turn as around Claude's
+//     (claude-agent-acp's tools write the disk themselves; no fs/* request comes).
 //   - The agent's exit is the chat's Exited (MidTurn when a turn ran), after a Notice
 //     with its status and the end of its stderr; its pending permissions are withdrawn.
 package acpchat
