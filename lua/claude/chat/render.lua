@@ -545,10 +545,11 @@ end
 
 function render.exited(c, buf, it)
   local how = it.signal and it.signal ~= "" and ("signal " .. it.signal) or ("code " .. tostring(it.code or 0))
+  local who = c.agent or "Claude" -- an ACP agent by its name (lua/claude/agents.lua)
   if it.mid_turn then
-    add(c, buf, { string.format("**Claude exited mid-turn (%s).** Send again to resume the conversation.", how) }, true)
+    add(c, buf, { string.format("**%s exited mid-turn (%s).** Send again to resume the conversation.", who, how) }, true)
   else
-    add(c, buf, { string.format("_Claude exited (%s)._", how) }, true)
+    add(c, buf, { string.format("_%s exited (%s)._", who, how) }, true)
   end
   c.busy, c.last, c.queue = false, "end", {}
   c.running, c.reviews = false, nil
