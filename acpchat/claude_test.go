@@ -105,3 +105,29 @@ func fileText(t *testing.T, path string) string {
 	}
 	return string(b)
 }
+
+func TestAStoredSessionIsResumed(t *testing.T) {
+	r := newRun(t, fakeapi.Say("First answer."), fakeapi.Say("Second answer."))
+	r.start(acpchat.Options{})
+	if err := r.b.SendAs(r.ctx(), "", "remember the word tangerine"); err != nil {
+		t.Fatal(err)
+	}
+	first := r.ev.await(t, "the first turn's end", turnEnd).(chat.TurnEnd)
+	if err := r.b.Close(r.ctx()); err != nil {
+		t.Fatal(err)
+	}
+	<-r.ev.gone
+	r.start(acpchat.Options{Resume: first.SessionID})
+	init := r.ev.await(t, "the resumed session's Init", func(ev chat.Event) bool { _, ok := ev.(chat.Init); return ok }).(chat.Init)
+	if init.SessionID != first.SessionID {
+		t.Errorf("the resumed session is %q; want %q", init.SessionID, first.SessionID)
+	}
+	if err := r.b.SendAs(r.ctx(), "", "which word?"); err != nil {
+		t.Fatal(err)
+	}
+	r.ev.await(t, "the second turn's end", turnEnd)
+	reqs := r.api.Main()
+	if len(reqs) < 2 || !strings.Contains(reqs[len(reqs)-1].UserText(), "tangerine") {
+		t.Errorf("the resumed turn's request does not hold the first prompt (%d main requests)", len(reqs))
+	}
+}
