@@ -47,6 +47,26 @@ var scenarios = map[string]func(p *acptest.Peer){
 		p.Reply(m, map[string]any{"stopReason": "end_turn"})
 		p.EOF()
 	},
+	// Sends its plan, asks for a permission offering "always", and says which option it got.
+	"plan-and-always": func(p *acptest.Peer) {
+		handshake(p)
+		m := p.Expect("session/prompt")
+		p.Update("s1", map[string]any{"sessionUpdate": "plan", "entries": []any{
+			map[string]any{"content": "Read the code", "priority": "high", "status": "completed"},
+			map[string]any{"content": "Fix the bug", "priority": "high", "status": "in_progress"},
+		}})
+		id := p.Request("session/request_permission", map[string]any{"sessionId": "s1",
+			"toolCall": map[string]any{"toolCallId": "t1", "title": "Run make", "kind": "execute", "status": "pending", "rawInput": map[string]any{"command": "make"}},
+			"options": []any{
+				map[string]any{"optionId": "yes", "name": "Allow", "kind": "allow_once"},
+				map[string]any{"optionId": "always", "name": "Always allow make", "kind": "allow_always"},
+				map[string]any{"optionId": "no", "name": "Reject", "kind": "reject_once"},
+			}})
+		r := p.ExpectResponse(id)
+		p.Update("s1", map[string]any{"sessionUpdate": "agent_message_chunk", "content": map[string]any{"type": "text", "text": "got " + string(r.Result)}})
+		p.Reply(m, map[string]any{"stopReason": "end_turn"})
+		p.EOF()
+	},
 }
 
 func handshake(p *acptest.Peer) {
@@ -109,5 +129,30 @@ func TestAnUnknownUpdateIsSaidAndA10MiBUpdateArrivesWhole(t *testing.T) {
 	got := ev.text()
 	if len(got) != bigUpdate+3 || !strings.HasSuffix(got, "END") {
 		t.Errorf("the text is %d bytes ending %q; want the 10 MiB chunk whole and the next", len(got), got[max(0, len(got)-5):])
+	}
+}
+
+func TestThePlanIsTheTaskListAndAlwaysIsAllowAlways(t *testing.T) {
+	b, ev := startScenario(t, "plan-and-always")
+	if err := b.SendAs(context.Background(), "", "fix it"); err != nil {
+		t.Fatal(err)
+	}
+	l := ev.await(t, "the task list", func(e chat.Event) bool { _, ok := e.(chat.TaskList); return ok }).(chat.TaskList)
+	if len(l.Items) != 2 || l.Items[0].Subject != "Read the code" || l.Items[1].Status != "in_progress" {
+		t.Errorf("the task list = %+v; want the plan's two entries", l)
+	}
+	req := ev.await(t, "the permission request", func(e chat.Event) bool { _, ok := e.(chat.PermissionRequest); return ok }).(chat.PermissionRequest)
+	if len(req.Suggestions) != 1 || !strings.Contains(string(req.Suggestions[0]), "Always allow make") || req.Description != "Run make" {
+		t.Errorf("the request = %+v; want \"Run make\" with the always option as its one suggestion", req)
+	}
+	if err := b.Allow(context.Background(), req.Ticket, nil, 0); err != nil {
+		t.Fatal(err)
+	}
+	ev.await(t, "the turn's end", turnEnd)
+	if got := ev.text(); !strings.Contains(got, `"optionId":"always"`) {
+		t.Errorf("the agent got %s; want the allow_always option", got)
+	}
+	if err := b.Allow(context.Background(), req.Ticket, nil); err == nil {
+		t.Errorf("a second answer to the same request was taken")
 	}
 }
