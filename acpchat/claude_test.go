@@ -131,3 +131,30 @@ func TestAStoredSessionIsResumed(t *testing.T) {
 		t.Errorf("the resumed turn's request does not hold the first prompt (%d main requests)", len(reqs))
 	}
 }
+
+func TestTheModelIsTheAgentsModelOption(t *testing.T) {
+	r := newRun(t, fakeapi.Say("From haiku."))
+	r.start(acpchat.Options{})
+	init, err := r.b.Initialize(r.ctx())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var values []string
+	for _, m := range init.Models {
+		values = append(values, m.Value)
+	}
+	if !strings.Contains(strings.Join(values, " "), "haiku") {
+		t.Fatalf("the models = %v; want the agent's model option's values", values)
+	}
+	if err := r.b.SetModel(r.ctx(), "haiku"); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.b.SendAs(r.ctx(), "", "hi"); err != nil {
+		t.Fatal(err)
+	}
+	r.ev.await(t, "the turn's end", turnEnd)
+	reqs := r.api.Main()
+	if len(reqs) == 0 || !strings.Contains(reqs[len(reqs)-1].Messages.Model, "haiku") {
+		t.Errorf("the turn's request went to %q; want haiku", reqs[len(reqs)-1].Messages.Model)
+	}
+}
