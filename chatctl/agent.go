@@ -17,7 +17,7 @@ const hookTimeout = time.Minute
 // a.Env are its command), continuing the conversation resume when set. The workspace
 // trust gate has passed. Called with c.mu held.
 func (c *Controller) startAgentLocked(dc *dirChat, a StartArgs, resume string) (int, error) {
-	dir := a.Dir
+	dir := a.workdir()
 	opts := acpchat.Options{
 		Name: a.Agent, Path: a.Bin, Args: a.Args, Env: c.environment(a), Dir: dir,
 		Resume: resume, Mode: a.Mode, Logger: c.log.With("chat", dir, "agent", a.Agent),
@@ -33,7 +33,7 @@ func (c *Controller) startAgentLocked(dc *dirChat, a StartArgs, resume string) (
 	}
 	dc.proc, dc.agent, dc.cliTemp = proc, a.Agent, ""
 	dc.reviews, dc.messages = map[string]context.CancelFunc{}, map[string]*sentMessage{}
-	dc.init = c.initialize(dir, proc, func(*chat.InitializeResult, error) {})
+	dc.init = c.initialize(a.Dir, proc, func(*chat.InitializeResult, error) {})
 	c.runs.Add(1)
 	go func() {
 		defer c.runs.Done()

@@ -132,6 +132,17 @@ type StartArgs struct {
 	// agent's session is set to when it starts (the CLI takes --permission-mode in Args).
 	Agent string `msgpack:"agent"`
 	Mode  string `msgpack:"mode"`
+	// Cwd, when set, is the chat's folder and Dir only its name: an agent's chat beside
+	// the folder's Claude chat is named "DIR//AGENT" (lua/claude/agents.lua), no folder.
+	Cwd string `msgpack:"cwd"`
+}
+
+// workdir is the folder a's chat runs in.
+func (a StartArgs) workdir() string {
+	if a.Cwd != "" {
+		return a.Cwd
+	}
+	return a.Dir
 }
 
 // Start serves ClaudeHostChatStart: it starts the workspace's CLI unless it runs, and

@@ -86,13 +86,13 @@ func (t *trusts) giveBack(folder string) {
 // trustOf reads whether a's folder is trusted: by the user's yes in this host, or in the
 // config file of a's environment.
 func (c *Controller) trustOf(a StartArgs) (TrustState, error) {
-	config := claudeconfig.Path(envList(a.Env))
-	t := TrustState{Trusted: c.trusts.covers(a.Dir), Folder: claudeconfig.Folder(a.Dir), Config: config}
+	config, dir := claudeconfig.Path(envList(a.Env)), a.workdir()
+	t := TrustState{Trusted: c.trusts.covers(dir), Folder: claudeconfig.Folder(dir), Config: config}
 	if t.Trusted {
 		return t, nil
 	}
 	var err error
-	t.Trusted, err = claudeconfig.Trusted(config, a.Dir)
+	t.Trusted, err = claudeconfig.Trusted(config, dir)
 	return t, err
 }
 
@@ -103,7 +103,7 @@ func (c *Controller) gate(a StartArgs) error {
 		return fmt.Errorf("workspace trust: %w", err)
 	}
 	if !t.Trusted {
-		return fmt.Errorf("%s: %w", a.Dir, ErrUntrusted)
+		return fmt.Errorf("%s: %w", a.workdir(), ErrUntrusted)
 	}
 	return nil
 }
@@ -135,7 +135,7 @@ func (c *Controller) Trust(args []StartArgs) {
 		return
 	}
 	a := args[0]
-	c.trusts.add(claudeconfig.Folder(a.Dir))
+	c.trusts.add(claudeconfig.Folder(a.workdir()))
 	go func() {
 		if err := c.view.ChatTrusted(context.Background(), a.Dir, ""); err != nil {
 			c.log.Warn("chat: trusted", "dir", a.Dir, "err", err)

@@ -126,3 +126,43 @@ func TestAnACPAgentsTurnInterruptedStopsAndTheNextTurnWorks(t *testing.T) {
 	s.chatSend("Go on")
 	s.waitChat("Back after the interruption.")
 }
+
+// chatSendIn sends text in the chat named key (a folder, or "DIR//AGENT").
+func (s *session) chatSendIn(key, text string) {
+	s.t.Helper()
+	s.nv.Lua(nil, `
+		local b = require('claude.chat').buffers(...)
+		vim.api.nvim_set_current_win(vim.fn.bufwinid(b.input))`, key)
+	s.chatSend(text)
+}
+
+// transcriptOf is the transcript of the chat named key.
+func (s *session) transcriptOf(key string) string {
+	var lines []string
+	s.nv.Lua(&lines, `local b = require('claude.chat').buffers(...)
+		return b and vim.api.nvim_buf_get_lines(b.transcript, 0, -1, false) or {}`, key)
+	return strings.Join(lines, "\n")
+}
+
+func TestTwoAgentsChatsRunSideBySideInOneFolder(t *testing.T) {
+	s := acpSession(t, []string{"first", "second"}, fakeapi.Say("Answer one."), fakeapi.Say("Answer two."), fakeapi.Say("Answer three."))
+	one, two := s.env.Project+"//first", s.env.Project+"//second"
+	s.nv.Cmd("ClaudeChat first")
+	s.chatSendIn(one, "Question one")
+	s.waitChat("Answer one.")
+	s.nv.Cmd("ClaudeChat second")
+	s.chatSendIn(two, "Question two")
+	s.waitChat("Answer two.")
+	// The first agent still runs its chat, and its conversation goes on.
+	s.chatSendIn(one, "Question three")
+	nvimtest.Wait(t, "the first chat's second answer", turnTimeout, func() bool {
+		return strings.Contains(s.transcriptOf(one), "Answer three.")
+	})
+	if got := s.transcriptOf(two); strings.Contains(got, "Answer one.") || strings.Contains(got, "Answer three.") {
+		t.Errorf("the second agent's chat shows the first's answers:\n%s", got)
+	}
+	reqs := s.api.Main()
+	if last := reqs[len(reqs)-1].UserText(); !strings.Contains(last, "Question one") || strings.Contains(last, "Question two") {
+		t.Errorf("the first agent's second turn does not continue its own conversation: %q", last)
+	}
+}

@@ -48,14 +48,25 @@ function M.label(name)
   return name .. " chat (ACP)"
 end
 
---- ClaudeHostChatStart's arguments for the ACP agent name in dir.
-function M.start_args(name, dir, mode, base_env)
+--- The name of agent's chat in folder dir: dir itself for the built-in
+--- Claude, "DIR//NAME" for an ACP agent, so both run side by side. No
+--- normalized folder holds "//": no folder's chat is another's.
+function M.key(dir, agent)
+  if agent == nil or agent == "" or agent == "claude" then
+    return dir
+  end
+  return dir .. "//" .. agent
+end
+
+--- ClaudeHostChatStart's arguments for the ACP agent name's chat key in
+--- folder dir.
+function M.start_args(name, key, dir, mode, base_env)
   local a = M.get(name)
   local env = vim.deepcopy(base_env)
   for k, v in pairs(a.env or {}) do
     env[k] = tostring(v)
   end
-  return { dir = dir, bin = a.command, args = vim.deepcopy(a.args or {}), env = env, agent = name, mode = mode or "default" }
+  return { dir = key, cwd = dir, bin = a.command, args = vim.deepcopy(a.args or {}), env = env, agent = name, mode = mode or "default" }
 end
 
 return M

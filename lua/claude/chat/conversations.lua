@@ -28,11 +28,17 @@ end
 ---@param dir string|nil
 function M.new(dir, agent)
   dir = dir or state.current_dir()
-  local c = windows.chat(dir)
   if agent then
-    -- "claude": the built-in; another name: that ACP agent (lua/claude/agents.lua).
+    -- "claude": the built-in; another name: that ACP agent, in a chat of its own
+    -- beside the folder's others (lua/claude/agents.lua): c.dir is its name
+    -- "DIR//NAME", c.cwd the folder.
+    local folder = state.chats[dir] and state.chats[dir].cwd or dir
+    dir = require("claude.agents").key(folder, agent)
+    local c = windows.chat(dir)
     c.agent = agent ~= "claude" and agent or nil
+    c.cwd = c.agent and folder or nil
   end
+  local c = windows.chat(dir)
   local started, why = state.start(c, { new = true })
   if not started then
     if why == "untrusted" then

@@ -264,8 +264,9 @@ function M.take_mention(path, line1, line2)
     return false
   end
   local rel = path
-  if vim.startswith(path, c.dir .. "/") then
-    rel = path:sub(#c.dir + 2)
+  local cwd = c.cwd or c.dir
+  if vim.startswith(path, cwd .. "/") then
+    rel = path:sub(#cwd + 2)
   end
   local ref = "@" .. rel
   if line1 then

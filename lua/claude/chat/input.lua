@@ -111,7 +111,7 @@ M._paths = paths -- for benchmarks
 -- The @path under completion: from the @ before the cursor.
 local function path_items(c, base)
   local items = {}
-  for _, rel in ipairs(paths(c.dir, base)) do
+  for _, rel in ipairs(paths(c.cwd or c.dir, base)) do
     table.insert(items, { word = "@" .. rel, abbr = rel })
   end
   return items

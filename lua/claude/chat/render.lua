@@ -90,8 +90,9 @@ end
 local function about(c, item)
   local input = type(item.input) == "table" and item.input or {}
   local path = input.file_path or input.notebook_path
-  if type(path) == "string" and vim.startswith(path, c.dir .. "/") then
-    path = path:sub(#c.dir + 2)
+  local cwd = c.cwd or c.dir
+  if type(path) == "string" and vim.startswith(path, cwd .. "/") then
+    path = path:sub(#cwd + 2)
   end
   return first_line(input.command or path or input.url or input.pattern or input.query or item.description or "")
 end

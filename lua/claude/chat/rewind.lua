@@ -80,7 +80,7 @@ local function files_text(c, it)
   end
   local names = {}
   for i, f in ipairs(files) do
-    names[i] = vim.startswith(f, c.dir .. "/") and f:sub(#c.dir + 2) or f
+    names[i] = vim.startswith(f, (c.cwd or c.dir) .. "/") and f:sub(#(c.cwd or c.dir) + 2) or f
     local b = require("claude.buffers").find_buf(f)
     if b and vim.bo[b].modified then
       names[i] = names[i] .. " (unsaved changes in Neovim: its buffer keeps them)"

@@ -245,7 +245,7 @@ local function start(c, how)
       return false
     end
     -- The trust gate reads Claude's config, as for the built-in chat.
-    args = require("claude.agents").start_args(c.agent, c.dir, keep or c.mode, environment())
+    args = require("claude.agents").start_args(c.agent, c.dir, c.cwd or c.dir, keep or c.mode, environment())
   else
     -- cli.fork_session forks a conversation the user chose to resume, not
     -- one started again for itself (its own CLI exited, or died with the host).
@@ -254,7 +254,7 @@ local function start(c, how)
   if not args then
     return false
   end
-  local trust = require("claude.host").chat_trust_state({ dir = args.dir, env = args.env })
+  local trust = require("claude.host").chat_trust_state({ dir = args.dir, cwd = args.cwd, env = args.env })
   if not trust then
     return false
   end

@@ -27,7 +27,7 @@ local function yes(c, dir)
     return
   end
   say(c, "trusting " .. state.clean(c and c.trust and c.trust.folder or dir) .. "…")
-  require("claude.host").trust_chat({ dir = dir, env = args.env })
+  require("claude.host").trust_chat({ dir = dir, cwd = c and c.cwd, env = args.env })
 end
 
 local function no(c, dir)
