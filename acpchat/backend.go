@@ -32,6 +32,9 @@ type Options struct {
 	Logger *slog.Logger
 	// Turns, when set, sees each turn start and end (TurnHook).
 	Turns TurnHook
+	// MCPServers are offered to the session (the editor's tools); an http or sse one only
+	// where the agent's mcpCapabilities take it.
+	MCPServers []acp.MCPServer
 }
 
 // Backend is one ACP agent driving one chat (chatctl.Backend).
@@ -116,16 +119,16 @@ func (b *Backend) handshake(ctx context.Context) (*chat.InitializeResult, error)
 // openSession resumes opts.Resume where the agent can, else starts a new session.
 func (b *Backend) openSession(ctx context.Context, init *acp.InitializeResult) (string, *acp.SessionSetup, error) {
 	if id := b.opts.Resume; id != "" {
-		setup, err := b.agent.ResumeSession(ctx, acp.ResumeSessionRequest{SessionID: id, Cwd: b.opts.Dir, MCPServers: []acp.MCPServer{}})
+		setup, err := b.agent.ResumeSession(ctx, acp.ResumeSessionRequest{SessionID: id, Cwd: b.opts.Dir, MCPServers: b.mcpServers(init)})
 		if errors.Is(err, acp.ErrUnsupported) {
-			setup, err = b.agent.LoadSession(ctx, acp.LoadSessionRequest{SessionID: id, Cwd: b.opts.Dir, MCPServers: []acp.MCPServer{}})
+			setup, err = b.agent.LoadSession(ctx, acp.LoadSessionRequest{SessionID: id, Cwd: b.opts.Dir, MCPServers: b.mcpServers(init)})
 		}
 		if err == nil {
 			return id, setup, nil
 		}
 		b.q.put(chat.Notice{Text: fmt.Sprintf("%s could not continue conversation %s (%v): a new one starts", b.name(), id, err)})
 	}
-	res, err := b.agent.NewSession(ctx, acp.NewSessionRequest{Cwd: b.opts.Dir, MCPServers: []acp.MCPServer{}})
+	res, err := b.agent.NewSession(ctx, acp.NewSessionRequest{Cwd: b.opts.Dir, MCPServers: b.mcpServers(init)})
 	if err != nil {
 		return "", nil, fmt.Errorf("new session: %w", err)
 	}
@@ -199,4 +202,19 @@ func (b *Backend) Initialize(ctx context.Context) (*chat.InitializeResult, error
 		return nil, err
 	}
 	return b.setup, nil
+}
+
+// mcpServers are the Options' MCP servers the agent can take: stdio ones always, http and
+// sse ones where its mcpCapabilities say so.
+func (b *Backend) mcpServers(init *acp.InitializeResult) []acp.MCPServer {
+	out := []acp.MCPServer{}
+	caps := init.AgentCapabilities.MCPCapabilities
+	for _, s := range b.opts.MCPServers {
+		if (s.Type == "http" && !caps.HTTP) || (s.Type == "sse" && !caps.SSE) {
+			b.log.Debug("acpchat: the agent takes no MCP server of this type", "type", s.Type, "name", s.Name)
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/claude-nvim/claude.nvim/acp"
 	"github.com/claude-nvim/claude.nvim/acpchat"
 	"github.com/claude-nvim/claude.nvim/chat"
 )
@@ -15,12 +16,13 @@ const hookTimeout = time.Minute
 
 // startAgentLocked starts dir's chat on the ACP agent a names (a.Agent; a.Bin, a.Args and
 // a.Env are its command), continuing the conversation resume when set. The workspace
-// trust gate has passed. Called with c.mu held.
-func (c *Controller) startAgentLocked(dc *dirChat, a StartArgs, resume string) (int, error) {
+// trust gate has passed; the session is offered mcpServers (the editor's tools). Called
+// with c.mu held.
+func (c *Controller) startAgentLocked(dc *dirChat, a StartArgs, resume string, mcpServers []acp.MCPServer) (int, error) {
 	dir := a.workdir()
 	opts := acpchat.Options{
 		Name: a.Agent, Path: a.Bin, Args: a.Args, Env: c.environment(a), Dir: dir,
-		Resume: resume, Mode: a.Mode, Logger: c.log.With("chat", dir, "agent", a.Agent),
+		Resume: resume, Mode: a.Mode, Logger: c.log.With("chat", dir, "agent", a.Agent), MCPServers: mcpServers,
 	}
 	if c.hook != nil {
 		opts.Turns = func(event, sessionID, prompt string) string {

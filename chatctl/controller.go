@@ -206,7 +206,7 @@ func (c *Controller) Start(args []StartArgs) (int, error) {
 		dc.prompts, dc.sentOrder = map[string]string{}, nil // another conversation: its prompts are not these
 	}
 	if a.Agent != "" {
-		return c.startAgentLocked(dc, a, resume)
+		return c.startAgentLocked(dc, a, resume, agentMCPServers(mcpConfigs))
 	}
 	dc.agent = ""
 	opts := chat.Options{

@@ -166,3 +166,32 @@ func TestTwoAgentsChatsRunSideBySideInOneFolder(t *testing.T) {
 		t.Errorf("the first agent's second turn does not continue its own conversation: %q", last)
 	}
 }
+
+// The editor's tools reach an ACP agent: its session is offered the host's MCP endpoint
+// (the one the Claude chat gets through --mcp-config), whose getDiagnostics answers from
+// the editor.
+func TestAnACPAgentCallsTheEditorsTools(t *testing.T) {
+	const message = "e2e: greeting is never used"
+	s := acpSession(t, []string{"acpclaude"})
+	path := s.writeFile("greet.txt", original)
+	s.api.Push(
+		fakeapi.Use("mcp__nvim__getDiagnostics", map[string]any{"uri": "file://" + path}),
+		fakeapi.Say("One warning in greet.txt."),
+	)
+	s.edit(path)
+	s.nv.Lua(nil, `
+		local ns = vim.api.nvim_create_namespace('e2e')
+		vim.diagnostic.set(ns, 0, { { lnum = 1, col = 0, message = ..., severity = vim.diagnostic.severity.WARN } })`, message)
+	s.nv.Cmd("ClaudeChat acpclaude")
+	s.chatSend("What does the editor say about greet.txt?")
+	nvimtest.Wait(t, "the answer or a permission line", turnTimeout, func() bool {
+		got := s.chatTranscript()
+		return strings.Contains(got, "One warning in greet.txt.") || strings.Contains(got, "asks for permission")
+	})
+	if strings.Contains(s.chatTranscript(), "asks for permission") {
+		// The agent's mode asks before any MCP tool: the user allows it, as in any chat.
+		s.nv.Cmd("ClaudeChatAnswer allow")
+	}
+	s.waitChat("One warning in greet.txt.")
+	s.assertToolAnswered("mcp__nvim__getDiagnostics", message)
+}
