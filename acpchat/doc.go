@@ -31,6 +31,8 @@
 //     chatctl hands them to the hook bus as UserPromptSubmit and Stop of origin chat:DIR,
 //     so the change ledger snapshots the workspace around an ACP turn as around Claude's
 //     (claude-agent-acp's tools write the disk themselves; no fs/* request comes).
+//   - Options.MCPServers (the editor's tools, chatctl/agent_mcp.go) go to session/new,
+//     resume and load, an http or sse one only where the agent's mcpCapabilities say so.
 //   - The agent's exit is the chat's Exited (MidTurn when a turn ran), after a Notice
 //     with its status and the end of its stderr; its pending permissions are withdrawn.
 package acpchat
