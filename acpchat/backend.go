@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -163,7 +164,17 @@ func (b *Backend) watch() {
 	if e := b.agent.ExitErr(); e != nil {
 		ex.Code, ex.Signal = e.Code, e.Signal
 		if mid || e.Code != 0 || e.Signal != "" {
-			b.q.put(chat.Notice{Text: fmt.Sprintf("%s: %v", b.name(), e), IsError: true})
+			// One line (the transcript shows an error's first): how it ended and the last
+			// thing it said; the whole end of its stderr is in the log.
+			how := fmt.Sprintf("exited with status %d", e.Code)
+			if e.Signal != "" {
+				how = "was killed by signal " + e.Signal
+			}
+			if last := lastLine(e.Stderr); last != "" {
+				how += ": " + last
+			}
+			b.log.Warn("acpchat: the agent ended", "err", e)
+			b.q.put(chat.Notice{Text: fmt.Sprintf("%s %s", b.name(), how), IsError: true})
 		}
 	}
 	b.failPermissions()
@@ -217,4 +228,10 @@ func (b *Backend) mcpServers(init *acp.InitializeResult) []acp.MCPServer {
 		out = append(out, s)
 	}
 	return out
+}
+
+// lastLine is s's last line that is not blank.
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
 }

@@ -20,6 +20,9 @@ var cliVersion string
 var pluginBinary string
 
 func TestMain(m *testing.M) {
+	if name := os.Getenv("ACPTEST_SCENARIO"); name != "" {
+		os.Exit(playAgent(name)) // this binary as a scripted ACP agent (chat_acp_dies_test.go)
+	}
 	os.Exit(run(m))
 }
 
