@@ -128,14 +128,14 @@ e2e: deps claude-cli acp-agent ## End-to-end tests: the real Claude Code CLI (CL
 	@set -o pipefail; status=0; for nvim in $(TEST_NVIMS); do \
 		version=$$($$nvim --version | head -n 1); \
 		echo "== e2e with $$version and Claude Code $(CLAUDE_CLI_VERSION)"; \
-		NVIM=$$nvim CLAUDE_BIN=$(CLAUDE_CLI_DIR)/bin/claude $(GO) test -json -count=1 -timeout 20m \
+		NVIM=$$nvim CLAUDE_BIN=$(CLAUDE_CLI_DIR)/bin/claude CLAUDE_ACP_AGENT=$(ACP_AGENT) $(GO) test -json -count=1 -timeout 20m \
 			-parallel $(E2E_PARALLEL) ./e2e/ | bin/e2e-summary -label "e2e ($$version)" || status=1; \
 	done; \
 	echo "== the chat core with the real CLI (no Neovim)"; \
 	CLAUDE_BIN=$(CLAUDE_CLI_DIR)/bin/claude $(GO) test -json -count=1 -timeout 10m ./chat/ \
 		| bin/e2e-summary -label "chat" || status=1; \
 	echo "== the ACP client with the real claude-agent-acp on the CLI (no Neovim)"; \
-	CLAUDE_BIN=$(CLAUDE_CLI_DIR)/bin/claude CLAUDE_ACP_AGENT=$(ACP_AGENT) $(GO) test -json -count=1 -timeout 10m ./acp/ \
+	CLAUDE_BIN=$(CLAUDE_CLI_DIR)/bin/claude CLAUDE_ACP_AGENT=$(ACP_AGENT) $(GO) test -json -count=1 -timeout 10m ./acp/ ./acpchat/ \
 		| bin/e2e-summary -label "acp" || status=1; \
 	exit $$status
 
