@@ -10,6 +10,7 @@ package main
 import (
 	"fmt"
 	stdlog "log"
+	"log/slog"
 	"os"
 	"os/signal"
 	"runtime"
@@ -19,6 +20,7 @@ import (
 	"github.com/claude-nvim/claude.nvim/hooks"
 	"github.com/claude-nvim/claude.nvim/host"
 	"github.com/claude-nvim/claude.nvim/logfile"
+	"github.com/claude-nvim/claude.nvim/relay"
 	"github.com/neovim/go-client/nvim"
 	"github.com/neovim/go-client/nvim/plugin"
 )
@@ -35,6 +37,12 @@ func main() {
 	if len(os.Args) == 3 && os.Args[1] == "-hook" {
 		_ = hooks.Forward(os.Args[2], os.Getenv(hooks.OriginEnv), os.Stdin, os.Stdout)
 		return
+	}
+
+	// The relay, run on the machine or in the container where the CLI runs
+	// (package relay): its stdin and stdout are the pipe to the editor's host.
+	if len(os.Args) == 2 && os.Args[1] == "relay" {
+		os.Exit(runRelay())
 	}
 
 	// One P: the host answers one editor, a request at a time, and with
@@ -110,4 +118,25 @@ func serve(register func(*plugin.Plugin) error) error {
 		return err
 	}
 	return v.Serve()
+}
+
+// runRelay is `claude-nvim relay`. It logs to stderr, which the transport
+// (ssh, docker exec) hands back to the host's log; its lock goes when the
+// pipe ends or a SIGTERM or SIGHUP comes.
+func runRelay() int {
+	signal.Ignore(syscall.SIGINT, syscall.SIGPIPE)
+	stop := make(chan struct{})
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, syscall.SIGTERM, syscall.SIGHUP)
+	go func() {
+		<-signals
+		close(stop)
+	}()
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	err := relay.Run(os.Stdin, os.Stdout, relay.Options{Version: host.Version, Log: log, Stop: stop})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "claude-nvim relay:", err)
+		return 1
+	}
+	return 0
 }

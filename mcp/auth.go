@@ -65,3 +65,18 @@ func loopbackHost(hostport string) bool {
 	}
 	return false
 }
+
+// VetUpgrade applies the checks the Server makes before an upgrade to a
+// request another process received (the relay of package relay, which
+// listens where the CLI runs and carries accepted connections here): a
+// loopback Host, no Origin, the token, and a WebSocket upgrade. It returns
+// 0 to allow, else the status to refuse with and why.
+func VetUpgrade(r *http.Request, token string) (status int, why string) {
+	if status, why := newGuard(authHeader, "", token).vet(r); status != 0 {
+		return status, why
+	}
+	if !strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
+		return http.StatusBadRequest, "not a WebSocket upgrade"
+	}
+	return 0, ""
+}

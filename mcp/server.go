@@ -199,31 +199,42 @@ func (s *Server) Start() (port int, err error) {
 	if err != nil {
 		return 0, err
 	}
+	if err := s.Serve(l); err != nil {
+		return 0, err
+	}
+	port = l.Addr().(*net.TCPAddr).Port
+	s.log.Info("mcp: listening", "port", port)
+	return port, nil
+}
+
+// Serve serves the connections l accepts in the background until Close,
+// which closes l. Start uses it with a loopback listener; the host uses it
+// with the connections a relay carries from another machine (package
+// relay), whose listener is on the CLI's loopback there.
+func (s *Server) Serve(l net.Listener) error {
 	srv := limitedServer(s.Handler(), s.limits, s.pending, s.log)
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
 		l.Close()
-		return 0, ErrServerClosed
+		return ErrServerClosed
 	}
 	if s.httpSrv != nil {
 		s.mu.Unlock()
 		l.Close()
-		return 0, errors.New("mcp server already started")
+		return errors.New("mcp server already started")
 	}
 	s.httpSrv = srv
 	s.wg.Add(1) // under mu, so a concurrent Close cannot be in Wait yet
 	s.mu.Unlock()
 
-	port = l.Addr().(*net.TCPAddr).Port
 	go func() {
 		defer s.wg.Done()
 		if err := srv.Serve(acceptor{l}); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			s.log.Error("mcp: serve", "err", err)
 		}
 	}()
-	s.log.Info("mcp: listening", "port", port)
-	return port, nil
+	return nil
 }
 
 func (s *Server) listen() (net.Listener, error) {

@@ -1,0 +1,175 @@
+package relay
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"sync"
+)
+
+// maxStreams bounds the connections one relay may have open on the host:
+// a hostile or broken relay cannot make the host hold more.
+const maxStreams = 64
+
+// HostHello is what the host tells the relay.
+type HostHello struct {
+	Version string   // the host's build; the relay refuses another
+	Folders []string // the lock's workspace folders, as the remote side names them
+	IDEName string
+}
+
+// RelayInfo is what the relay answered: where the CLI there finds it.
+type RelayInfo struct {
+	PID      int    // the relay's pid, in the lock
+	Port     int    // on the remote loopback
+	Lockfile string // its path on the remote side
+	Token    string // the lock's authToken: the host's server checks it too
+}
+
+// Link is the host's end of a relay: a net.Listener whose connections are
+// the ones the relay accepted on the remote loopback, for an mcp.Server to
+// Serve. It ends when the pipe does (Done, Err).
+type Link struct {
+	Info RelayInfo
+
+	m        *mux
+	closer   io.Closer
+	accepted chan net.Conn
+	done     chan struct{}
+	once     sync.Once
+	mu       sync.Mutex
+	err      error
+}
+
+// Connect says hello over a pipe to a relay just started (r its stdout, w
+// its stdin) and returns the link once the relay has written its lock.
+// closer ends the transport (Close and a broken pipe call it).
+func Connect(r io.Reader, w io.Writer, closer io.Closer, h HostHello, log *slog.Logger) (*Link, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if err := sendHello(w, helloMsg{Proto: Proto, Version: h.Version, Folders: h.Folders, IDEName: h.IDEName}); err != nil {
+		return nil, fmt.Errorf("relay: say hello: %w", err)
+	}
+	br := bufio.NewReaderSize(r, MaxPayload+headerLen)
+	got, err := readHello(br)
+	if err != nil {
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, fmt.Errorf("the relay ended before answering (is claude-nvim installed on the remote side, and does the command run it?): %w", err)
+		}
+		return nil, err
+	}
+	if why := mismatch(got, h.Version); why != "" {
+		return nil, errors.New(why) // a relay of another build that did not refuse
+	}
+	if got.PID <= 0 || got.Port <= 0 || got.Token == "" {
+		return nil, fmt.Errorf("relay hello: %w: no pid, port or token", errFrame)
+	}
+	l := &Link{
+		Info:     RelayInfo{PID: got.PID, Port: got.Port, Lockfile: got.Lockfile, Token: got.Token},
+		m:        newMux(w, log),
+		closer:   closer,
+		accepted: make(chan net.Conn, maxStreams),
+		done:     make(chan struct{}),
+	}
+	go l.read(br)
+	return l, nil
+}
+
+// read hands the relay's frames out until the pipe ends.
+func (l *Link) read(r io.Reader) {
+	for {
+		f, err := readFrame(r)
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				err = errors.New("the relay's pipe closed")
+			}
+			l.end(err)
+			return
+		}
+		switch {
+		case f.conn == 0 && f.kind == kindError:
+			l.end(&RefusedError{Reason: string(f.payload)})
+			return
+		case f.conn == 0 || f.kind == kindHello || f.kind == kindError:
+			l.end(fmt.Errorf("%w: kind %d on conn %d", errFrame, f.kind, f.conn))
+			return
+		case f.kind == kindOpen:
+			l.open(f.conn)
+		default:
+			l.m.deliver(f)
+		}
+	}
+}
+
+// open starts serving a connection the relay accepted, unless too many are.
+func (l *Link) open(id uint32) {
+	l.m.mu.Lock()
+	n := len(l.m.streams)
+	l.m.mu.Unlock()
+	if n >= maxStreams {
+		_ = l.m.send(frame{conn: id, kind: kindClose})
+		return
+	}
+	ours, theirs := net.Pipe()
+	if !l.m.add(id, theirs) {
+		ours.Close()
+		return
+	}
+	select {
+	case l.accepted <- ours:
+	default:
+		ours.Close() // the server is not accepting: the stream ends
+	}
+}
+
+func (l *Link) end(err error) {
+	l.once.Do(func() {
+		l.mu.Lock()
+		l.err = err
+		l.mu.Unlock()
+		close(l.done)
+		l.m.end()
+		if l.closer != nil {
+			l.closer.Close()
+		}
+	})
+}
+
+// Accept returns the next relayed connection (net.Listener).
+func (l *Link) Accept() (net.Conn, error) {
+	select {
+	case c := <-l.accepted:
+		return c, nil
+	case <-l.done:
+		return nil, net.ErrClosed
+	}
+}
+
+// Close ends the link and the transport; the relay removes its lock when
+// its stdin closes.
+func (l *Link) Close() error {
+	l.end(errors.New("closed"))
+	return nil
+}
+
+// Addr names the relay's listener on the remote loopback (net.Listener).
+func (l *Link) Addr() net.Addr { return relayAddr(fmt.Sprintf("relay:127.0.0.1:%d", l.Info.Port)) }
+
+// Done is closed when the link has ended; Err then says why.
+func (l *Link) Done() <-chan struct{} { return l.done }
+
+// Err is why the link ended, nil while it runs.
+func (l *Link) Err() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.err
+}
+
+type relayAddr string
+
+func (a relayAddr) Network() string { return "relay" }
+func (a relayAddr) String() string  { return string(a) }

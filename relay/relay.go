@@ -1,0 +1,183 @@
+package relay
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"sync/atomic"
+	"time"
+
+	"github.com/claude-nvim/claude.nvim/lockfile"
+	"github.com/claude-nvim/claude.nvim/mcp"
+)
+
+// maxRequestHead bounds the upgrade request the relay reads before it
+// decides (the CLI's is under 1 KiB); headTimeout bounds how long it waits.
+const (
+	maxRequestHead = 16 << 10
+	headTimeout    = 10 * time.Second
+)
+
+// Options configure Run.
+type Options struct {
+	Version string       // this binary's, compared with the host's
+	LockDir string       // "" means lockfile.Dir(): CLAUDE_CONFIG_DIR/ide or ~/.claude/ide
+	Log     *slog.Logger // nil discards
+	// Stop, when closed, ends Run as the pipe's end does (a SIGTERM or
+	// SIGHUP: the lock must go with the relay).
+	Stop <-chan struct{}
+}
+
+// Run is `claude-nvim relay`: it reads the host's hello from in, writes the
+// lock file with this process's pid, listens on 127.0.0.1 with a fresh
+// token and carries each connection it accepts to the host over in and out
+// until in ends (the transport went away) or the link breaks. The lock is
+// removed before it returns.
+func Run(in io.Reader, out io.Writer, opts Options) error {
+	log := opts.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	in = bufio.NewReaderSize(in, MaxPayload+headerLen)
+	host, err := readHello(in)
+	if err != nil {
+		return err
+	}
+	refuse := func(why string) error {
+		_ = writeFrame(out, frame{kind: kindError, payload: []byte(why)})
+		return errors.New(why)
+	}
+	if why := mismatch(host, opts.Version); why != "" {
+		return refuse(why)
+	}
+	l, lock, token, err := listenAndLock(opts.LockDir, host)
+	if err != nil {
+		return refuse(err.Error())
+	}
+	defer lock.Remove()
+	defer l.Close()
+	err = sendHello(out, helloMsg{Proto: Proto, Version: opts.Version, PID: os.Getpid(),
+		Port: l.Addr().(*net.TCPAddr).Port, Lockfile: lock.Path(), Token: token})
+	if err != nil {
+		return fmt.Errorf("relay: send hello: %w", err)
+	}
+	m := newMux(out, log)
+	defer m.end()
+	go accept(l, m, token, log)
+	ended := make(chan error, 1)
+	go func() { ended <- carry(in, m) }()
+	select {
+	case err := <-ended:
+		return err
+	case <-opts.Stop:
+		return nil
+	}
+}
+
+// carry hands the host's frames to their connections until the pipe ends.
+func carry(in io.Reader, m *mux) error {
+	for {
+		f, err := readFrame(in)
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil // the host or the transport closed the pipe
+			}
+			return fmt.Errorf("relay: read from the host: %w", err)
+		}
+		if f.conn == 0 || f.kind == kindOpen || f.kind == kindHello {
+			return fmt.Errorf("relay: %w: kind %d on conn %d", errFrame, f.kind, f.conn)
+		}
+		m.deliver(f)
+	}
+}
+
+// listenAndLock listens on the loopback and writes the lock the CLI here
+// finds: our pid (the CLI deletes locks of pids it cannot see), the folders
+// the host mapped to this side, a fresh token.
+func listenAndLock(dir string, host helloMsg) (net.Listener, *lockfile.Lock, string, error) {
+	if dir == "" {
+		d, err := lockfile.Dir()
+		if err != nil {
+			return nil, nil, "", err
+		}
+		dir = d
+	}
+	if err := lockfile.EnsureDir(dir); err != nil {
+		return nil, nil, "", err
+	}
+	_, _ = lockfile.RemoveStale(dir)
+	token, err := lockfile.NewToken()
+	if err != nil {
+		return nil, nil, "", err
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, nil, "", fmt.Errorf("listen on 127.0.0.1: %w", err)
+	}
+	lock, err := lockfile.Create(dir, l.Addr().(*net.TCPAddr).Port, lockfile.Info{
+		PID: os.Getpid(), WorkspaceFolders: host.Folders, IDEName: host.IDEName, AuthToken: token,
+	})
+	if err != nil {
+		l.Close()
+		return nil, nil, "", err
+	}
+	return l, lock, token, nil
+}
+
+// accept vets each connection's upgrade request here, with the checks the
+// host's server makes, so nothing unauthenticated crosses the pipe; an
+// accepted one is carried, its request included, to the host, which serves
+// it (and checks it again).
+func accept(l net.Listener, m *mux, token string, log *slog.Logger) {
+	var next atomic.Uint32
+	for {
+		c, err := l.Accept()
+		if err != nil {
+			return
+		}
+		go func() {
+			head, ok := vet(c, token, log)
+			if !ok {
+				c.Close()
+				return
+			}
+			id := next.Add(1)
+			if m.send(frame{conn: id, kind: kindOpen}) != nil {
+				c.Close()
+				return
+			}
+			if m.send(frame{conn: id, kind: kindData, payload: head}) != nil || !m.add(id, c) {
+				c.Close()
+			}
+		}()
+	}
+}
+
+// vet reads the request head (bounded in size and time) and checks it;
+// it returns the bytes read, which the host's server reads again.
+func vet(c net.Conn, token string, log *slog.Logger) ([]byte, bool) {
+	_ = c.SetReadDeadline(time.Now().Add(headTimeout))
+	var seen bytes.Buffer
+	r := bufio.NewReader(io.TeeReader(io.LimitReader(c, maxRequestHead), &seen))
+	req, err := http.ReadRequest(r)
+	if err != nil {
+		log.Debug("relay: unreadable request", "err", err)
+		return nil, false
+	}
+	if status, why := mcp.VetUpgrade(req, token); status != 0 {
+		log.Info("relay: refused a connection", "status", status, "why", why)
+		fmt.Fprintf(c, "HTTP/1.1 %d %s\r\nConnection: close\r\nContent-Length: 0\r\n\r\n", status, http.StatusText(status))
+		return nil, false
+	}
+	if r.Buffered() > 0 || seen.Len() > maxRequestHead-1 {
+		return nil, false // a client that speaks before the 101 is not the CLI
+	}
+	_ = c.SetReadDeadline(time.Time{})
+	return seen.Bytes(), true
+}
