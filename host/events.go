@@ -2,6 +2,8 @@ package host
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/claude-nvim/claude.nvim/mcp"
@@ -15,7 +17,7 @@ const folderUpdateTimeout = 5 * time.Second
 // cursorEvent handles CursorMoved, CursorMovedI, ModeChanged and BufEnter.
 // Neovim evaluated ev when the event fired; the tracker only records it.
 func (h *Host) cursorEvent(ev *selection.Event) {
-	if ev == nil || h.running() == nil {
+	if ev == nil || (h.running() == nil && !h.feedsRunning()) {
 		return
 	}
 	h.tracker.Observe(ev)
@@ -25,6 +27,7 @@ func (h *Host) sendSelection(sel *mcp.Selection) {
 	if srv := h.running(); srv != nil {
 		srv.SendSelection(sel)
 	}
+	h.sendRemoteSelections(sel)
 }
 
 // mentionArgs are ClaudeHostMention's arguments: a path and, for a range,
@@ -36,12 +39,23 @@ type mentionArgs struct {
 }
 
 func (h *Host) mention(args mentionArgs) {
+	m := mcp.Mention{Path: args.Path, LineStart: args.Start, LineEnd: args.End}
+	sent, refused := false, []string(nil)
+	if args.Path != "" {
+		sent, refused = h.mentionRemotes(m)
+	}
 	srv := h.running()
 	if srv == nil || args.Path == "" {
-		h.log.Warn("mention dropped: server not running", "path", args.Path)
+		if !sent {
+			h.log.Warn("mention dropped: server not running", "path", args.Path, "outside_map_of", refused)
+			if len(refused) > 0 && h.editor != nil {
+				msg := fmt.Sprintf("%s is outside the path map of remote %s: not sent", args.Path, strings.Join(refused, ", "))
+				go func() { _ = h.editor.RemoteMessage(context.Background(), msg) }()
+			}
+		}
 		return
 	}
-	srv.Mention(mcp.Mention{Path: args.Path, LineStart: args.Start, LineEnd: args.End})
+	srv.Mention(m)
 }
 
 // diffDoneArgs are ClaudeHostDiffDone's: the view's id, "accept" or

@@ -34,6 +34,7 @@ func (h *Host) Exit() {
 		defer wg.Done()
 		h.CloseChats(ctx) // kills each CLI's process group once ctx ends
 	}()
+	h.stopRemotes()
 	_ = h.Shutdown()
 	if h.kernels != nil {
 		h.kernels.Close()

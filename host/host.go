@@ -42,6 +42,7 @@ type Host struct {
 	changes   *changes.Recorder // the change ledger, fed by hook events (changes.go)
 	kernels   *kernels.Manager  // executeCode's Jupyter kernels, when tools.execute_code is on
 	places    editPlaces        // where each review stands in its message (reviews.go)
+	remotes   remotes           // CLIs elsewhere, through relays (remote.go)
 
 	// lifecycle serialises starting and stopping the server; never held
 	// while calling Neovim.
@@ -51,6 +52,9 @@ type Host struct {
 	bridges map[int]*bridge
 	current int                // the bridge selections and mentions go to
 	stopRun context.CancelFunc // stops the selection and diagnostics feeds
+	// remoteFeeds counts the connected remotes: they need the feeds too,
+	// with no bridge running (remote.go).
+	remoteFeeds int
 }
 
 // Options configure a Host.
@@ -148,6 +152,9 @@ func (h *Host) Register(p *plugin.Plugin) error {
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatHistory"}, chat.HistoryList)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatPreview"}, chat.HistoryPreview)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostAttention"}, h.attentionFromLua)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostRemoteConnect"}, h.remoteConnect)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostRemoteStop"}, h.remoteStop)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostRemoteStatus"}, h.remoteStatus)
 
 	for _, event := range []string{"CursorMoved", "CursorMovedI", "ModeChanged", "BufEnter"} {
 		p.HandleAutocmd(&plugin.AutocmdOptions{Event: event, Pattern: "*", Eval: "*"}, h.cursorEvent)

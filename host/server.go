@@ -315,7 +315,7 @@ func (h *Host) stopBridges(id int) error {
 		}
 	}
 	var cancel context.CancelFunc
-	if len(h.bridges) == 0 {
+	if len(h.bridges) == 0 && h.remoteFeeds == 0 {
 		cancel, h.stopRun = h.stopRun, nil
 	}
 	h.mu.Unlock()

@@ -42,3 +42,34 @@ func (e *Editor) StartFinished(ctx context.Context, r StartResult) error {
 	}
 	return nil
 }
+
+// RemoteState is a remote's state as lua/claude/remote.lua shows it (the
+// statusline, :checkhealth).
+type RemoteState struct {
+	Name     string   `msgpack:"name"`
+	State    string   `msgpack:"state"` // connecting, connected, dropped, failed, stopped
+	Error    string   `msgpack:"error,omitempty"`
+	Session  int      `msgpack:"session"` // its proposals' session
+	Roots    []string `msgpack:"roots"`   // the lock's folders, remote names
+	PID      int      `msgpack:"pid,omitempty"`
+	Port     int      `msgpack:"port,omitempty"`
+	Lockfile string   `msgpack:"lockfile,omitempty"`
+	Clients  int      `msgpack:"clients"`
+}
+
+// RemoteChanged tells lua/claude/remote.lua a remote's new state.
+func (e *Editor) RemoteChanged(ctx context.Context, r RemoteState) error {
+	if err := e.lua(ctx, nil, `require('claude.handlers').update_remote(...)`, r); err != nil {
+		return luaError(err)
+	}
+	return nil
+}
+
+// RemoteMessage tells the user something about a remote (a path refused
+// by its map) as a warning.
+func (e *Editor) RemoteMessage(ctx context.Context, msg string) error {
+	if err := e.lua(ctx, nil, `require('claude.handlers').remote_message(...)`, msg); err != nil {
+		return luaError(err)
+	}
+	return nil
+}

@@ -114,6 +114,28 @@ command("ClaudeStatus", function()
   require("claude.commands").status()
 end, { desc = "Show the server's port, lock file and connected clients" })
 
+-- :ClaudeRemote NAME connects a configured remote; :ClaudeRemote! NAME
+-- disconnects it.
+command("ClaudeRemote", function(o)
+  local remote = require("claude.remote")
+  local ok, err
+  if o.bang then
+    ok, err = remote.stop(o.args)
+  else
+    ok, err = remote.connect(o.args)
+  end
+  if not ok and err then
+    vim.notify("claude.nvim: " .. err, vim.log.levels.ERROR)
+  end
+end, {
+  nargs = 1,
+  bang = true,
+  complete = function()
+    return require("claude.remote").names()
+  end,
+  desc = "Connect a remote CLI's relay (remotes in setup); with !, disconnect it",
+})
+
 command("ClaudeDiffAccept", function()
   require("claude.diff").decide_current("accept")
 end, { desc = "Accept the Claude proposal in this tab" })

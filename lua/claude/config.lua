@@ -132,6 +132,32 @@ local function environment(value)
   end
 end
 
+-- remotes = { name = { command = { "ssh", "host", "claude-nvim", "relay" },
+-- map = { ["/remote/dir"] = "~/local/dir" } } } (see :help claude-remote).
+local function remotes(value)
+  for name, r in pairs(value) do
+    if type(name) ~= "string" or name == "" or type(r) ~= "table" then
+      return "must map names to { command = {...}, map = {...} }"
+    end
+    if type(r.command) ~= "table" or #r.command == 0 then
+      return string.format("%s: command must be a list naming the transport and the relay (e.g. { 'ssh', 'host', 'claude-nvim', 'relay' })", name)
+    end
+    for _, a in ipairs(r.command) do
+      if type(a) ~= "string" then
+        return name .. ": command must be a list of strings"
+      end
+    end
+    if type(r.map) ~= "table" or next(r.map) == nil then
+      return name .. ": map must map at least one remote directory to a local one"
+    end
+    for remote, l in pairs(r.map) do
+      if type(remote) ~= "string" or remote:sub(1, 1) ~= "/" or type(l) ~= "string" or l == "" then
+        return name .. ": map must map absolute remote paths to local directories"
+      end
+    end
+  end
+end
+
 M.schema = group({
   -- Start the server when Neovim starts instead of on the first :Claude*
   -- command. The Go host is started asynchronously either way.
@@ -225,6 +251,9 @@ M.schema = group({
   port_range = option(nil, { "table", "nil" }, { whole = true, check = port_range }),
   -- Name shown by the CLI ("/ide", "Opened changes in Neovim").
   ide_name = option("Neovim", "string"),
+  -- CLIs on other machines or in containers, reached through a relay
+  -- (:ClaudeRemote NAME; :help claude-remote).
+  remotes = option({}, "table", { whole = true, check = remotes }),
   diff = group({
     -- "vertical" or "horizontal" split between current file and proposal.
     layout = option("vertical", "string", { one_of = { "vertical", "horizontal" } }),

@@ -29,6 +29,17 @@ function M.update_client(info)
   require("claude.state")._client(info)
 end
 
+--- A remote's state changed (nvimapi.Editor.RemoteChanged).
+---@param state table { name, state, error, session, roots, pid, port, lockfile, clients }
+function M.update_remote(state)
+  require("claude.remote").update(state)
+end
+
+--- Something the user must know about a remote (nvimapi.Editor.RemoteMessage).
+function M.remote_message(msg)
+  vim.notify("claude.nvim: " .. msg, vim.log.levels.WARN)
+end
+
 -- The MCP tools' reads and writes (nvimapi/tools.go, current.go,
 -- selection.go).
 

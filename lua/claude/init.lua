@@ -198,6 +198,15 @@ end
 --- then each other session that waits for an answer ("· main waits"), and
 --- how many of Claude's requests wait for the user ("· 1 waits for you").
 function M.statusline()
+  local line = M._statusline()
+  local remote = require("claude.remote").statusline()
+  if remote == "" then
+    return line
+  end
+  return line == "" and remote or (line .. " · " .. remote)
+end
+
+function M._statusline()
   local s = require("claude.state")
   local terminal = require("claude.terminal")
   -- Redrawn often: a single session needs no lookup of the current one
