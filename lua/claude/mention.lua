@@ -24,7 +24,10 @@ local function mention(path, line1, line2)
   if require("claude.chat").take_mention(path, line1, line2) then -- a chat open in this tab takes it
     return true
   end
-  if not require("claude.terminal").ensure_server() then
+  -- With a remote connected and no Claude terminal here, the mention is
+  -- the remote CLI's (the host maps it, or refuses a path outside the map).
+  local remote_only = require("claude.remote").any_connected() and not require("claude.terminal").is_running()
+  if not remote_only and not require("claude.terminal").ensure_server() then
     return false
   end
   local lo, hi = vim.NIL, vim.NIL
@@ -36,6 +39,9 @@ local function mention(path, line1, line2)
     end
   end
   require("claude.host").send_mention(path, lo, hi)
+  if remote_only then
+    return true
+  end
   local connected = require("claude.terminal").clients() > 0
   if not connected and require("claude.terminal").is_running() then
     -- The server keeps it for the CLI; say so rather than seem to drop it.

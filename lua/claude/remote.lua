@@ -60,6 +60,16 @@ function M.update(state)
   vim.cmd("redrawstatus")
 end
 
+--- Whether a remote is connected (its relay's lock is there).
+function M.any_connected()
+  for _, s in pairs(states) do
+    if s.state == "connected" then
+      return true
+    end
+  end
+  return false
+end
+
 --- Every remote's last known state, by name.
 function M.states()
   return states
