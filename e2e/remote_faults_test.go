@@ -43,6 +43,9 @@ func TestTheTransportKilledMidReviewClosesTheProposalAndWritesNothing(t *testing
 	if st := r.diffState(); st.Views != 0 || st.Proposals != 0 {
 		t.Errorf("after the drop: %+v, want no proposal left", st)
 	}
+	if h := r.health(); !strings.Contains(h, "dev: dropped: ") {
+		t.Errorf(":checkhealth claude does not say the remote dropped:\n%s", h)
+	}
 	if got, err := os.ReadFile(remotePath); err != nil || string(got) != original {
 		t.Errorf("the file after the drop = %q (%v), want it untouched", got, err)
 	}
@@ -153,4 +156,15 @@ func TestAMentionOutsideEveryMapIsRefusedWithAMessage(t *testing.T) {
 		r.nv.Lua(&msgs, `return vim.fn.execute('messages')`)
 		return strings.Contains(msgs, "is outside the path map of remote dev")
 	})
+}
+
+// health is :checkhealth claude's report.
+func (r *remoteRig) health() string {
+	var text string
+	r.nv.Lua(&text, `
+		vim.cmd('checkhealth claude')
+		local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+		vim.cmd('bwipeout!')
+		return text`)
+	return text
 }

@@ -167,6 +167,9 @@ func TestARemoteCLISeesTheSelectionAndAnEditIsReviewedThroughTheRelay(t *testing
 	r.connect()
 	r.startCLI()
 
+	if h := r.health(); !strings.Contains(h, "dev: connected; relay pid ") || !strings.Contains(h, "1 CLI connected") {
+		t.Errorf(":checkhealth claude does not show the remote connected:\n%s", h)
+	}
 	r.nv.Cmd("edit " + localPath)
 	r.nv.Keys("2GVj<Esc>")
 	r.waitText("⧉ 2 lines selected")

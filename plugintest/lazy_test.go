@@ -34,6 +34,7 @@ local commands = {
   "ClaudeChatStopAgent", "ClaudeChatTasks",
   "ClaudeChatEffort",
   "ClaudeChatRewind",
+  "ClaudeRemote",
   "ClaudeChanges",
   "ClaudeDictate",
 }

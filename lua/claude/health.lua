@@ -526,6 +526,53 @@ local function check_server()
 end
 
 -- Whether a NO_PROXY-style list keeps 127.0.0.1 away from the proxy.
+-- Each configured remote (setup's remotes): its transport's command, its
+-- map's local directories, and its state as the host last pushed it.
+local function check_remotes()
+  health.start("Remotes")
+  local remotes = require("claude.config").get().remotes or {}
+  local names = require("claude.remote").names()
+  if #names == 0 then
+    health.info("none configured (setup({ remotes = ... }), :help claude-remote)")
+    return
+  end
+  local states = require("claude.remote").states()
+  for _, name in ipairs(names) do
+    local r = remotes[name]
+    if vim.fn.executable(r.command[1]) ~= 1 then
+      health.error(string.format("%s: the transport %q is not on $PATH", name, r.command[1]), "install it or give its full path in remotes." .. name .. ".command")
+    end
+    for remote, l in pairs(r.map) do
+      local dir = vim.fn.expand(l)
+      if vim.fn.isdirectory(dir) ~= 1 then
+        health.warn(string.format("%s: %s maps to %s, which is not a directory here", name, remote, l), "mount the remote files there (sshfs, a bind mount) or fix the map")
+      end
+    end
+    local s = states[name]
+    if not s then
+      health.info(name .. ": not connected (:ClaudeRemote " .. name .. ")")
+    elseif s.state == "connected" then
+      health.ok(
+        string.format(
+          "%s: connected; relay pid %d on its 127.0.0.1:%d, lock %s; %d CLI%s connected",
+          name,
+          s.pid or 0,
+          s.port or 0,
+          s.lockfile or "?",
+          s.clients or 0,
+          (s.clients or 0) == 1 and "" or "s"
+        )
+      )
+    elseif s.state == "connecting" then
+      health.info(name .. ": connecting")
+    elseif s.state == "dropped" or s.state == "failed" then
+      health.error(string.format("%s: %s: %s", name, s.state, s.error or "?"), ":ClaudeRemote " .. name .. " connects again")
+    else
+      health.info(name .. ": " .. s.state)
+    end
+  end
+end
+
 local function bypasses_loopback(list)
   for item in (list or ""):gmatch("[^,%s]+") do
     if item == "*" or item == "127.0.0.1" or item:match("^127%.") then
@@ -751,6 +798,7 @@ function M.check()
   check_chat()
   check_lock_dir()
   check_server()
+  check_remotes()
   check_tool_cache()
   check_changes()
   check_running_code()

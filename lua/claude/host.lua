@@ -471,6 +471,25 @@ function M.tell_attention(what, key)
   return state.ready and try("ClaudeHostAttention", what, key)
 end
 
+--- Connects a remote (remote.lua): { name, command, map, ide_name }; its
+--- state at once, the rest pushed (handlers.update_remote).
+function M.connect_remote(opts)
+  return M.call("ClaudeHostRemoteConnect", opts)
+end
+
+--- Disconnects remote name; whether one was connected.
+function M.stop_remote(name)
+  return M.call("ClaudeHostRemoteStop", name)
+end
+
+--- Every remote's state, from the host (nil when it does not run).
+function M.remote_status()
+  if not state.ready then
+    return nil
+  end
+  return M.call("ClaudeHostRemoteStatus")
+end
+
 --- Sends an @-mention (0-based lines, or nil for the whole file).
 function M.send_mention(path, line1, line2)
   return M.call("ClaudeHostMention", path, line1, line2)

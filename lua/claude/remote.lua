@@ -30,7 +30,7 @@ function M.connect(name)
   for remote, l in pairs(r.map) do
     map[remote] = vim.fn.fnamemodify(vim.fn.expand(l), ":p"):gsub("/$", "")
   end
-  local state = require("claude.host").call("ClaudeHostRemoteConnect", {
+  local state = require("claude.host").connect_remote({
     name = name,
     command = r.command,
     map = map,
@@ -45,7 +45,7 @@ end
 
 --- Stops remote name: the relay removes its lock there.
 function M.stop(name)
-  return require("claude.host").call("ClaudeHostRemoteStop", name)
+  return require("claude.host").stop_remote(name)
 end
 
 --- A remote's new state, from the host.
