@@ -117,6 +117,13 @@ func TestAHostileRemoteNamingFilesOutsideTheMapGetsErrorsOnly(t *testing.T) {
 			t.Errorf("%s %v: answered %+v, want it refused", c.tool, c.args, res)
 		}
 	}
+	// The variant protocol's direct methods (readFile, writeFile, …) take
+	// local paths: a remote is not offered them.
+	for _, method := range []string{"readFile", "listFiles", "getWorkspaceInfo"} {
+		if res, err := cl.Call(method, map[string]any{"path": secret}); err == nil {
+			t.Errorf("%s over the relay answered %s, want it unknown", method, res)
+		}
+	}
 	if st := r.diffState(); st.Views != 0 {
 		t.Errorf("a refused call opened %d diff views", st.Views)
 	}
