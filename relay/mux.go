@@ -46,9 +46,12 @@ func (m *mux) send(f frame) error {
 }
 
 // add starts carrying end as connection id: what end gives is sent as data
-// frames, what arrives for id is written to it. It returns false when the
-// id is taken or the mux has ended (end is then closed).
-func (m *mux) add(id uint32, end io.ReadWriteCloser) bool {
+// frames, what arrives for id is written to it. The stream is registered
+// before the prelude frames are sent (the relay's open and the request it
+// read), so an answer that comes back at once finds it. It returns false
+// when the id is taken, the mux has ended or the prelude could not be sent
+// (end is then closed).
+func (m *mux) add(id uint32, end io.ReadWriteCloser, prelude ...frame) bool {
 	s := &stream{id: id, end: end, in: make(chan []byte, queueFrames), gone: make(chan struct{})}
 	m.mu.Lock()
 	if m.ended || m.streams[id] != nil {
@@ -58,6 +61,12 @@ func (m *mux) add(id uint32, end io.ReadWriteCloser) bool {
 	}
 	m.streams[id] = s
 	m.mu.Unlock()
+	for _, f := range prelude {
+		if m.send(f) != nil {
+			m.drop(s, false)
+			return false
+		}
+	}
 	go m.pumpOut(s)
 	go m.pumpIn(s)
 	return true

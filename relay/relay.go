@@ -148,13 +148,7 @@ func accept(l net.Listener, m *mux, token string, log *slog.Logger) {
 				return
 			}
 			id := next.Add(1)
-			if m.send(frame{conn: id, kind: kindOpen}) != nil {
-				c.Close()
-				return
-			}
-			if m.send(frame{conn: id, kind: kindData, payload: head}) != nil || !m.add(id, c) {
-				c.Close()
-			}
+			m.add(id, c, frame{conn: id, kind: kindOpen}, frame{conn: id, kind: kindData, payload: head})
 		}()
 	}
 }
