@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -174,4 +175,44 @@ func (r *remoteRig) health() string {
 		vim.cmd('bwipeout!')
 		return text`)
 	return text
+}
+
+// Diagnostics of a mapped file reach the remote under its own name, pushed
+// (diagnostics_changed) and asked for (getDiagnostics).
+func TestDiagnosticsReachTheRemoteUnderItsPaths(t *testing.T) {
+	t.Parallel()
+	r := newRemoteRig(t, nil)
+	r.writeFile("greet.txt", original)
+	st := r.connect()
+	info, err := lockfile.Read(st.Lockfile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl := mcptest.Dial(t, "ws://127.0.0.1:"+strings.TrimSuffix(filepath.Base(st.Lockfile), ".lock"), info.AuthToken)
+	cl.Initialize()
+	if _, err := cl.Call("tools/list", map[string]any{}); err != nil {
+		t.Fatal(err)
+	}
+	remotePath := filepath.Join(r.env.Project, "greet.txt")
+	r.nv.Cmd("edit " + filepath.Join(r.local, "greet.txt"))
+	r.nv.Lua(nil, `vim.diagnostic.set(vim.api.nvim_create_namespace('t'), 0,
+		{ { lnum = 1, col = 0, message = 'bad two', severity = vim.diagnostic.severity.WARN } })`)
+	var pushed struct {
+		URI         string `json:"uri"`
+		Diagnostics []struct {
+			Message string `json:"message"`
+		} `json:"diagnostics"`
+	}
+	raw, err := cl.WaitNotification("diagnostics_changed", turnTimeout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &pushed); err != nil || pushed.URI != "file://"+remotePath || len(pushed.Diagnostics) != 1 {
+		t.Errorf("diagnostics_changed = %s (%v), want the one diagnostic under %s", raw, err, remotePath)
+	}
+	res, err := cl.CallTool("getDiagnostics", map[string]any{"uri": "file://" + remotePath})
+	if err != nil || len(res.Content) != 1 || !strings.Contains(res.Content[0].Text, "bad two") ||
+		!strings.Contains(res.Content[0].Text, remotePath) || strings.Contains(res.Content[0].Text, r.local) {
+		t.Errorf("getDiagnostics = %+v (%v), want bad two under the remote's path only", res, err)
+	}
 }

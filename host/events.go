@@ -115,7 +115,7 @@ func (h *Host) diagnosticChanged(ev *nvimapi.DiagnosticEvent) {
 		return
 	}
 	h.editor.DiagnosticsChanged(ev)
-	if ev.File && h.running() != nil {
+	if ev.File && (h.running() != nil || h.feedsRunning()) {
 		h.diags.Changed(ev.Path)
 	}
 }
@@ -124,4 +124,5 @@ func (h *Host) notifyDiagnostics(fd mcp.FileDiagnostics) {
 	if srv := h.running(); srv != nil {
 		srv.Notify("diagnostics_changed", mcp.DiagnosticsChangedParams(fd))
 	}
+	h.notifyRemoteDiagnostics(fd)
 }

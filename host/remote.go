@@ -402,3 +402,27 @@ func (h *Host) feedsRunning() bool {
 	defer h.mu.Unlock()
 	return h.stopRun != nil
 }
+
+// notifyRemoteDiagnostics tells each connected remote that a file of its
+// map has new diagnostics, under its own name; other files are not its.
+func (h *Host) notifyRemoteDiagnostics(fd mcp.FileDiagnostics) {
+	h.remotes.mu.Lock()
+	all := make([]*remote, 0, len(h.remotes.byID))
+	for _, r := range h.remotes.byID {
+		all = append(all, r)
+	}
+	h.remotes.mu.Unlock()
+	for _, r := range all {
+		srv := r.running()
+		if srv == nil {
+			continue
+		}
+		p, err := r.paths.ToRemote(fd.Path)
+		if err != nil {
+			continue
+		}
+		mapped := fd
+		mapped.Path = p
+		srv.Notify("diagnostics_changed", mcp.DiagnosticsChangedParams(mapped))
+	}
+}
