@@ -178,7 +178,11 @@ func (c *Controller) review(ctx context.Context, dir string, proc Backend, req c
 				// and gives both to the model in the same request.
 				var teller Teller
 				if teller, err = capable[Teller](proc, "tell the agent about your changes"); err == nil {
-					err = teller.Tell(wctx, modifiedMessage(req.ToolName, path))
+					told := modifiedMessage(req.ToolName, path)
+					if note := mcp.TakenBackNote(path, res.TakenBack); note != "" {
+						told += "\n" + note
+					}
+					err = teller.Tell(wctx, told)
 				}
 			}
 			if err == nil {

@@ -156,3 +156,67 @@ func TestEveryHunkTakenBackIsARejection(t *testing.T) {
 		}
 	})
 }
+
+// Take back and tell Claude why, before the write (issue 36): the key that takes a hunk back
+// asks why, and the reason reaches the model with the edit's result, beside the CLI's own
+// "the user modified your proposed changes" (the CLI's tool result has no room for it: a
+// PostToolUse hook's additionalContext carries it).
+func TestAHunkTakenBackWithAReasonTellsTheModelWhy(t *testing.T) {
+	t.Parallel()
+	s := newSession(t)
+	path := s.writeFile("poem.txt", fiveLines)
+	twoHunkEdit(s, path, "Only the fourth line shouts now.")
+	s.edit(path)
+	s.open()
+	s.prompt("Please make lines two and four of poem.txt louder")
+	s.nextDiffOpened(path)
+	s.goToTheProposal()
+
+	const reason = "line two is a whisper in the poem"
+	s.nv.Keys(`gg]c\aw`)
+	s.nv.Keys(reason + "<CR>")
+	s.nv.Keys(`\aa`)
+	s.nextDiffClosed("accepted")
+	req := s.mainRequest(3)
+	told := req.LastUserText()
+	t.Logf("with the tool result the model got: %q", told)
+	if !strings.Contains(told, "The user modified your proposed changes before accepting them") {
+		t.Errorf("the model got %q, want the CLI's word that the user modified the proposal", told)
+	}
+	for _, want := range []string{reason, "took back part of your proposed change to " + strconv.Quote(path), `you proposed "TWO", the file keeps "two"`} {
+		if !strings.Contains(told, want) {
+			t.Errorf("with the tool result the model got %q, want it to hold %q", told, want)
+		}
+	}
+	if got := s.fileContent(path); got != onlyKept {
+		t.Errorf("%s holds %q, want only the kept hunk: %q", path, got, onlyKept)
+	}
+	s.waitText("Only the fourth line shouts now.", turnTimeout)
+}
+
+// The same in the chat's review, the reason given as :ClaudeDiffTakeBack's argument: it goes
+// with the chat's own word that the user modified the proposal.
+func TestAHunkTakenBackWithAReasonInTheChatTellsTheModelWhy(t *testing.T) {
+	t.Parallel()
+	s := newSession(t)
+	path := s.writeFile("poem.txt", fiveLines)
+	twoHunkEdit(s, path, "Only the fourth line shouts now.")
+	s.openChat()
+	s.nv.Keys("iPlease make lines two and four of poem.txt louder<Esc><CR>")
+	s.nextDiffOpened(path)
+	s.nv.Cmd("ClaudeDiffFocus")
+	const reason = "line two is a whisper in the poem"
+	s.nv.Keys(`gg]c`)
+	s.nv.Cmd("ClaudeDiffTakeBack " + reason)
+	s.nv.Keys(`\aa`)
+	s.waitChat("  ⎿  accepted with your changes")
+	told := s.mainRequest(3).LastUserText()
+	for _, want := range []string{"The user modified your proposed changes to " + strconv.Quote(path), reason, `you proposed "TWO", the file keeps "two"`} {
+		if !strings.Contains(told, want) {
+			t.Errorf("with the tool result the model got %q, want it to hold %q", told, want)
+		}
+	}
+	if got := s.fileContent(path); got != onlyKept {
+		t.Errorf("%s holds %q, want only the kept hunk: %q", path, got, onlyKept)
+	}
+}

@@ -59,15 +59,30 @@ func (h *Host) mention(args mentionArgs) {
 }
 
 // diffDoneArgs are ClaudeHostDiffDone's: the view's id, "accept" or
-// "reject", and on accept the final text of the proposal.
+// "reject", on accept the final text of the proposal, and the hunks taken
+// back with a reason (claude.diff_hunks.reasons).
 type diffDoneArgs struct {
-	ID       int `msgpack:",array"`
-	Decision string
-	Text     string
+	ID        int `msgpack:",array"`
+	Decision  string
+	Text      string
+	TakenBack []takenBackArg
+}
+
+type takenBackArg struct {
+	Line     int    `msgpack:"line"`
+	Kept     string `msgpack:"kept"`
+	Proposed string `msgpack:"proposed"`
+	Reason   string `msgpack:"reason"`
 }
 
 func (h *Host) diffDone(args diffDoneArgs) {
-	h.editor.ResolveDiff(args.ID, args.Decision == "accept", args.Text)
+	var taken []mcp.TakenBack
+	for _, t := range args.TakenBack {
+		if t.Reason != "" {
+			taken = append(taken, mcp.TakenBack(t))
+		}
+	}
+	h.editor.ResolveDiff(args.ID, args.Decision == "accept", args.Text, taken)
 }
 
 // codeDone serves ClaudeHostCodeDone: the answer to an executeCode

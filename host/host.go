@@ -114,6 +114,7 @@ func (h *Host) Register(p *plugin.Plugin) error {
 	h.hookBus.subscribe(h.attentionHook)
 	h.hookBus.subscribe(h.changes.Handle) // the change ledger records every turn (changes.go)
 	h.hookBus.subscribe(h.places.hook)    // "2 of 3" on the reviews of one message (reviews.go)
+	h.hookBus.subscribe(h.takenBackHook)  // why hunks were taken back, with the edit's result (reviews.go)
 
 	// Sync: the Lua layer waits for these; each returns in well under a
 	// millisecond of work plus at most one call back into Neovim.

@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 	"path/filepath"
 	"strconv"
@@ -81,4 +82,27 @@ func (p *editPlaces) of(session int, path string) (int, int) {
 func terminalSession(origin string) (int, bool) {
 	n, err := strconv.Atoi(strings.TrimPrefix(origin, "terminal:"))
 	return n, err == nil && strings.HasPrefix(origin, "terminal:") && n > 0
+}
+
+// takenBackHook gives a terminal CLI's model, with the result of an edit the user reviewed,
+// why the user took hunks of it back (nvimapi.Editor.TakenBackNote): the CLI's own tool
+// result only says the user modified the proposal, and a PostToolUse hook's additionalContext
+// is the one way into the model's context beside it (2.1.332: a <system-reminder> after the
+// tool result, in the same request).
+func (h *Host) takenBackHook(_ context.Context, e hooks.Event) hooks.Reply {
+	session, ok := terminalSession(e.Origin)
+	if !ok || e.Name != hooks.PostToolUse || !hooks.Reviewed(e.ToolName) || e.FilePath() == "" || h.editor == nil {
+		return hooks.Reply{}
+	}
+	note := h.editor.TakenBackNote(session, e.FilePath())
+	if note == "" {
+		return hooks.Reply{}
+	}
+	out, err := json.Marshal(map[string]any{"hookSpecificOutput": map[string]any{
+		"hookEventName": hooks.PostToolUse, "additionalContext": note,
+	}})
+	if err != nil {
+		return hooks.Reply{}
+	}
+	return hooks.Reply{Stdout: out}
 }

@@ -3,6 +3,10 @@ package mcp
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
 )
 
 // Editor is everything the IDE tools need from the editor. The mcp package
@@ -128,7 +132,50 @@ const (
 type DiffResult struct {
 	Outcome   DiffOutcome
 	FinalText string
-	NewFile   bool // the target did not exist when the diff opened
+	NewFile   bool        // the target did not exist when the diff opened
+	TakenBack []TakenBack // the hunks the user took back saying why (accepted only)
+}
+
+// TakenBack is one hunk of a proposal the user took back and said why: the file keeps its
+// text there. Line is the file's first line of it (1-based).
+type TakenBack struct {
+	Line     int
+	Kept     string // the file's lines, which stay
+	Proposed string // Claude's, which the user took back
+	Reason   string
+}
+
+// maxQuoted bounds each text a TakenBackNote quotes: the model has the whole proposal and the
+// file already; the note only has to say which hunk.
+const maxQuoted = 400
+
+// TakenBackNote is what the model is told, with the edit's result, of the hunks of its
+// proposal to path the user took back and why; empty for none. The path and the texts are
+// quoted (strconv.Quote): a name or a line must not read as the plugin's or the user's words.
+func TakenBackNote(path string, taken []TakenBack) string {
+	if len(taken) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("The user took back part of your proposed change to " + strconv.Quote(path) +
+		" before accepting the rest, and said why; the file keeps its own text there. Take this into account and do not redo these parts:")
+	for _, t := range taken {
+		fmt.Fprintf(&b, "\n- at line %d, you proposed %s, the file keeps %s. The user's reason: %s",
+			t.Line, strconv.Quote(clip(t.Proposed)), strconv.Quote(clip(t.Kept)), strconv.Quote(t.Reason))
+	}
+	return b.String()
+}
+
+// clip cuts s to maxQuoted bytes at a rune boundary, saying it did.
+func clip(s string) string {
+	if len(s) <= maxQuoted {
+		return s
+	}
+	cut := maxQuoted
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 // Diagnostic is one problem reported in a file.

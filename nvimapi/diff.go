@@ -34,6 +34,7 @@ type pendingDiff struct {
 	id      int
 	session int // whose CLI asked (SessionEditor); 0 for none (the chat)
 	tabName string
+	path    string              // the file it changes
 	result  chan mcp.DiffResult // buffered: the first decision wins
 }
 
@@ -66,11 +67,11 @@ func newDiffs() diffs {
 
 // add registers a proposal; a pending one under the same tab name is
 // returned so the caller can reject and close it (the newer replaces it).
-func (ds *diffs) add(session int, tabName string) (d, replaced *pendingDiff) {
+func (ds *diffs) add(session int, tabName, path string) (d, replaced *pendingDiff) {
 	ds.mu.Lock()
 	defer ds.mu.Unlock()
 	ds.next++
-	d = &pendingDiff{id: ds.next, session: session, tabName: tabName, result: make(chan mcp.DiffResult, 1)}
+	d = &pendingDiff{id: ds.next, session: session, tabName: tabName, path: path, result: make(chan mcp.DiffResult, 1)}
 	if tabName == "" {
 		d.tabName = fmt.Sprintf("claude-diff-%d", d.id)
 	}
@@ -207,7 +208,7 @@ func (e *Editor) openDiff(ctx context.Context, session int, req mcp.DiffRequest)
 			return mcp.DiffResult{}, errIsDirectory
 		}
 	}
-	d, replaced := e.diffs.add(session, req.TabName)
+	d, replaced := e.diffs.add(session, req.TabName, target)
 	if replaced != nil {
 		// The CLI sent the same tab again: the old request is answered
 		// as rejected and its view makes room for the new one.
@@ -268,14 +269,21 @@ func (e *Editor) openDiff(ctx context.Context, session int, req mcp.DiffRequest)
 }
 
 // ResolveDiff records the user's decision on the diff with this id (the
-// Lua view reports it); accepted carries the final text of the proposal.
-func (e *Editor) ResolveDiff(id int, accepted bool, text string) {
+// Lua view reports it); accepted carries the final text of the proposal and
+// the hunks taken back with a reason. A terminal session's reasons wait for
+// its CLI's PostToolUse of that file (TakenBackNote): the CLI writes its own
+// tool result and has no room in it for them. The chat's go with its
+// answer (chatctl).
+func (e *Editor) ResolveDiff(id int, accepted bool, text string, taken []mcp.TakenBack) {
 	d := e.diffs.byIDTake(id)
 	if d == nil {
 		return
 	}
 	if accepted {
-		d.decide(mcp.DiffResult{Outcome: mcp.DiffAccepted, FinalText: text})
+		if d.session > 0 && len(taken) > 0 {
+			e.notes.put(d.session, d.path, mcp.TakenBackNote(d.path, taken))
+		}
+		d.decide(mcp.DiffResult{Outcome: mcp.DiffAccepted, FinalText: text, TakenBack: taken})
 	} else {
 		d.decide(mcp.DiffResult{Outcome: mcp.DiffRejected})
 	}

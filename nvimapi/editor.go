@@ -35,6 +35,7 @@ type Editor struct {
 	editPlace  func(session int, path string) (place, of int)
 	diffs      diffs
 	code       codeProposals
+	notes      takenBackNotes
 	diagEvents *diagnosticEvents
 
 	// The cheap tools' last answers, served while Neovim's generation

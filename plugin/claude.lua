@@ -149,9 +149,12 @@ command("ClaudeDiffDeny", function()
   require("claude.diff").decide_current("reject")
 end, { desc = "Reject the Claude proposal in this tab (old name of :ClaudeDiffReject)" })
 
-command("ClaudeDiffTakeBack", function()
-  require("claude.diff").decide_current("take_back")
-end, { desc = "Take back the hunk of the Claude proposal under the cursor (the file's text stays there)" })
+command("ClaudeDiffTakeBack", function(o)
+  require("claude.diff").decide_current("take_back", o.args ~= "" and o.args or nil)
+end, {
+  nargs = "?",
+  desc = "Take back the hunk of the Claude proposal under the cursor (the file's text stays there); an argument tells Claude why",
+})
 
 command("ClaudeDiffKeep", function()
   require("claude.diff").decide_current("keep")

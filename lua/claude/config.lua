@@ -268,6 +268,9 @@ M.schema = group({
       -- The hunk under the cursor: the proposal keeps the file's text
       -- there. Clear of Vim's do/dp/]c/[c and gitsigns' <leader>h….
       take_back = option("<leader>ab", { "string", "boolean" }),
+      -- Take the hunk back and say why: the reason reaches Claude with the
+      -- edit's result when you accept the rest.
+      take_back_why = option("<leader>aw", { "string", "boolean" }),
       -- The hunk under the cursor stays as Claude proposed it; the cursor
       -- goes to the next open hunk.
       keep = option("<leader>ak", { "string", "boolean" }),

@@ -486,7 +486,7 @@ function M.decide(id, decision, opts)
     view.answered_here = true
     require("claude.typing").forget()
   end
-  local text = ""
+  local text, reasons = "", {}
   if decision == "accept" then
     if not valid_buf(view.prop_buf) then
       decision = "reject"
@@ -494,12 +494,13 @@ function M.decide(id, decision, opts)
       text = buffer_text(view.prop_buf)
       if view.hunks_state and valid_buf(view.orig_buf) then
         require("claude.diff_hunks").accepting(view, text == buffer_text(view.orig_buf))
+        reasons = require("claude.diff_hunks").reasons(view)
       end
       -- Before answering: the CLI writes the file as soon as it has it.
       require("claude.reload").watch(view.path)
     end
   end
-  local ok, err = require("claude.host").answer_diff(id, decision, text)
+  local ok, err = require("claude.host").answer_diff(id, decision, text, reasons)
   if not ok then
     require("claude.notify").notify("claude.nvim: could not answer Claude: " .. tostring(err), vim.log.levels.ERROR)
   end
@@ -528,24 +529,30 @@ local function current_view()
 end
 
 --- :ClaudeDiffAccept, :ClaudeDiffReject, :ClaudeDiffTakeBack, :ClaudeDiffKeep.
----@param decision "accept"|"reject"|"take_back"|"keep"
-function M.decide_current(decision)
+--- reason: :ClaudeDiffTakeBack's argument, why the hunk is taken back.
+---@param decision "accept"|"reject"|"take_back"|"take_back_why"|"keep"
+---@param reason? string
+function M.decide_current(decision, reason)
   local view = current_view()
   if not view then
     require("claude.notify").notify("claude.nvim: no Claude diff here (with several open, run this in one of them)", vim.log.levels.WARN)
     return
   end
-  local act = keys.HUNK_ACTIONS[decision] and M.decide_hunk or M.decide
-  act(view.id, decision)
+  if keys.HUNK_ACTIONS[decision] then
+    M.decide_hunk(view.id, decision, reason)
+  else
+    M.decide(view.id, decision)
+  end
 end
 
 --- Takes back or keeps the hunk under the cursor (claude.diff_hunks).
 ---@param id integer
----@param action "take_back"|"keep"
-function M.decide_hunk(id, action)
+---@param action "take_back"|"take_back_why"|"keep"
+---@param reason? string why it is taken back (take_back_why)
+function M.decide_hunk(id, action, reason)
   local view = views[id]
   if view and not view.decided then
-    require("claude.diff_hunks").decide(view, action)
+    require("claude.diff_hunks").decide(view, action, reason)
   end
 end
 

@@ -250,7 +250,7 @@ end
 ---@param view table claude.diff's view
 ---@param win integer a window of the view
 ---@param action "take_back"|"keep"
----@return string|nil
+---@return string|nil, table|nil the hunk decided
 local function decide_at(view, win, action)
   if not view.hunks_state then
     return "the proposal's hunks are still being worked out; try again in a moment"
@@ -277,14 +277,17 @@ local function decide_at(view, win, action)
   end
   h.state = action == "keep" and "kept" or "taken_back"
   next_open(view, win, side, buf, i)
-  return nil
+  return nil, h
 end
 
 --- Takes back or keeps the hunk under the cursor: in the view's window
 --- the user is in, else (a command run elsewhere) in the proposal's.
+--- "take_back_why" takes it back and asks why (reason, when given, is the
+--- answer): the reason goes to Claude with the edit's result (M.reasons).
 ---@param view table claude.diff's view
----@param action "take_back"|"keep"
-function M.decide(view, action)
+---@param action "take_back"|"take_back_why"|"keep"
+---@param reason? string
+function M.decide(view, action, reason)
   local win = vim.api.nvim_get_current_win()
   if win ~= view.prop_win and win ~= view.orig_win then
     win = view.prop_win
@@ -293,11 +296,46 @@ function M.decide(view, action)
     require("claude.notify").warn("Claude's proposal is not on screen: :ClaudeDiffFocus shows it")
     return
   end
-  local why = decide_at(view, win, action)
+  local why, h = decide_at(view, win, action == "keep" and "keep" or "take_back")
   if why then
     require("claude.notify").warn(why)
   end
   vim.cmd.redrawstatus({ bang = true }) -- the winbar's counts
+  if not h or action == "keep" then
+    return
+  end
+  h.reason = nil -- a plain take back says nothing; asked again, the new answer counts
+  reason = reason and vim.trim(reason) or nil
+  if reason and reason ~= "" then
+    h.reason = reason
+  elseif action == "take_back_why" then
+    vim.ui.input({ prompt = "Why take it back? (Claude reads this; empty: say nothing) " }, function(input)
+      input = input and vim.trim(input) or ""
+      if input ~= "" and view.hunks_state then
+        h.reason = input
+      end
+    end)
+  end
+end
+
+--- The hunks taken back with a reason, as the user accepts: each with
+--- the file's first line (1-based), the file's lines and Claude's there,
+--- and the reason. Empty when none.
+function M.reasons(view)
+  local out = {}
+  for _, h in ipairs(view.hunks_state or {}) do
+    if h.reason and h.state == "taken_back" then
+      local first, last = range(view.orig_buf, h.orig)
+      local from = h.new_count == 0 and h.new_start or h.new_start - 1
+      table.insert(out, {
+        line = (first or 0) + 1,
+        kept = first and table.concat(vim.api.nvim_buf_get_lines(view.orig_buf, first, last, false), "\n") or "",
+        proposed = table.concat(vim.list_slice(view.spec.lines, from + 1, from + h.new_count), "\n"),
+        reason = h.reason,
+      })
+    end
+  end
+  return out
 end
 
 --- Called as the user accepts view; unchanged: the proposal is the file's

@@ -13,11 +13,12 @@ local KEY_DESC = {
   accept = "Claude: accept the proposal",
   reject = "Claude: reject the proposal",
   take_back = "Claude: take back the hunk under the cursor (keep the file's text there)",
+  take_back_why = "Claude: take back the hunk under the cursor and tell Claude why",
   keep = "Claude: keep the hunk under the cursor, go to the next open one",
 }
 
 -- The keys that decide one hunk (claude.diff_hunks), not the proposal.
-local HUNK_ACTIONS = { take_back = true, keep = true }
+local HUNK_ACTIONS = { take_back = true, take_back_why = true, keep = true }
 M.HUNK_ACTIONS = HUNK_ACTIONS
 
 --- Buffer-local maps on a diff buffer. On the user's own file buffer they
@@ -30,7 +31,13 @@ function M.set(view, buf, owned, actions)
     return
   end
   local keys = cfg.keymaps
-  local lhs_of = { accept = keys.accept, reject = keys.reject, take_back = keys.take_back, keep = keys.keep }
+  local lhs_of = {
+    accept = keys.accept,
+    reject = keys.reject,
+    take_back = keys.take_back,
+    take_back_why = keys.take_back_why,
+    keep = keys.keep,
+  }
   for decision, lhs in pairs(lhs_of) do
     if lhs then
       local desc = KEY_DESC[decision]

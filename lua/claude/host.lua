@@ -496,8 +496,9 @@ function M.send_mention(path, line1, line2)
 end
 
 --- Gives Claude the user's decision on diff id; ok, or false and why.
-function M.answer_diff(id, decision, text)
-  return try("ClaudeHostDiffDone", id, decision, text)
+--- reasons: the hunks taken back with a reason (claude.diff_hunks.reasons).
+function M.answer_diff(id, decision, text, reasons)
+  return try("ClaudeHostDiffDone", id, decision, text, reasons or {})
 end
 
 --- Gives Claude the user's answer to executeCode proposal id ("accept"
