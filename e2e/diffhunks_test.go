@@ -43,8 +43,10 @@ func (s *session) takeBackTheFirstHunkAndAccept() {
 	if st.Text != onlyKept {
 		s.t.Errorf("after taking back the first hunk the proposal holds %q, want %q", st.Text, onlyKept)
 	}
-	if !strings.Contains(st.Winbar, "1 back 0 kept 1 open") && !strings.Contains(st.Winbar, "2 hunks: 1 taken back, 0 kept, 1 open") {
-		s.t.Errorf("after taking back the first hunk the winbar shows %q, want 1 of 2 hunks taken back", st.Winbar)
+	// The count shows where the window is wide enough; narrower it goes first, the keys stay.
+	counted := strings.Contains(st.Winbar, "2 hunks: 1 taken back, 1 open") || strings.Contains(st.Winbar, "1 hunk open")
+	if !counted && (strings.Contains(st.Winbar, "hunk") || !strings.Contains(st.Winbar, ":w accept")) {
+		s.t.Errorf("after taking back the first hunk the winbar shows %q, want 1 of 2 hunks taken back, or the keys alone", st.Winbar)
 	}
 	s.nv.Keys(`\aa`)
 	s.nextDiffClosed("accepted")

@@ -57,25 +57,25 @@ func TestPerHunkKeysInAProposal(t *testing.T) {
 	}{
 		{"taking back a changed line puts the file's line back and goes to the next open hunk",
 			func(d *diffEnv) { d.nv.Keys(`2G\ab`) },
-			"one\ntwo\nthree\nfive\nsix\nseven\neight\n", 4, "3 hunks: 1 taken back, 0 kept, 2 open"},
+			"one\ntwo\nthree\nfive\nsix\nseven\neight\n", 4, "3 hunks: 1 taken back, 2 open"},
 		{"keeping a hunk leaves Claude's text and goes to the next open hunk",
 			func(d *diffEnv) { d.nv.Keys(`2G\ak`) },
-			threeHunks, 4, "3 hunks: 0 taken back, 1 kept, 2 open"},
+			threeHunks, 4, "3 hunks: 1 kept, 2 open"},
 		{"taking back a deletion brings the deleted line back",
 			func(d *diffEnv) { d.nv.Keys(`4G\ab`) },
-			"one\nTWO\nthree\nfour\nfive\nsix\nseven\neight\n", 8, "3 hunks: 1 taken back, 0 kept, 2 open"},
+			"one\nTWO\nthree\nfour\nfive\nsix\nseven\neight\n", 8, "3 hunks: 1 taken back, 2 open"},
 		{"taking back an added line at the end removes it",
 			func(d *diffEnv) { d.nv.Keys(`G\ab`) },
-			"one\nTWO\nthree\nfive\nsix\nseven\n", 2, "3 hunks: 1 taken back, 0 kept, 2 open"},
+			"one\nTWO\nthree\nfive\nsix\nseven\n", 2, "3 hunks: 1 taken back, 2 open"},
 		{"keeping a hunk taken back gives it Claude's text again",
 			func(d *diffEnv) { d.nv.Keys(`2G\ab2G\ak`) },
-			threeHunks, 4, "3 hunks: 0 taken back, 1 kept, 2 open"},
+			threeHunks, 4, "3 hunks: 1 kept, 2 open"},
 		{"every hunk taken back leaves the file's text",
 			func(d *diffEnv) { d.nv.Keys(`2G\ab\ab\ab`) },
-			hunkFile, 7, "3 hunks: 3 taken back, 0 kept, 0 open"},
+			hunkFile, 7, "3 hunks: 3 taken back"},
 		{"the keys work from the file's window too",
 			func(d *diffEnv) { d.nv.Keys(`<C-w>p2G\ab`) },
-			"one\ntwo\nthree\nfive\nsix\nseven\neight\n", 4, "3 hunks: 1 taken back, 0 kept, 2 open"},
+			"one\ntwo\nthree\nfive\nsix\nseven\neight\n", 4, "3 hunks: 1 taken back, 2 open"},
 		{"the commands do what the keys do",
 			func(d *diffEnv) { d.nv.Cmd("2"); d.nv.Cmd("ClaudeDiffTakeBack"); d.nv.Cmd("ClaudeDiffKeep") },
 			"one\ntwo\nthree\nfive\nsix\nseven\neight\n", 7, "3 hunks: 1 taken back, 1 kept, 1 open"},
@@ -83,29 +83,29 @@ func TestPerHunkKeysInAProposal(t *testing.T) {
 			d.nv.Lua(nil, `require('claude').setup({ diff = { keymaps = { take_back = false, keep = false } } })
 				vim.keymap.set('n', 'gb', '<Plug>(ClaudeDiffTakeBack)')`)
 			d.nv.Keys(`2Ggb`)
-		}, "one\ntwo\nthree\nfive\nsix\nseven\neight\n", 4, "3 hunks: 1 taken back, 0 kept, 2 open"},
+		}, "one\ntwo\nthree\nfive\nsix\nseven\neight\n", 4, "3 hunks: 1 taken back, 2 open"},
 		{"a line no hunk holds changes nothing",
 			func(d *diffEnv) { d.nv.Keys(`1G\ab`) },
-			threeHunks, 1, "3 hunks: 0 taken back, 0 kept, 3 open"},
+			threeHunks, 1, "3 hunks open"},
 		{"Vim's do counts as taking the hunk back",
 			func(d *diffEnv) { d.nv.Keys(`2Gdo`) },
-			"one\ntwo\nthree\nfive\nsix\nseven\neight\n", 2, "3 hunks: 1 taken back, 0 kept, 2 open"},
+			"one\ntwo\nthree\nfive\nsix\nseven\neight\n", 2, "3 hunks: 1 taken back, 2 open"},
 		{"undoing a take back opens the hunk again",
 			func(d *diffEnv) { d.nv.Keys(`2G\ab4G\abu`) },
-			"one\ntwo\nthree\nfive\nsix\nseven\neight\n", 0, "3 hunks: 1 taken back, 0 kept, 2 open"},
+			"one\ntwo\nthree\nfive\nsix\nseven\neight\n", 0, "3 hunks: 1 taken back, 2 open"},
 		{"deleting Claude's added line by hand counts as taking it back",
 			func(d *diffEnv) { d.nv.Keys(`Gdd`) },
-			"one\nTWO\nthree\nfive\nsix\nseven\n", 0, "3 hunks: 1 taken back, 0 kept, 2 open"},
+			"one\nTWO\nthree\nfive\nsix\nseven\n", 0, "3 hunks: 1 taken back, 2 open"},
 		{":e! starts the decisions over",
 			func(d *diffEnv) { d.nv.Keys(`2G\ab`); d.nv.Cmd("edit!") },
-			threeHunks, 0, "3 hunks: 0 taken back, 0 kept, 3 open"},
+			threeHunks, 0, "3 hunks open"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			d := newDiffEnv(t, `vim.o.columns = 300`)
 			d.nv.Cmd("call writefile(['one', 'two', 'three', 'four', 'five', 'six', 'seven'], expand('%')) | edit!")
 			p := d.openDiff(d.path, threeHunks, tab)
-			if st := d.hunkState(); !strings.Contains(st.Winbar, "3 hunks: 0 taken back, 0 kept, 3 open") {
+			if st := d.hunkState(); !strings.Contains(st.Winbar, "3 hunks open") {
 				t.Errorf("as the proposal opens, its winbar shows %q, want 3 open hunks", st.Winbar)
 			}
 			d.nv.Cmd("1")
@@ -201,20 +201,22 @@ func TestAProposalRejectedAfterATakeBackLeavesTheFileAlone(t *testing.T) {
 	d.assertUntouched(d.path, original)
 }
 
-// Narrower, the state gets shorter before a key goes; the keys stay (TestTheProposalsWinbar…).
-func TestTheWinbarFitsTheHunksStateToItsWidth(t *testing.T) {
+// Narrower, the hunks' state goes before any key, and the keys stay, :w and :q too: at half
+// an 80-column screen (the file and the proposal side by side) the winbar still says how to
+// accept and reject (issue 36). The state reads as words.
+func TestTheWinbarDropsTheHunksStateBeforeAnyKey(t *testing.T) {
 	for _, tt := range []struct {
 		columns int
 		want    string
 	}{
-		{200, ` Claude proposal  \aa accept · \ad reject · :w accept · :q reject │ 0 back 0 kept 1 open`},
-		{170, ` Claude proposal  \aa accept · \ad reject │ 1 hunk: 0 taken back, 0 kept, 1 open`},
-		{80, `\aa accept \ad reject │ 1/1 open`},
+		{200, ` Claude proposal  \aa accept · \ad reject · :w accept · :q reject │ 1 hunk open`},
+		{120, ` Claude proposal  \aa, :w accept · \ad, :q reject`},
+		{80, ` Claude  \aa, :w accept · \ad, :q reject`},
 	} {
 		t.Run(fmt.Sprint(tt.columns, " columns"), func(t *testing.T) {
 			d := newDiffEnv(t, fmt.Sprintf(`vim.o.columns = %d`, tt.columns))
 			p := d.openDiff(d.path, proposed, tab)
-			if bar := d.renderedWinbar(); !strings.HasPrefix(bar, tt.want) {
+			if bar := strings.TrimRight(d.renderedWinbar(), " "); bar != tt.want {
 				t.Errorf("the proposal's winbar shows %q, want %q", bar, tt.want)
 			}
 			d.nv.Cmd("ClaudeDiffDeny")
@@ -226,7 +228,7 @@ func TestTheWinbarFitsTheHunksStateToItsWidth(t *testing.T) {
 func TestTheWinbarNamesThePerHunkKeys(t *testing.T) {
 	d := newDiffEnv(t, `vim.o.columns = 400`)
 	p := d.openDiff(d.path, proposed, tab)
-	want := `\aa accept · \ad reject · :w accept · :q reject · \ab take back · \ak keep │ 1 hunk: 0 taken back, 0 kept, 1 open`
+	want := `\aa accept · \ad reject · :w accept · :q reject · \ab take back · \aw why · \ak keep │ 1 hunk open`
 	if bar := d.renderedWinbar(); !strings.Contains(bar, want) {
 		t.Errorf("the proposal's winbar shows %q, want %q in it", bar, want)
 	}

@@ -438,9 +438,9 @@ func TestTheProposalsWinbarKeepsBothKeysAtCommonWidths(t *testing.T) {
 		setup   string
 		want    []string
 	}{
-		{120, "", []string{`\aa accept`, `\ad reject`}},
-		{100, "", []string{`\aa accept`, `\ad reject`}},
-		{120, `vim.g.mapleader = ' '`, []string{`<Space>aa accept`, `<Space>ad reject`}},
+		{120, "", []string{`\aa`, `\ad`, "accept", "reject"}},
+		{100, "", []string{`\aa`, `\ad`, "accept", "reject"}},
+		{120, `vim.g.mapleader = ' '`, []string{`<Space>aa`, `<Space>ad`, "accept", "reject"}},
 	} {
 		t.Run(fmt.Sprintf("%d columns %s", tt.columns, tt.setup), func(t *testing.T) {
 			d := newDiffEnv(t, fmt.Sprintf(`vim.o.columns = %d %s

@@ -113,3 +113,62 @@ func TestANotifierThatReplacesVimNotifyGetsEveryMessage(t *testing.T) {
 		t.Errorf("the user's vim.notify got %+v; want both messages, prefixed once, at WARN (3) and ERROR (4), titled claude.nvim", got)
 	}
 }
+
+// A terminal beside the file, the user typing in it: the message window must not cover it
+// (Claude's terminal shows the CLI's own choices at its bottom, issue 36), and still shows.
+func TestTheMessageWindowNeverCoversATerminal(t *testing.T) {
+	nv := newNvim(t)
+	withUI(t, nv)
+	nv.Cmd(`vsplit | terminal sh -c 'exec cat'`)
+	nv.Cmd("startinsert")
+	nvimtest.Wait(t, "Terminal mode", waitTimeout, func() bool {
+		var m editorMode
+		return nv.Call("nvim_get_mode", &m) == nil && m.Mode == "t"
+	})
+	modeAfter(t, nv, `require("claude.notify").info("Claude proposes a change to greet.txt: the diff is open beside; :ClaudeDiffFocus goes to it")`)
+	if shown := messageWindow(t, nv); !strings.Contains(shown, "Claude proposes a change") {
+		t.Fatalf("in Terminal mode the message window shows %q, want the message", shown)
+	}
+	var overlap string
+	nv.Lua(&overlap, `
+		local toast, term
+		for _, w in ipairs(vim.api.nvim_list_wins()) do
+			local buf = vim.api.nvim_win_get_buf(w)
+			if vim.api.nvim_win_get_config(w).relative ~= "" then
+				toast = w
+			elseif vim.bo[buf].buftype == "terminal" then
+				term = w
+			end
+		end
+		local function box(w, border)
+			local p = vim.api.nvim_win_get_position(w)
+			return p[1], p[1] + vim.api.nvim_win_get_height(w) + border, p[2], p[2] + vim.api.nvim_win_get_width(w) + border
+		end
+		local t1, b1, l1, r1 = box(toast, 2)
+		local t2, b2, l2, r2 = box(term, 0)
+		if t1 < b2 and t2 < b1 and l1 < r2 and l2 < r1 then
+			return string.format("toast rows %d-%d cols %d-%d, terminal rows %d-%d cols %d-%d", t1, b1, l1, r1, t2, b2, l2, r2)
+		end
+		return ""`)
+	if overlap != "" {
+		t.Errorf("the message window covers the terminal: %s", overlap)
+	}
+}
+
+// A message about something over (a proposal answered) leaves the screen when withdrawn;
+// another message stays.
+func TestAWithdrawnMessageLeavesTheMessageWindow(t *testing.T) {
+	nv := newNvim(t)
+	withUI(t, nv)
+	nv.Keys("i")
+	modeAfter(t, nv, `require("claude.notify").info("Claude proposes a change to greet.txt", { tag = "diff:1" })
+		require("claude.notify").info("something else")`)
+	if shown := messageWindow(t, nv); !strings.Contains(shown, "proposes a change") || !strings.Contains(shown, "something else") {
+		t.Fatalf("the message window shows %q, want both messages", shown)
+	}
+	modeAfter(t, nv, `require("claude.notify").withdraw("diff:1")`)
+	nvimtest.Wait(t, "the withdrawn message to leave", waitTimeout, func() bool {
+		shown := messageWindow(t, nv)
+		return !strings.Contains(shown, "proposes a change") && strings.Contains(shown, "something else")
+	})
+}

@@ -340,14 +340,16 @@ local function offer(view, name)
   if can_open_beside(view) then
     show(view, view.spec, true)
     require("claude.notify").info(
-      string.format("Claude proposes a change to %s: the diff is open beside; :ClaudeDiffFocus goes to it", name)
+      string.format("Claude proposes a change to %s: the diff is open beside; :ClaudeDiffFocus goes to it", name),
+      { tag = "diff:" .. view.id }
     )
     vim.cmd.redrawstatus({ bang = true })
     return
   end
   view.waiting = true
   require("claude.notify").info(
-    string.format("Claude proposes a change to %s; it waits until you go to it (:ClaudeDiffFocus)", name)
+    string.format("Claude proposes a change to %s; it waits until you go to it (:ClaudeDiffFocus)", name),
+    { tag = "diff:" .. view.id }
   )
   vim.cmd.redrawstatus({ bang = true })
 end
@@ -370,7 +372,8 @@ local function present(view)
         "Claude (%s) proposes a change to %s; it opens in that session's tab page (or at once with :ClaudeDiffFocus)",
         sessions.label(spec.session),
         name
-      )
+      ),
+      { tag = "diff:" .. view.id }
     )
     return
   end
@@ -671,6 +674,8 @@ function M.close(id, result)
   end
   views[id] = nil
   view.decided = true
+  -- "Claude proposes a change…" is over: it leaves the screen.
+  require("claude.notify").withdraw("diff:" .. id)
   if view.waiting or view.preparing then -- never shown
     pcall(vim.api.nvim_del_augroup_by_id, view.waiting)
     require("claude.diff_large").drop_unshown(view)

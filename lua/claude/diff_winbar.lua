@@ -16,25 +16,28 @@ local function shown_key(lhs)
   end))
 end
 
--- Where the hunks stand, long to shortest: "3 hunks: 1 taken back, 1 kept,
--- 1 open", "1 back 1 kept 1 open", "1/3 open"; nil while not known.
+-- Where the hunks stand, in words, long then short: "3 hunks: 1 taken
+-- back, 2 open" (no state counted 0), "1 hunk open" while none is decided;
+-- then only what is left to decide: "2 hunks open", "all decided". nil
+-- while not known.
 local function hunk_status(counts)
   if not counts or counts.total == 0 then
     return nil
   end
-  local long = string.format(
-    "%d hunk%s: %d taken back, %d kept, %d open",
-    counts.total,
-    counts.total == 1 and "" or "s",
-    counts.taken_back,
-    counts.kept,
-    counts.open
-  )
-  return {
-    long,
-    string.format("%d back %d kept %d open", counts.taken_back, counts.kept, counts.open),
-    string.format("%d/%d open", counts.open, counts.total),
-  }
+  local function hunks(n)
+    return string.format("%d hunk%s", n, n == 1 and "" or "s")
+  end
+  local short = counts.open == 0 and "all decided" or hunks(counts.open) .. " open"
+  if counts.open == counts.total then
+    return { short, short }
+  end
+  local parts = {}
+  for _, s in ipairs({ { counts.taken_back, "taken back" }, { counts.kept, "kept" }, { counts.open, "open" } }) do
+    if s[1] > 0 then
+      table.insert(parts, s[1] .. " " .. s[2])
+    end
+  end
+  return { hunks(counts.total) .. ": " .. table.concat(parts, ", "), short }
 end
 
 -- The keys that decide one hunk, as the hint shows them.
@@ -43,6 +46,9 @@ local function hunk_keys()
   if cfg().use_default_keymaps and keys.take_back then
     table.insert(parts, shown_key(keys.take_back) .. " take back")
   end
+  if cfg().use_default_keymaps and keys.take_back_why then
+    table.insert(parts, shown_key(keys.take_back_why) .. " why")
+  end
   if cfg().use_default_keymaps and keys.keep then
     table.insert(parts, shown_key(keys.keep) .. " keep")
   end
@@ -50,54 +56,48 @@ local function hunk_keys()
 end
 
 -- The proposal's winbar hints, longest first: the winbar shows the first
--- that fits the window, so at common widths both keys stay in sight, and
--- the hunks' state before all but the narrowest.
+-- that fits the window. Narrower, the hunks' state goes first (long, short,
+-- none), then the words shrink, but the keys stay, :w and :q too: at half
+-- an 80-column screen " Claude  \aa, :w accept · \ad, :q reject" fits.
 local function winbar_variants(counts, place)
   local keys = cfg().keymaps
+  local use = cfg().use_default_keymaps
+  local accept = use and keys.accept and shown_key(keys.accept)
+  local reject = use and keys.reject and shown_key(keys.reject)
   local parts = {}
-  if cfg().use_default_keymaps and keys.accept then
-    table.insert(parts, shown_key(keys.accept) .. " accept")
+  if accept then
+    table.insert(parts, accept .. " accept")
   end
-  if cfg().use_default_keymaps and keys.reject then
-    table.insert(parts, shown_key(keys.reject) .. " reject")
+  if reject then
+    table.insert(parts, reject .. " reject")
   end
-  local keyed = table.concat(parts, " · ")
-  local full = vim.list_extend(vim.deepcopy(parts), { ":w accept", ":q reject" })
+  local keyed = #parts > 0 and table.concat(parts, " ") or ":w accept :q reject"
+  local full = table.concat(vim.list_extend(vim.deepcopy(parts), { ":w accept", ":q reject" }), " · ")
+  -- Both ways to answer, each once: "\aa, :w accept · \ad, :q reject".
+  local compact = (accept and accept .. ", " or "") .. ":w accept · " .. (reject and reject .. ", " or "") .. ":q reject"
   -- One of several edits of the model's message: "Claude proposal 2 of 3".
   local of = place and string.format(" %d of %d", place[1], place[2]) or ""
-  local variants = {
-    { "Claude proposal" .. of, table.concat(full, " · ") },
-    { "Claude proposal" .. of, keyed ~= "" and keyed or ":w accept · :q reject" },
-    { "Claude" .. of, keyed ~= "" and keyed or ":w accept · :q reject" },
-  }
-  if #parts > 0 then
-    table.insert(variants, { vim.trim(of), table.concat(parts, " ") })
-  end
+  local label = "Claude proposal" .. of
+  local variants = {}
   local status = hunk_status(counts)
-  if not status then
-    return variants
+  if status then
+    local per_hunk = hunk_keys()
+    if per_hunk ~= "" then
+      table.insert(variants, { label, full .. " · " .. per_hunk .. " │ " .. status[1] })
+    end
+    table.insert(variants, { label, full .. " │ " .. status[1] })
+    table.insert(variants, { label, full .. " │ " .. status[2] })
   end
-  -- The hunks' state comes after the keys, and goes before any of them:
-  -- long, then short, with all the hints; then shorter with fewer; then
-  -- the keys alone as before.
-  local with = {}
-  local function add(v, text)
-    table.insert(with, { v[1], v[2] .. " │ " .. text })
-  end
-  local per_hunk = hunk_keys()
-  if per_hunk ~= "" then
-    table.insert(with, { variants[1][1], variants[1][2] .. " · " .. per_hunk .. " │ " .. status[1] })
-  end
-  add(variants[1], status[1])
-  add(variants[1], status[2])
-  add(variants[2], status[1])
-  for i = 2, #variants do
-    add(variants[i], status[2])
-  end
-  for i = 2, #variants do
-    add(variants[i], status[3])
-  end
-  return vim.list_extend(with, vim.list_slice(variants, 2))
+  vim.list_extend(variants, {
+    { label, full },
+    { label, compact },
+    { "Claude" .. of, compact },
+    { vim.trim(of), compact },
+    -- Narrower still (a third of the screen beside Claude's terminal): the
+    -- keys alone, as short as they go.
+    { vim.trim(of), keyed },
+  })
+  return variants
 end
 
 --- The proposal window's winbar, fitted to its width (claude.diff.winbar).

@@ -46,7 +46,8 @@ local function fit(text, width)
   return out .. "…", true
 end
 
--- The floating window showing the latest messages.
+-- The floating window showing the latest messages: lines are the
+-- messages, { text, highlight, tag }, wrapped as the toast is drawn.
 local toast = { win = nil, buf = nil, lines = {}, timer = nil }
 
 -- How long a toast stays: long enough to read it, longer for errors.
@@ -86,39 +87,88 @@ local function wrap(text, width)
   return lines
 end
 
-local function show_toast(text, level)
-  local width = math.max(20, math.min(80, math.floor(vim.o.columns * 0.6)))
-  for _, l in ipairs(wrap(text, width)) do
-    table.insert(toast.lines, { l, highlight[level] or "NormalFloat" })
+-- The area the toast may take, in editor cells: { bottom, right, width }
+-- (bottom row and right column exclusive, width the widest text). The
+-- whole editor, above the status and command lines, unless a terminal
+-- window is in the tab page: Claude's terminal shows the CLI's own choices
+-- at its bottom and must never be hidden, so then the largest window that
+-- is no terminal; nil when every window is one (the message area and
+-- :messages still have the message).
+local function toast_area()
+  local bottom = vim.o.lines - vim.o.cmdheight - (vim.o.laststatus > 0 and 1 or 0) - 1
+  local best, best_size, terminal = nil, -1, false
+  for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+    if vim.api.nvim_win_get_config(win).relative == "" then
+      if vim.bo[vim.api.nvim_win_get_buf(win)].buftype == "terminal" then
+        terminal = true
+      else
+        local w, h = vim.api.nvim_win_get_width(win), vim.api.nvim_win_get_height(win)
+        if w * h > best_size then
+          best, best_size = win, w * h
+        end
+      end
+    end
   end
-  -- The newest messages, as many as fit in a third of the screen.
-  local room = math.max(3, math.floor(vim.o.lines / 3))
-  while #toast.lines > room do
+  if not terminal then
+    return { bottom = math.max(bottom, 1), right = vim.o.columns, width = math.max(20, math.min(80, math.floor(vim.o.columns * 0.6))) }
+  end
+  if not best or vim.api.nvim_win_get_width(best) < 12 then
+    return nil
+  end
+  local pos = vim.api.nvim_win_get_position(best)
+  local w, h = vim.api.nvim_win_get_width(best), vim.api.nvim_win_get_height(best)
+  return { bottom = pos[1] + h, right = pos[2] + w, width = math.min(80, w - 2) }
+end
+
+local function show_toast(text, level, tag)
+  table.insert(toast.lines, { text, highlight[level] or "NormalFloat", tag })
+  if #toast.lines > 20 then -- more than a third of any screen shows
     table.remove(toast.lines, 1)
+  end
+  return M.render_toast(toast_ms(text, level))
+end
+
+-- Draws the messages in toast.lines (closing the toast when there are
+-- none); ms: how long it stays from now, nil to keep its timer.
+function M.render_toast(ms)
+  local area = #toast.lines > 0 and toast_area()
+  if not area then
+    close_toast()
+    return #toast.lines == 0
+  end
+  local lines = {}
+  for _, m in ipairs(toast.lines) do
+    for _, l in ipairs(wrap(m[1], area.width)) do
+      table.insert(lines, { l, m[2] })
+    end
+  end
+  -- The newest lines, as many as fit in a third of the screen.
+  local room = math.max(3, math.floor(vim.o.lines / 3))
+  while #lines > room do
+    table.remove(lines, 1)
   end
   if not (toast.buf and vim.api.nvim_buf_is_valid(toast.buf)) then
     toast.buf = vim.api.nvim_create_buf(false, true)
     vim.bo[toast.buf].bufhidden = "hide"
   end
   local text_lines, widest = {}, 1
-  for _, l in ipairs(toast.lines) do
+  for _, l in ipairs(lines) do
     table.insert(text_lines, l[1])
     widest = math.max(widest, vim.fn.strdisplaywidth(l[1]))
   end
   vim.api.nvim_buf_set_lines(toast.buf, 0, -1, false, text_lines)
   local ns = vim.api.nvim_create_namespace("claude_notify")
   vim.api.nvim_buf_clear_namespace(toast.buf, ns, 0, -1)
-  for i, l in ipairs(toast.lines) do
+  for i, l in ipairs(lines) do
     vim.api.nvim_buf_add_highlight(toast.buf, ns, l[2], i - 1, 0, -1)
   end
-  -- Bottom right, above the status line and the command line.
-  local bottom = vim.o.lines - vim.o.cmdheight - (vim.o.laststatus > 0 and 1 or 0)
+  -- The area's bottom right corner (its border inside the area).
   local config = {
     relative = "editor",
     anchor = "SE",
-    row = math.max(bottom - 1, 1),
-    col = vim.o.columns,
-    width = math.min(widest, vim.o.columns - 2),
+    row = area.bottom,
+    col = area.right,
+    width = math.min(widest, area.width),
     height = #text_lines,
     style = "minimal",
     border = "rounded",
@@ -138,29 +188,60 @@ local function show_toast(text, level)
     toast.win = win
     vim.wo[win].wrap = true
   end
-  if toast.timer then
-    toast.timer:stop()
-  else
-    toast.timer = vim.uv.new_timer()
+  if ms then
+    if toast.timer then
+      toast.timer:stop()
+    else
+      toast.timer = vim.uv.new_timer()
+    end
+    toast.timer:start(ms, 0, vim.schedule_wrap(close_toast))
   end
-  toast.timer:start(toast_ms(text, level), 0, vim.schedule_wrap(close_toast))
   return true
 end
 
-local function display(text, level)
+-- The tag of the message the message area shows now, if it had one.
+local echoed_tag
+
+local function display(text, level, tag)
   local hl = highlight[level]
   local line, cut = fit(text, math.max(vim.v.echospace - 1, 10))
   vim.api.nvim_echo({ { line, hl } }, true, {})
+  echoed_tag = tag
   if cut or mode_hides_messages() then
-    show_toast(text, level)
+    show_toast(text, level, tag)
   end
+end
+
+--- Takes back what the messages notified with opts.tag still show: their
+--- lines leave the toast, and the message area is cleared when it shows
+--- one (:messages keeps them). A message about something that is over (a
+--- proposal answered) must not stay in sight.
+---@param tag string
+function M.withdraw(tag)
+  vim.schedule(function() -- after a message of the same tag still on its way
+    local kept = {}
+    for _, l in ipairs(toast.lines) do
+      if l[3] ~= tag then
+        table.insert(kept, l)
+      end
+    end
+    if #kept ~= #toast.lines then
+      toast.lines = kept
+      M.render_toast()
+    end
+    if echoed_tag == tag then
+      echoed_tag = nil
+      vim.api.nvim_echo({ { "" } }, false, {})
+    end
+  end)
 end
 
 --- Tells the user msg at level ("claude.nvim: " is put in front unless
 --- msg starts with it). DEBUG and TRACE are not shown.
 ---@param msg string
 ---@param level integer|nil vim.log.levels.*, INFO by default
-function M.notify(msg, level)
+---@param opts? { tag: string } tag: what M.withdraw takes back
+function M.notify(msg, level, opts)
   level = level or levels.INFO
   if level < levels.INFO then
     return
@@ -179,7 +260,7 @@ function M.notify(msg, level)
   -- Outside the command or callback that raised it: messages given there
   -- pile up under the command line and end in "Press ENTER".
   vim.schedule(function()
-    display(text, level)
+    display(text, level, opts and opts.tag)
   end)
 end
 
@@ -191,8 +272,8 @@ function M.warn(msg)
   M.notify(msg, levels.WARN)
 end
 
-function M.info(msg)
-  M.notify(msg, levels.INFO)
+function M.info(msg, opts)
+  M.notify(msg, levels.INFO, opts)
 end
 
 --- The lines the message window shows now (tests, :checkhealth).
