@@ -131,11 +131,19 @@ func (b *Board) Hook(e hooks.Event) {
 		case hooks.PreToolUse, hooks.PostToolUse:
 			b.enter(s, Working, "")
 		case hooks.PermissionRequest:
-			b.enter(s, NeedsYou, KindPermission)
+			// An edit the CLI asks about is reviewed in its diff (openDiff): a review, as
+			// :ClaudeChanges and the diff say, not a permission.
+			kind := KindPermission
+			if hooks.Reviewed(e.ToolName) {
+				kind = KindDiff
+			}
+			b.enter(s, NeedsYou, kind)
 		case hooks.Notification:
 			switch e.Notification {
 			case "permission_prompt":
-				b.enter(s, NeedsYou, KindPermission)
+				if s.State != NeedsYou || s.Kind != KindDiff { // the review's own notification
+					b.enter(s, NeedsYou, KindPermission)
+				}
 			case "idle_prompt":
 				// Only a finished turn nobody looked at: an idle prompt after the user was
 				// there, or while a wait is up, says nothing new.

@@ -20,6 +20,8 @@ func ev(name string, fields ...string) hooks.Event {
 			e.SessionID = fields[i+1]
 		case "mode":
 			e.PermissionMode = fields[i+1]
+		case "tool":
+			e.ToolName = fields[i+1]
 		}
 	}
 	return e
@@ -54,6 +56,9 @@ func TestATerminalsHooksMoveItsState(t *testing.T) {
 		{"a permission asked in its prompt needs you, once for the request and its notification",
 			[]hooks.Event{ev(hooks.UserPromptSubmit), ev(hooks.PreToolUse), ev(hooks.PermissionRequest), ev(hooks.Notification, "notification", "permission_prompt")},
 			NeedsYou, KindPermission, 1},
+		{"an edit asked about is a review (its diff is open), not a permission, also after the notification",
+			[]hooks.Event{ev(hooks.UserPromptSubmit), ev(hooks.PreToolUse, "tool", "Edit"), ev(hooks.PermissionRequest, "tool", "Edit"), ev(hooks.Notification, "notification", "permission_prompt")},
+			NeedsYou, KindDiff, 1},
 		{"the tool that ran after the answer makes it work again",
 			[]hooks.Event{ev(hooks.UserPromptSubmit), ev(hooks.PermissionRequest), ev(hooks.PostToolUse)}, Working, "", 1},
 		{"Stop makes it done", []hooks.Event{ev(hooks.UserPromptSubmit), ev(hooks.Stop)}, Done, "", 1},

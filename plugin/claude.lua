@@ -51,9 +51,9 @@ command("ClaudeSessions", function(o)
 end, {
   nargs = "?",
   complete = function()
-    return { "restore" }
+    return { "next", "restore" }
   end,
-  desc = "List the Claude sessions by what they need and go to one; restore: bring back last time's",
+  desc = "The inbox: what waits for you and what is unreviewed, from every session; go to one. next: the first; restore: last time's sessions",
 })
 
 command("ClaudeSend", function(o)

@@ -10,7 +10,21 @@ local M = {}
 
 local attention = require("claude.attention")
 
-local labels = { needs_you = "needs you", working = "working", done = "done", exited = "exited" }
+local labels = { needs_you = "needs you", working = "working", done = "done", exited = "exited", unreviewed = "unreviewed" }
+
+-- What a session needing the user waits for, in the words the diff and
+-- :ClaudeChanges use: an edit is a "review", whatever asked for it.
+local kinds = {
+  diff = "review",
+  permission = "permission",
+  question = "question",
+  plan = "plan",
+  idle = "turn finished, not seen",
+}
+
+-- The order of the inbox: what waits for the user first, then what was
+-- written and not reviewed, then the rest.
+local rank = { needs_you = 1, unreviewed = 2, working = 3, done = 4, exited = 5 }
 
 -- The attention key of buf: its terminal session's or its chat's, or "".
 local function key_of(buf)
@@ -115,14 +129,37 @@ function M.entries()
   for _, e in ipairs(out) do
     e.current = current ~= nil and e.key == "terminal:" .. current.id
   end
+  -- Everything written and not reviewed, from every session: one entry a
+  -- file (the ledger's signs, claude.changes.signs).
+  local signs = package.loaded["claude.changes.signs"]
+  for _, f in ipairs(signs and signs.files() or {}) do
+    table.insert(out, { key = "file:" .. f.path, state = "unreviewed", kind = "", cwd = f.path, hunks = f.hunks, line = f.line, since = 0 })
+  end
+  -- Stable: within a state, the order the attention list gave.
+  for i, e in ipairs(out) do
+    e.order = i
+  end
+  table.sort(out, function(a, b)
+    local ra, rb = rank[a.state] or 9, rank[b.state] or 9
+    return ra == rb and a.order < b.order or ra < rb
+  end)
   return out
 end
 
 --- One line of the list for entry e.
 function M.format(e)
   local what = labels[e.state] or e.state
+  if e.state == "unreviewed" then
+    return string.format(
+      "%s · %s · %d hunk%s to review",
+      what,
+      vim.fn.fnamemodify(e.cwd, ":~:."),
+      e.hunks,
+      e.hunks == 1 and "" or "s"
+    )
+  end
   if e.state == "needs_you" and e.kind ~= "" then
-    what = what .. " (" .. e.kind .. ")"
+    what = what .. " (" .. (kinds[e.kind] or e.kind) .. ")"
   end
   local kind, name = e.key:match("^(%a+):(.*)$")
   local parts = {
@@ -194,14 +231,31 @@ local function go_to_chat(dir, kind)
   end
 end
 
---- Goes to entry e's session.
+--- Goes to entry e's session, or to the first unreviewed change of its file.
 function M.go(e)
   local kind, name = e.key:match("^(%a+):(.*)$")
-  if kind == "terminal" then
+  if kind == "file" then
+    vim.cmd.edit(vim.fn.fnameescape(name))
+    pcall(vim.api.nvim_win_set_cursor, 0, { e.line or 1, 0 })
+  elseif kind == "terminal" then
     go_to_terminal(tonumber(name))
   elseif kind == "chat" then
     go_to_chat(name, e.state == "needs_you" and e.kind or nil)
   end
+end
+
+--- :ClaudeSessions next: goes to the first thing waiting for the user (a
+--- review, a permission, a question, a plan), else the first file written
+--- and not reviewed. False when nothing waits.
+function M.next()
+  for _, e in ipairs(M.entries()) do
+    if e.state == "needs_you" or e.state == "unreviewed" then
+      M.go(e)
+      return true
+    end
+  end
+  require("claude.notify").info("nothing waits for you: no review, question or plan, nothing unreviewed")
+  return false
 end
 
 --- :ClaudeSessions: picks a session and goes to it.

@@ -251,8 +251,10 @@ end
 function M.sessions(arg)
   if arg == "restore" then
     return require("claude.attention_view").restore()
+  elseif arg == "next" then
+    return require("claude.attention_view").next()
   elseif arg and arg ~= "" then
-    require("claude.notify").error(":ClaudeSessions takes restore or nothing, not " .. arg)
+    require("claude.notify").error(":ClaudeSessions takes next, restore or nothing, not " .. arg)
     return
   end
   require("claude.attention_view").pick()

@@ -101,6 +101,27 @@ function M.count()
   return n
 end
 
+--- The files with unreviewed changes, by name: { path, hunks, line }
+--- (line: the first changed line), for the inbox (:ClaudeSessions).
+function M.files()
+  local out = {}
+  for _, r in pairs(by_root) do
+    for path, marks in pairs(r.files) do
+      if #marks > 0 then
+        local first = math.huge
+        for _, m in ipairs(marks) do
+          first = math.min(first, math.max(m.start, 1))
+        end
+        table.insert(out, { path = path, hunks = #marks, line = first })
+      end
+    end
+  end
+  table.sort(out, function(a, b)
+    return a.path < b.path
+  end)
+  return out
+end
+
 --- The lines (1-based) of buf that carry a sign, in order.
 function M.lines(buf)
   local out = {}
