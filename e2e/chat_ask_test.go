@@ -214,3 +214,32 @@ func TestAChatPlanKeptWithFeedbackTellsTheModelAndStaysInPlanMode(t *testing.T) 
 		t.Errorf("after keeping on planning the winbar says %q, want mode plan", st)
 	}
 }
+
+// Plan review with line comments (issue 36): comments on lines of the plan (gl), then keep
+// planning (gk) with a word on the whole: the model gets them as one feedback, each comment
+// after the line it is on.
+func TestAChatPlansLineCommentsReachTheModelAsOneFeedback(t *testing.T) {
+	t.Parallel()
+	const comment, overall = "louder than what? say by how much", "Otherwise fine."
+	s := startChatPlan(t, fakeapi.Say("I will say by how much."))
+	s.openPlan()
+	s.pickInOrder(comment, overall)
+	s.nv.Keys("3Ggl")
+	var shown []string
+	s.nv.Lua(&shown, `local out = {}
+		for _, m in ipairs(vim.api.nvim_buf_get_extmarks(0, vim.api.nvim_get_namespaces().claude_plan_comments, 0, -1, { details = true })) do
+			table.insert(out, m[2] .. ":" .. m[4].virt_lines[1][1][1])
+		end
+		return out`)
+	if len(shown) != 1 || shown[0] != "2:  ✎ "+comment {
+		t.Errorf("after gl the plan shows the comments %q, want %q under line 3", shown, comment)
+	}
+	s.nv.Keys("gk")
+	s.waitChat("  ⎿  keep planning: " + overall + " (1 line comment)")
+	s.waitChat("I will say by how much.")
+	result := s.toolResult("ExitPlanMode")
+	want := "The user commented on 1 line of your plan:\n- line 3, \"1. Make the second line of greet.txt louder\": " + comment + "\nAnd on the whole plan: " + overall
+	if got := strings.Join(result.Texts(), ""); !result.IsError || got != want {
+		t.Errorf("the model got %q (error %v), want the comments as one feedback %q", got, result.IsError, want)
+	}
+}

@@ -183,7 +183,8 @@ M.plan_modes = {
   { mode = "default", label = "default: ask me about each edit" },
 }
 
-local WINBAR = "Claude's plan: edit it as you like · ga approve · gk keep planning (feedback) · q close (it still waits)"
+local WINBAR =
+  "Claude's plan: edit it as you like · gl comment a line · ga approve · gk keep planning (feedback) · q close (it still waits)"
 
 local function plan_text(buf)
   return table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), "\n")
@@ -217,6 +218,7 @@ function M.open_plan(c, item, send)
         return require("claude.notify").info("this plan no longer waits for an answer")
       end
       send(reply, line)
+      require("claude.chat.plan_comments").forget(buf)
       c.plans[item.id] = nil
       if vim.api.nvim_buf_is_valid(buf) then
         vim.api.nvim_buf_delete(buf, { force = true })
@@ -250,9 +252,17 @@ function M.open_plan(c, item, send)
           return left_waiting()
         end
         text = vim.trim(text)
-        done({ allow = false, message = text }, text == "" and "keep planning" or ("keep planning: " .. text))
+        local comments = #require("claude.chat.plan_comments").list(buf)
+        local line = text == "" and "keep planning" or ("keep planning: " .. text)
+        if comments > 0 then
+          line = string.format("%s (%d line comment%s)", line, comments, comments == 1 and "" or "s")
+        end
+        done({ allow = false, message = require("claude.chat.plan_comments").feedback(buf, text) }, line)
       end)
-    end, "keep planning, telling Claude what to change")
+    end, "keep planning, telling Claude what to change (with the line comments)")
+    map("gl", function()
+      require("claude.chat.plan_comments").comment(buf)
+    end, "comment on this line of the plan (sent with gk)")
     map("q", function()
       pcall(vim.api.nvim_win_close, 0, false)
     end, "close the plan (it still waits for an answer)")
