@@ -22,16 +22,24 @@ CLAUDE_CLI_DIR = $(CLI_DEPS)/$(CLAUDE_CLI_VERSION)
 ACP_AGENT_PINNED := $(shell sed -n 's/^pinned=//p' scripts/install-acp-agent)
 ACP_AGENT := $(DEPS)/acp-agent/$(ACP_AGENT_PINNED)/bin/claude-agent-acp
 
-.PHONY: nvim-0.10 nvim-0.12 help build test lint bench bench-peer bench-chat-peer fuzz e2e e2e-range deps nvim claude-cli acp-agent trees manifest demo clean dist release-check
+.PHONY: nvim-0.10 nvim-0.12 help build helptags test lint bench bench-peer bench-chat-peer fuzz e2e e2e-range deps nvim claude-cli acp-agent trees manifest demo clean dist release-check
 
 help: ## List the targets.
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
 
 # Without cgo the binary is static: no dynamic loader or libc pages in its
 # memory, about 1.4 MiB less resident (issue 15); it needs nothing of cgo.
-build: ## Build the remote-plugin binary into bin/claude-nvim (from source, with Go).
+build: helptags ## Build the remote-plugin binary into bin/claude-nvim (from source, with Go), and doc/tags.
 	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) .
 	@printf '# Written by make build; read by :checkhealth claude.\nmethod=source\ngo=%s\n' "$$($(GO) version)" >$(BIN).source
+
+# doc/tags, so that :help claude works right after a manual install (lazy.nvim writes its
+# own). With the nvim on PATH, else the one make deps fetched; without either, it says so
+# and the build goes on: :helptags doc/ does the same by hand.
+helptags: ## Generate doc/tags (:helptags doc/).
+	@nvim=$$(command -v nvim || true); [ -n "$$nvim" ] || nvim=$(NVIM_012); \
+	if [ -x "$$nvim" ]; then "$$nvim" -es -u NONE -i NONE -c 'helptags doc' -c 'qa!' && echo "doc/tags written"; \
+	else echo "no nvim to write doc/tags with: run :helptags $(CURDIR)/doc in Neovim"; fi
 
 # The release assets scripts/install-binary downloads, in its layout
 # (dist/v<version>/claude-nvim-<version>-<os>-<arch> and SHA256SUMS), so dist/ served

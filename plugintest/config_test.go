@@ -156,3 +156,18 @@ vim.g.after_claude_setup = true
 		t.Errorf("messages after setup with a bad position:\n%s\nwant the one line:\n%s", messages, want)
 	}
 }
+
+// Several bad options in one setup() call: every one is seen, not only the last (the message
+// area shows one message; issue 36). They come as one message, which the message window
+// shows whole.
+func TestEveryBadOptionOfOneSetupIsShown(t *testing.T) {
+	nv := newNvim(t)
+	withUI(t, nv)
+	modeAfter(t, nv, `require("claude").setup({ terminal = { position = "top", size = "big" }, log = { level = "loud" }, auto_strat = true })`)
+	shown := messageWindow(t, nv)
+	for _, want := range []string{"4 bad options in setup()", "terminal.position", "terminal.size", "log.level", "auto_strat"} {
+		if !strings.Contains(shown, want) {
+			t.Errorf("after setup() with four bad options the message window shows %q, want %q in it", shown, want)
+		}
+	}
+}

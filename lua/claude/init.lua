@@ -57,11 +57,22 @@ function M.setup(opts)
   local config = require("claude.config")
   local cfg, unknown, problems = config.resolve(opts)
   config.set(cfg)
-  for _, problem in ipairs(problems) do
-    require("claude.notify").notify(problem, vim.log.levels.ERROR)
-  end
-  if #unknown > 0 then
-    require("claude.notify").notify("claude.nvim: unknown option(s) ignored: " .. table.concat(unknown, ", "), vim.log.levels.WARN)
+  -- One message for all: the message area shows the last message only,
+  -- and each bad option must be seen (the message window shows it whole).
+  local unknown_line = #unknown > 0 and ("claude.nvim: unknown option(s) ignored: " .. table.concat(unknown, ", ")) or nil
+  if #problems == 1 and not unknown_line then
+    require("claude.notify").notify(problems[1], vim.log.levels.ERROR)
+  elseif #problems > 0 then
+    local lines = { string.format("claude.nvim: %d bad options in setup(), each keeps its default:", #problems + (unknown_line and 1 or 0)) }
+    for _, problem in ipairs(problems) do
+      table.insert(lines, "  " .. problem:gsub("^claude%.nvim: ", ""))
+    end
+    if unknown_line then
+      table.insert(lines, "  " .. unknown_line:gsub("^claude%.nvim: ", ""))
+    end
+    require("claude.notify").notify(table.concat(lines, "\n"), vim.log.levels.ERROR)
+  elseif unknown_line then
+    require("claude.notify").notify(unknown_line, vim.log.levels.WARN)
   end
   if cfg.attention.restore and not restored then
     -- After startup, once: the sessions of last time in this directory.

@@ -136,14 +136,17 @@ function M.render_toast(ms)
     close_toast()
     return #toast.lines == 0
   end
-  local lines = {}
+  local lines, newest = {}, 0
   for _, m in ipairs(toast.lines) do
-    for _, l in ipairs(wrap(m[1], area.width)) do
+    local wrapped = wrap(m[1], area.width)
+    for _, l in ipairs(wrapped) do
       table.insert(lines, { l, m[2] })
     end
+    newest = #wrapped
   end
-  -- The newest lines, as many as fit in a third of the screen.
-  local room = math.max(3, math.floor(vim.o.lines / 3))
+  -- The newest lines, as many as fit in a third of the screen, and the
+  -- newest message whole as far as the screen allows.
+  local room = math.min(math.max(3, math.floor(vim.o.lines / 3), newest), math.max(vim.o.lines - 6, 3))
   while #lines > room do
     table.remove(lines, 1)
   end
@@ -204,7 +207,10 @@ local echoed_tag
 
 local function display(text, level, tag)
   local hl = highlight[level]
-  local line, cut = fit(text, math.max(vim.v.echospace - 1, 10))
+  -- One line only: more would stop Neovim on "Press ENTER".
+  local first = text:match("^[^\n]*")
+  local line, cut = fit(first, math.max(vim.v.echospace - 1, 10))
+  cut = cut or first ~= text
   vim.api.nvim_echo({ { line, hl } }, true, {})
   echoed_tag = tag
   if cut or mode_hides_messages() then
