@@ -179,6 +179,7 @@ function M.update(changed)
       pcall(remember, s)
     end
   end
+  require("claude.quit_guard").update(M.all())
   vim.cmd.redrawstatus({ bang = true })
 end
 

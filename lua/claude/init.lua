@@ -12,7 +12,7 @@
 --
 -- 3 commands: claude claude.commands claude.mention claude.prompt claude.health claude.handlers claude.dictate
 -- 2 views: claude.diff claude.diff_keys claude.diff_large claude.diff_winbar claude.diff_hunks claude.diff_round claude.diff_buffers claude.code claude.terminal claude.terminal.servers claude.terminal.native claude.terminal.snacks claude.terminal.external claude.terminal.window claude.chat claude.chat.state claude.chat.render claude.chat.input claude.chat.turns claude.chat.windows claude.chat.conversations claude.chat.models claude.chat.ask claude.chat.plan_comments claude.chat.revive claude.chat.queue claude.chat.trust claude.chat.keys claude.chat.highlight claude.chat.prestart claude.chat.agents claude.chat.tasks claude.chat.effort claude.chat.rewind claude.changes claude.changes.diff claude.changes.signs claude.changes.guard claude.changes.names claude.chat.history claude.attention_view
--- 1 core: claude.agents claude.host claude.remote claude.reap claude.server claude.sessions claude.state claude.cli claude.model claude.permission claude.tools claude.reload claude.selection claude.generation claude.memory claude.explorer claude.attention
+-- 1 core: claude.agents claude.host claude.remote claude.reap claude.server claude.sessions claude.state claude.cli claude.model claude.permission claude.tools claude.reload claude.selection claude.generation claude.memory claude.explorer claude.attention claude.quit_guard
 -- 0 base: claude.config claude.flags claude.version claude.events claude.notify claude.buffers claude.typing
 --
 -- Words, the same in Go (chatctl/doc.go says who creates, names and ends
