@@ -136,7 +136,7 @@ func TestClaudeSessionsListsWhatNeedsYouFirst(t *testing.T) {
 		!strings.HasPrefix(items[1], "working · terminal 1 ") || !strings.Contains(items[1], `"work on a"`) {
 		t.Errorf(":ClaudeSessions items %q, want b's permission first, then a working", items)
 	}
-	if msgs := commandMessages(t, e.nv, "ClaudeSessions bogus"); !strings.Contains(msgs, "takes next, restore or nothing") {
+	if msgs := commandMessages(t, e.nv, "ClaudeSessions bogus"); !strings.Contains(msgs, "takes next, restore, restore-from or nothing") {
 		t.Errorf(":ClaudeSessions bogus said %q", msgs)
 	}
 }

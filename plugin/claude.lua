@@ -51,7 +51,7 @@ command("ClaudeSessions", function(o)
 end, {
   nargs = "?",
   complete = function()
-    return { "next", "restore" }
+    return { "next", "restore", "restore-from" }
   end,
   desc = "The inbox: what waits for you and what is unreviewed, from every session; go to one. next: the first; restore: last time's sessions",
 })

@@ -287,8 +287,11 @@ end
 --- page of its own (`claude --resume`), the chat's resumed. A folder the
 --- CLI does not trust is skipped, with a message: nothing of a workspace
 --- runs before the user trusts it. Returns how many came back.
-function M.restore()
-  local cwd = vim.fs.normalize(vim.fn.getcwd())
+--- With no session remembered here, the folders that have some are
+--- offered in a picker (M.restore_from). root: restore under this folder
+--- instead of the working directory.
+function M.restore(root)
+  local cwd = vim.fs.normalize(root or vim.fn.getcwd())
   local running = {}
   for _, s in ipairs(attention.all()) do
     if s.state ~= "exited" then
@@ -303,6 +306,10 @@ function M.restore()
     end
   end
   table.sort(dirs)
+  if #dirs == 0 and not root and next(remembered) then
+    M.restore_from()
+    return 0
+  end
   local n, skipped, ok_dirs = 0, {}, {}
   for _, dir in ipairs(dirs) do
     if vim.fn.isdirectory(dir) ~= 1 then
@@ -355,6 +362,30 @@ function M.restore()
   end
   require("claude.notify").info(msg)
   return n
+end
+
+--- :ClaudeSessions restore-from: picks one of the folders sessions were
+--- last seen in, any folder, and brings its sessions back (M.restore).
+function M.restore_from()
+  local dirs = {}
+  for dir in pairs(attention.remembered()) do
+    table.insert(dirs, dir)
+  end
+  table.sort(dirs)
+  if #dirs == 0 then
+    require("claude.notify").info("no session remembered in any folder")
+    return
+  end
+  vim.ui.select(dirs, {
+    prompt = "Bring back the Claude sessions last seen in:",
+    format_item = function(dir)
+      return vim.fn.fnamemodify(dir, ":~")
+    end,
+  }, function(dir)
+    if dir then
+      M.restore(dir)
+    end
+  end)
 end
 
 return M

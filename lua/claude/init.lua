@@ -262,10 +262,12 @@ end
 function M.sessions(arg)
   if arg == "restore" then
     return require("claude.attention_view").restore()
+  elseif arg == "restore-from" then
+    return require("claude.attention_view").restore_from()
   elseif arg == "next" then
     return require("claude.attention_view").next()
   elseif arg and arg ~= "" then
-    require("claude.notify").error(":ClaudeSessions takes next, restore or nothing, not " .. arg)
+    require("claude.notify").error(":ClaudeSessions takes next, restore, restore-from or nothing, not " .. arg)
     return
   end
   require("claude.attention_view").pick()
