@@ -32,7 +32,7 @@ const (
 // maxPrompt bounds the prompt kept for the list: one line of it is shown.
 const maxPrompt = 200
 
-// Session is what Lua gets of one session (lua/claude/attention.lua).
+// Session is what Lua gets of one session (lua/claude/attention/init.lua).
 type Session struct {
 	Key          string `msgpack:"key"` // "terminal:N" or "chat:<dir>"
 	State        State  `msgpack:"state"`

@@ -14,7 +14,7 @@ import (
 )
 
 // Edits the chat's CLI asks about are reviewed in the diff view of the terminal's openDiff
-// (nvimapi.Editor.OpenDiff, lua/claude/diff.lua): accept allows with the user's final text,
+// (nvimapi.Editor.OpenDiff, lua/claude/diff/init.lua): accept allows with the user's final text,
 // reject denies.
 
 // rejectMessage is what the model is told when the user rejects a proposed edit.

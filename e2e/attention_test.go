@@ -18,7 +18,7 @@ import (
 // The attention list (issue 26) with the real CLI: two terminal sessions and a chat, each
 // talking to a stand-in of its own.
 
-// attentionEntry is a session as lua/claude/attention.lua keeps it.
+// attentionEntry is a session as lua/claude/attention/init.lua keeps it.
 type attentionEntry struct {
 	Key          string `msgpack:"key"`
 	State        string `msgpack:"state"`

@@ -11,7 +11,7 @@ import (
 // The outside harness's worst case through the real CLI: an Edit with
 // replace_all changing every 50th line of a 2 MiB file. The CLI sends the
 // whole new file in one openDiff; it reaches Neovim in pieces and opens by
-// steps (lua/claude/diff_large.lua), and accepting it has the CLI write
+// steps (lua/claude/diff/large.lua), and accepting it has the CLI write
 // exactly what it proposed.
 func TestAManyHunkEditOfALargeFileIsWrittenExactlyAsProposed(t *testing.T) {
 	t.Parallel()

@@ -11,7 +11,7 @@ import (
 	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
-// luaSession is a session as lua/claude/attention.lua keeps it.
+// luaSession is a session as lua/claude/attention/init.lua keeps it.
 type luaSession struct {
 	State  string `msgpack:"state"`
 	Kind   string `msgpack:"kind"`

@@ -39,7 +39,7 @@ func manyHunkProposal(n int) (file, proposal string, stops []int) {
 }
 
 // A proposal of megabytes reaches Neovim in pieces and is shown by steps
-// (lua/claude/diff_large.lua): it must still be exactly Claude's text, in
+// (lua/claude/diff/large.lua): it must still be exactly Claude's text, in
 // native diff mode. ]c walks every hunk in order, do and dp move the right
 // lines, and :w accepts exactly the proposal.
 func TestALargeProposalArrivingInPiecesIsExactlyClaudesText(t *testing.T) {

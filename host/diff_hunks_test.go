@@ -236,7 +236,7 @@ func TestTheWinbarNamesThePerHunkKeys(t *testing.T) {
 	answer(t, p)
 }
 
-// The large path (claude.diff_large) finds its hunks in a worker thread: the keys use them.
+// The large path (claude.diff.large) finds its hunks in a worker thread: the keys use them.
 func TestPerHunkKeysInALargeProposal(t *testing.T) {
 	d := newDiffEnv(t, `vim.o.columns = 300`)
 	var file, proposal, want strings.Builder

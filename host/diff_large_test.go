@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// A diff past LARGE_DIFF_LINES (lua/claude/diff.lua) is shown without
+// A diff past LARGE_DIFF_LINES (lua/claude/diff/init.lua) is shown without
 // 'foldmethod' diff, whose cost grows with lines times changes: native diff
 // mode must still work (]c, do, dp), the unchanged stretches are folded, and
 // closing the view leaves the user's window without diff mode or our folds.

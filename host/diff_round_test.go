@@ -7,7 +7,7 @@ import (
 	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
-// A round of reviews (lua/claude/diff_round.lua): after the user answers one proposal, the
+// A round of reviews (lua/claude/diff/round.lua): after the user answers one proposal, the
 // next one waiting for them comes forward; after the last, the cursor is back where it was.
 
 // cursorAt is the current window and the cursor's line in it.

@@ -60,7 +60,7 @@ func (h *Host) mention(args mentionArgs) {
 
 // diffDoneArgs are ClaudeHostDiffDone's: the view's id, "accept" or
 // "reject", on accept the final text of the proposal, and the hunks taken
-// back with a reason (claude.diff_hunks.reasons).
+// back with a reason (claude.diff.hunks.reasons).
 type diffDoneArgs struct {
 	ID        int `msgpack:",array"`
 	Decision  string

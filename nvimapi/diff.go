@@ -23,7 +23,7 @@ var errIsDirectory = errors.New("is a directory, not a file")
 // A proposal has two owners, each of its own half. Go (this file) owns the
 // request: the openDiff call waiting for an answer, found by id or by the
 // CLI's tab name, and its answer (the first decision wins). Lua
-// (lua/claude/diff.lua) owns the view: windows, buffers, keymaps, waiting
+// (lua/claude/diff/init.lua) owns the view: windows, buffers, keymaps, waiting
 // while the user types, found by the same id. Go never touches a window; Lua
 // never answers the CLI: it reports the user's decision (ClaudeHostDiffDone
 // -> ResolveDiff). What waits for an answer, as :ClaudeStatus lists it, is

@@ -28,7 +28,7 @@ func chunkLines(lines []string) [][]string {
 }
 
 // stageProposal hands a proposal larger than one chunk to Neovim in
-// pieces before the view opens (lua/claude/diff_large.lua keeps them for
+// pieces before the view opens (lua/claude/diff/large.lua keeps them for
 // the view id) and reports whether it did; a smaller one travels with the
 // open call as before.
 func (e *Editor) stageProposal(ctx context.Context, id int, lines []string) (bool, error) {

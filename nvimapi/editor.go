@@ -15,7 +15,7 @@
 //     the host's one DiagnosticChanged handler; Lua reports which buffers
 //     it reloaded and when.
 //   - Proposals: Go owns the requests and their answers (diff.go), Lua the
-//     windows and buffers that show them (lua/claude/diff.lua).
+//     windows and buffers that show them (lua/claude/diff/init.lua).
 package nvimapi
 
 import (

@@ -29,7 +29,7 @@ func TestTheInboxListsWhatWaitsThenWhatIsUnreviewed(t *testing.T) {
 		} } })`, dir, file)
 	var lines []string
 	nv.Lua(&lines, `
-		local view = require("claude.attention_view")
+		local view = require("claude.attention.view")
 		local out = {}
 		for _, e in ipairs(view.entries()) do table.insert(out, view.format(e)) end
 		return out`)

@@ -111,7 +111,7 @@ end
 
 --- Takes the next piece of a large proposal id, before open_diff.
 function M.stage_diff(id, lines)
-  return require("claude.diff_large").stage(id, lines)
+  return require("claude.diff.large").stage(id, lines)
 end
 
 --- Shows Claude's proposal id (openDiff).
@@ -144,7 +144,7 @@ end
 --- Takes the sessions whose state changed (attention/board.go's Session).
 function M.update_attention(sessions)
   require("claude.attention").update(sessions)
-  require("claude.attention_view").watch()
+  require("claude.attention.view").watch()
 end
 
 -- The chat (nvimapi/chat.go).

@@ -496,7 +496,7 @@ function M.send_mention(path, line1, line2)
 end
 
 --- Gives Claude the user's decision on diff id; ok, or false and why.
---- reasons: the hunks taken back with a reason (claude.diff_hunks.reasons).
+--- reasons: the hunks taken back with a reason (claude.diff.hunks.reasons).
 function M.answer_diff(id, decision, text, reasons)
   return try("ClaudeHostDiffDone", id, decision, text, reasons or {})
 end

@@ -11,7 +11,7 @@
 -- plugintest/boundary_test.go). plugin/claude.lua stands above them all.
 --
 -- 3 commands: claude claude.commands claude.mention claude.prompt claude.health claude.handlers claude.dictate
--- 2 views: claude.diff claude.diff_keys claude.diff_large claude.diff_winbar claude.diff_hunks claude.diff_round claude.diff_buffers claude.code claude.terminal claude.terminal.servers claude.terminal.native claude.terminal.snacks claude.terminal.external claude.terminal.window claude.chat claude.chat.state claude.chat.render claude.chat.input claude.chat.turns claude.chat.windows claude.chat.conversations claude.chat.models claude.chat.ask claude.chat.plan_comments claude.chat.revive claude.chat.queue claude.chat.trust claude.chat.keys claude.chat.highlight claude.chat.prestart claude.chat.agents claude.chat.tasks claude.chat.effort claude.chat.rewind claude.changes claude.changes.diff claude.changes.signs claude.changes.guard claude.changes.names claude.chat.history claude.attention_view
+-- 2 views: claude.diff claude.diff_keys claude.diff_large claude.diff_winbar claude.diff_hunks claude.diff_round claude.diff_buffers claude.code claude.terminal claude.terminal.servers claude.terminal.native claude.terminal.snacks claude.terminal.external claude.terminal.window claude.chat claude.chat.state claude.chat.render claude.chat.input claude.chat.turns claude.chat.windows claude.chat.conversations claude.chat.models claude.chat.ask claude.chat.plan_comments claude.chat.revive claude.chat.queue claude.chat.trust claude.chat.keys claude.chat.highlight claude.chat.prestart claude.chat.agents claude.chat.tasks claude.chat.effort claude.chat.rewind claude.changes claude.changes.diff claude.changes.signs claude.changes.guard claude.changes.names claude.chat.history claude.attention_view claude.diff.keys claude.diff.large claude.diff.winbar claude.diff.hunks claude.diff.round claude.diff.buffers claude.attention.view
 -- 1 core: claude.agents claude.host claude.remote claude.reap claude.server claude.sessions claude.state claude.cli claude.model claude.permission claude.tools claude.reload claude.selection claude.generation claude.memory claude.explorer claude.attention claude.quit_guard
 -- 0 base: claude.config claude.flags claude.version claude.events claude.notify claude.buffers claude.typing
 --
@@ -78,7 +78,7 @@ function M.setup(opts)
     -- After startup, once: the sessions of last time in this directory.
     restored = true
     after_startup("ClaudeRestore", "claude.nvim: bring back last time's sessions (attention.restore)", function()
-      require("claude.attention_view").restore()
+      require("claude.attention.view").restore()
     end)
   end
   if cfg.chat.prestart then
@@ -261,16 +261,16 @@ end
 ---@param arg string|nil
 function M.sessions(arg)
   if arg == "restore" then
-    return require("claude.attention_view").restore()
+    return require("claude.attention.view").restore()
   elseif arg == "restore-from" then
-    return require("claude.attention_view").restore_from()
+    return require("claude.attention.view").restore_from()
   elseif arg == "next" then
-    return require("claude.attention_view").next()
+    return require("claude.attention.view").next()
   elseif arg and arg ~= "" then
     require("claude.notify").error(":ClaudeSessions takes next, restore, restore-from or nothing, not " .. arg)
     return
   end
-  require("claude.attention_view").pick()
+  require("claude.attention.view").pick()
 end
 
 -- require("claude").version, which users and scripts read, is version.lua's,

@@ -14,7 +14,7 @@
 --
 -- Keys pressed in one of Claude's proposals are review keys, not typing:
 -- the next proposal of the turn, which comes within a second of the `:w`
--- that answered one, comes forward (claude.diff_round) instead of waiting
+-- that answered one, comes forward (claude.diff.round) instead of waiting
 -- unseen for :ClaudeDiffFocus.
 local M = {}
 

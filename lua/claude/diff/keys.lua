@@ -17,7 +17,7 @@ local KEY_DESC = {
   keep = "Claude: keep the hunk under the cursor, go to the next open one",
 }
 
--- The keys that decide one hunk (claude.diff_hunks), not the proposal.
+-- The keys that decide one hunk (claude.diff.hunks), not the proposal.
 local HUNK_ACTIONS = { take_back = true, take_back_why = true, keep = true }
 M.HUNK_ACTIONS = HUNK_ACTIONS
 

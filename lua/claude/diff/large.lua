@@ -149,8 +149,8 @@ function M.hunks(buf, new_text, done)
       end)
     end)
     -- The hunks of 'diffopt', as Neovim's diff shows them (and the
-    -- per-hunk keys decide them: claude.diff_hunks).
-    work:queue(old_text, new_text, vim.mpack.encode(require("claude.diff_hunks").diff_opts()))
+    -- per-hunk keys decide them: claude.diff.hunks).
+    work:queue(old_text, new_text, vim.mpack.encode(require("claude.diff.hunks").diff_opts()))
   end)
 end
 
@@ -207,9 +207,9 @@ function M.fold(view, lines)
     -- The file's buffer changed while the view waited (or the thread
     -- failed): the hunks are computed again, here.
     local old = vim.api.nvim_buf_get_lines(view.orig_buf, 0, -1, false)
-    hunks = vim.diff(text(old), text(lines), require("claude.diff_hunks").diff_opts())
+    hunks = vim.diff(text(old), text(lines), require("claude.diff.hunks").diff_opts())
   end
-  view.hunks = nil -- claude.diff_hunks keeps them as extmarks
+  view.hunks = nil -- claude.diff.hunks keeps them as extmarks
   fold_unchanged(view.orig_win, hunks, 1, vim.api.nvim_buf_line_count(view.orig_buf))
   fold_unchanged(view.prop_win, hunks, 3, #lines)
   return hunks

@@ -1,5 +1,5 @@
 -- The winbar of Claude's proposal in the diff view (claude.diff): where
--- the per-hunk decisions stand (claude.diff_hunks) and the keys, as many
+-- the per-hunk decisions stand (claude.diff.hunks) and the keys, as many
 -- words as the window's width allows.
 local M = {}
 
@@ -101,7 +101,7 @@ local function winbar_variants(counts, place)
 end
 
 --- The proposal window's winbar, fitted to its width (claude.diff.winbar).
----@param counts? table claude.diff_hunks.counts: { total, taken_back, kept, open }
+---@param counts? table claude.diff.hunks.counts: { total, taken_back, kept, open }
 ---@param place? integer[] { place, of }: the edit's place among its message's
 function M.render(counts, place)
   local win = vim.g.statusline_winid or vim.api.nvim_get_current_win()

@@ -7,7 +7,7 @@
 -- Here the User events fire (once per wait: Go numbers them), the desktop
 -- notice goes out while Neovim is not focused, and each session's
 -- conversation is remembered for :ClaudeSessions restore
--- (attention_view.lua shows, jumps and restores).
+-- (attention/view.lua shows, jumps and restores).
 local M = {}
 
 local events = require("claude.events")

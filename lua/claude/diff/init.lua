@@ -5,8 +5,8 @@
 -- answers the CLI, which writes the file itself. We never write it.
 local M = {}
 
-local keys = require("claude.diff_keys")
-local round = require("claude.diff_round")
+local keys = require("claude.diff.keys")
+local round = require("claude.diff.round")
 
 local views = {} -- id -> view (see open)
 
@@ -34,17 +34,17 @@ local function valid_buf(buf)
 end
 
 --- The proposal window's winbar ('winbar' evaluates this with %!, so it
---- follows the window's width as it changes; claude.diff_winbar).
+--- follows the window's width as it changes; claude.diff.winbar).
 function M.winbar()
   local win = vim.g.statusline_winid or vim.api.nvim_get_current_win()
   local counts, place
   for _, view in pairs(views) do
     if view.prop_win == win then
-      counts = require("claude.diff_hunks").counts(view)
+      counts = require("claude.diff.hunks").counts(view)
       place = view.spec.of and { view.spec.place, view.spec.of } -- one of several edits of a message
     end
   end
-  return require("claude.diff_winbar").render(counts, place)
+  return require("claude.diff.winbar").render(counts, place)
 end
 
 -- Whether another view of ours is on screen in tab page tab: two in one
@@ -122,14 +122,14 @@ local function make_windows(view, spec)
     split = cfg().layout == "horizontal" and "below" or "right",
     win = view.orig_win,
   })
-  if vim.api.nvim_buf_line_count(view.orig_buf) + #spec.lines < require("claude.diff_large").LINES then
+  if vim.api.nvim_buf_line_count(view.orig_buf) + #spec.lines < require("claude.diff.large").LINES then
     for _, win in ipairs({ view.orig_win, view.prop_win }) do
       vim.api.nvim_win_call(win, function()
         vim.cmd("diffthis")
       end)
     end
   else
-    require("claude.diff_large").join(view) -- folded later: show
+    require("claude.diff.large").join(view) -- folded later: show
   end
   vim.wo[view.prop_win].winbar = "%!v:lua.require'claude.diff'.winbar()"
   vim.wo[view.orig_win].winbar = "%#DiffDelete# current %* " .. vim.fn.fnamemodify(spec.old_path, ":~:."):gsub("%%", "%%%%")
@@ -163,7 +163,7 @@ local function watch_proposal(view, spec)
       vim.api.nvim_buf_set_lines(view.prop_buf, 0, -1, false, spec.lines)
       vim.bo[view.prop_buf].modified = false
       -- Every hunk is Claude's again: the decisions start over.
-      require("claude.diff_hunks").track_buffers(view)
+      require("claude.diff.hunks").track_buffers(view)
     end,
   })
   keys.save_and_quit_accepts(view, M.decide)
@@ -201,7 +201,7 @@ local function watch_proposal(view, spec)
   })
 end
 
--- What the keys of claude.diff_keys do: decide a view's proposal or a
+-- What the keys of claude.diff.keys do: decide a view's proposal or a
 -- hunk of it, or those of the view in the current window (a shared map).
 local actions = {
   decide = function(id, decision)
@@ -226,16 +226,16 @@ local function show(view, spec, keep_focus)
   local stay = keep_focus or (cfg().keep_terminal_focus and from_term)
   if not stay then
     -- The cursor goes back there after the last review: noted before the
-    -- view takes that window or moves its cursor (claude.diff_round).
+    -- view takes that window or moves its cursor (claude.diff.round).
     round.begin(from_win)
   end
 
   if not view.prop_buf then -- a large one's are made (prepare)
-    require("claude.diff_buffers").make(view, spec, from_term)
+    require("claude.diff.buffers").make(view, spec, from_term)
   end
   make_windows(view, spec)
   if not view.manual_folds then -- a large one's come with its folds
-    require("claude.diff_hunks").track_buffers(view)
+    require("claude.diff.hunks").track_buffers(view)
   end
   keys.set(view, view.prop_buf, true, actions)
   keys.set(view, view.orig_buf, view.scratch_orig, actions)
@@ -264,14 +264,14 @@ local function show(view, spec, keep_focus)
     return
   end
   -- A large diff: our folds and then its filetype come on steps of their
-  -- own (claude.diff_large), so Neovim's diff is the longest one.
+  -- own (claude.diff.large), so Neovim's diff is the longest one.
   vim.schedule(function()
     if views[view.id] ~= view or view.decided then
       return
     end
     if valid_win(view.orig_win) and valid_win(view.prop_win) then
-      local hunks = require("claude.diff_large").fold(view, spec.lines)
-      require("claude.diff_hunks").track(view, hunks)
+      local hunks = require("claude.diff.large").fold(view, spec.lines)
+      require("claude.diff.hunks").track(view, hunks)
       vim.cmd.redrawstatus({ bang = true }) -- the winbar counts them now
     end
     fire("ClaudeDiffOpened", view)
@@ -389,7 +389,7 @@ end
 -- Goes to view (showing it first if it waited for the user).
 local function focus_view(view)
   -- Where the user asked from: the cursor goes back there after the last
-  -- review (claude.diff_round; not from a window of another review).
+  -- review (claude.diff.round; not from a window of another review).
   round.begin(vim.api.nvim_get_current_win())
   if view.preparing then
     view.focus_asked = true -- once its hunks are ready (prepare)
@@ -414,10 +414,10 @@ end
 local function prepare(view)
   view.preparing, view.large = true, true
   local from_term = vim.bo[vim.api.nvim_get_current_buf()].buftype == "terminal"
-  require("claude.diff_buffers").make(view, view.spec, from_term)
+  require("claude.diff.buffers").make(view, view.spec, from_term)
   local text = view.staged_text or (table.concat(view.spec.lines, "\n") .. "\n")
   view.staged_text = nil
-  require("claude.diff_large").hunks(view.orig_buf, text, function(hunks, tick)
+  require("claude.diff.large").hunks(view.orig_buf, text, function(hunks, tick)
     if views[view.id] ~= view or view.decided then
       return -- closed meanwhile (close_tab, a newer proposal, the host)
     end
@@ -438,15 +438,15 @@ end
 ---@param spec table { old_path, new_path, tab_name, lines, eol, dos, staged }
 function M.open(id, spec)
   local view = { id = id, tab_name = spec.tab_name, path = spec.new_path, maps = {}, spec = spec }
-  if spec.staged then -- the lines came first, in pieces (claude.diff_large)
-    local staged = require("claude.diff_large").take(id)
+  if spec.staged then -- the lines came first, in pieces (claude.diff.large)
+    local staged = require("claude.diff.large").take(id)
     if not staged then
       error("the proposal's text did not arrive", 0)
     end
     spec.lines, view.staged_buf, view.staged_text = staged.lines, staged.buf, staged.text
   end
   views[id] = view
-  if require("claude.diff_large").looks_large(spec) then
+  if require("claude.diff.large").looks_large(spec) then
     prepare(view)
   else
     present(view)
@@ -485,7 +485,7 @@ function M.decide(id, decision, opts)
   local here = vim.api.nvim_get_current_win()
   if here == view.prop_win or here == view.orig_win then
     -- Answered in the review: what the user typed there were review keys,
-    -- and the next proposal may come forward (claude.diff_round).
+    -- and the next proposal may come forward (claude.diff.round).
     view.answered_here = true
     require("claude.typing").forget()
   end
@@ -496,8 +496,8 @@ function M.decide(id, decision, opts)
     else
       text = buffer_text(view.prop_buf)
       if view.hunks_state and valid_buf(view.orig_buf) then
-        require("claude.diff_hunks").accepting(view, text == buffer_text(view.orig_buf))
-        reasons = require("claude.diff_hunks").reasons(view)
+        require("claude.diff.hunks").accepting(view, text == buffer_text(view.orig_buf))
+        reasons = require("claude.diff.hunks").reasons(view)
       end
       -- Before answering: the CLI writes the file as soon as it has it.
       require("claude.reload").watch(view.path)
@@ -548,14 +548,14 @@ function M.decide_current(decision, reason)
   end
 end
 
---- Takes back or keeps the hunk under the cursor (claude.diff_hunks).
+--- Takes back or keeps the hunk under the cursor (claude.diff.hunks).
 ---@param id integer
 ---@param action "take_back"|"take_back_why"|"keep"
 ---@param reason? string why it is taken back (take_back_why)
 function M.decide_hunk(id, action, reason)
   local view = views[id]
   if view and not view.decided then
-    require("claude.diff_hunks").decide(view, action, reason)
+    require("claude.diff.hunks").decide(view, action, reason)
   end
 end
 
@@ -579,7 +579,7 @@ end
 -- Removes a closed view's windows, buffers, maps and autocmds. After a
 -- review the user answered (in it, or sitting in it while the CLI's
 -- prompt answered), the next proposal waiting here comes forward, or the
--- cursor goes back where the round of reviews began (claude.diff_round).
+-- cursor goes back where the round of reviews began (claude.diff.round).
 -- Closed while they were elsewhere (the turn interrupted), it stays where
 -- they type.
 local function tear_down(view, result)
@@ -591,7 +591,7 @@ local function tear_down(view, result)
   end
   pcall(vim.api.nvim_del_augroup_by_id, view.group)
   keys.clear(view)
-  require("claude.diff_hunks").forget(view) -- its marks are on the user's buffer too
+  require("claude.diff.hunks").forget(view) -- its marks are on the user's buffer too
 
   if view.new_tab and vim.api.nvim_tabpage_is_valid(view.tab) and #vim.api.nvim_list_tabpages() > 1 then
     local tabnr = vim.api.nvim_tabpage_get_number(view.tab)
@@ -667,7 +667,7 @@ end
 ---@param result string|nil for the ClaudeDiffClosed event; "closed" by default
 ---@return boolean closed whether there was such a view
 function M.close(id, result)
-  require("claude.diff_large").drop(id) -- its openDiff ended while staging
+  require("claude.diff.large").drop(id) -- its openDiff ended while staging
   local view = views[id]
   if not view then
     return false
@@ -678,7 +678,7 @@ function M.close(id, result)
   require("claude.notify").withdraw("diff:" .. id)
   if view.waiting or view.preparing then -- never shown
     pcall(vim.api.nvim_del_augroup_by_id, view.waiting)
-    require("claude.diff_large").drop_unshown(view)
+    require("claude.diff.large").drop_unshown(view)
     vim.cmd.redrawstatus({ bang = true }) -- one fewer waits for the user
     fire("ClaudeDiffClosed", view, { result = result or "closed" })
     return true

@@ -28,7 +28,7 @@ local function original_buffer(view, path)
 end
 
 -- The proposal's buffer: the one its pieces were staged in
--- (claude.diff_large), or a new one filled here. A large one gets its
+-- (claude.diff.large), or a new one filled here. A large one gets its
 -- filetype after the diff shows (show): syntax or a treesitter parse of
 -- megabytes would hold up the view.
 local function proposal_buffer(view, spec, filetype)
