@@ -29,8 +29,15 @@ func TestQuitAllWhileClaudeWorksAsksFirst(t *testing.T) {
 	if !strings.Contains(err, "E37") && !strings.Contains(err, "E162") {
 		t.Fatalf(":qa while a review waits: %q, want it stopped", err)
 	}
-	push("done", "")
+	// The host gone, its sessions' states are stale: they keep nobody.
+	push("working", "")
+	nv.Lua(nil, `vim.api.nvim_exec_autocmds("User", { pattern = "ClaudeHostExit", modeline = false })`)
 	var up bool
+	nv.Lua(&up, `return require("claude.quit_guard").up()`)
+	if up {
+		t.Errorf("after ClaudeHostExit the quit guard is still up")
+	}
+	push("done", "")
 	nv.Lua(&up, `return require("claude.quit_guard").up()`)
 	if up {
 		t.Fatalf("with the turn done the quit guard is still up")

@@ -30,6 +30,14 @@ local function ensure()
       vim.bo[buf].modified = false
     end,
   })
+  vim.api.nvim_create_autocmd("User", {
+    group = group,
+    pattern = "ClaudeHostExit",
+    desc = "claude.nvim: the host is gone, and what worked with it: nothing keeps Neovim",
+    callback = function()
+      vim.bo[buf].modified = false
+    end,
+  })
   vim.api.nvim_create_autocmd("ExitPre", {
     group = group,
     desc = "claude.nvim: say why :qa stops while Claude works",
