@@ -212,6 +212,7 @@ func TestAHunkTakenBackWithAReasonInTheChatTellsTheModelWhy(t *testing.T) {
 	s.nv.Cmd("ClaudeDiffTakeBack " + reason)
 	s.nv.Keys(`\aa`)
 	s.waitChat("  ⎿  accepted with your changes")
+	s.waitChat("Only the fourth line shouts now.") // the chat has no terminal for mainRequest to watch
 	told := s.mainRequest(3).LastUserText()
 	for _, want := range []string{"The user modified your proposed changes to " + strconv.Quote(path), reason, `you proposed "TWO", the file keeps "two"`} {
 		if !strings.Contains(told, want) {
