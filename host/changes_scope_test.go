@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/claude-nvim/claude.nvim/hooks"
+	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
 // :ClaudeChanges at a scope (issue 36): the newest session's turns as one change, everything
@@ -38,8 +39,7 @@ func TestTheScopesShowTheSessionTheUncommittedAndTheBranchWithTheSameKeys(t *tes
 		t.Errorf("the session scope lists what no turn did:\n%s", list)
 	}
 
-	c.request("list", `vim.api.nvim_feedkeys('s', 'x', false)`) // next: uncommitted
-	list = strings.Join(c.bufLines(), "\n")
+	list = c.nextScope("Scope: not committed: HEAD -> now")
 	for _, want := range []string{"Scope: not committed: HEAD -> now", "M a.txt", "A d.txt", "A mine.txt"} {
 		if !strings.Contains(list, want) {
 			t.Errorf("the uncommitted scope has no %q:\n%s", want, list)
@@ -55,8 +55,7 @@ func TestTheScopesShowTheSessionTheUncommittedAndTheBranchWithTheSameKeys(t *tes
 		t.Error("reverting mine.txt against HEAD kept the new file")
 	}
 
-	c.request("list", `vim.api.nvim_feedkeys('s', 'x', false)`) // next: branch
-	list = strings.Join(c.bufLines(), "\n")
+	list = c.nextScope("Scope: the branch: merge base -> now")
 	for _, want := range []string{"Scope: the branch: merge base -> now", "merge base with main", "A committed.txt", "M a.txt"} {
 		if !strings.Contains(list, want) {
 			t.Errorf("the branch scope has no %q:\n%s", want, list)
@@ -69,4 +68,18 @@ func TestTheScopesShowTheSessionTheUncommittedAndTheBranchWithTheSameKeys(t *tes
 	if strings.Join(before, "|") != "a1|a2|a3|a4|a5|a6|a7|a8" {
 		t.Errorf("the branch scope's diff of a.txt starts from %q, want the merge base's text", before)
 	}
+}
+
+// nextScope presses s in the list and waits until it shows the scope headed header with its
+// files: an answer to the list's refresh after a revert may come in between, so the list is
+// waited for by what it shows, not by the next answer.
+func (c *changesEnv) nextScope(header string) string {
+	c.t.Helper()
+	c.nv.Keys("s")
+	var list string
+	nvimtest.Wait(c.t, "the list at "+header, waitTimeout, func() bool {
+		list = strings.Join(c.bufLines(), "\n")
+		return strings.Contains(list, header) && strings.Contains(list, " M a.txt")
+	})
+	return list
 }
