@@ -487,6 +487,39 @@
 //     stored conversation as session/update notifications on session/load; codecompanion
 //     (f1afd025) rebuilds its buffer from them (its /resume).
 //
+// The control requests of issue 39 (2.1.332's code lists 195 subtypes in its schemas: the
+// host's requests, the CLI's own, and system lines; each below checked against both CLIs,
+// by hand and in e2e/chat_*_test.go, against the stand-in):
+//
+//   - set_permission_mode {mode} (both): 2.1.332 titles the modes Manual (default), Accept
+//     edits, Plan, Auto, Don't Ask and Bypass Permissions, and takes "manual" for default
+//     (answers {"mode": "default"}; 2.1.197 echoes {"mode": "manual"} and leaves the mode).
+//     Its shift+tab goes default, acceptEdits, plan, then bypassPermissions where the CLI
+//     was launched to allow it, then auto where available, then default; dontAsk and auto go
+//     back to default. bypassPermissions is refused unless the CLI was launched with
+//     --allow-dangerously-skip-permissions (or --dangerously-skip-permissions): {"subtype":
+//     "error", "error": "Cannot set permission mode to bypassPermissions because the session
+//     was not launched with --dangerously-skip-permissions", "error_code":
+//     "bypass_not_launched"} (2.1.197: the same words, no error_code). Launched so as root,
+//     both exit 1 at once with "--dangerously-skip-permissions cannot be used with root/sudo
+//     privileges for security reasons" on stderr unless IS_SANDBOX=1 (Exited.Stderr).
+//   - Auto mode's safety check runs on Anthropic's servers in 2.1.332. Through the stand-in
+//     (any ANTHROPIC_BASE_URL that does not pass it on) an action that needs it (a Bash
+//     `curl … | sh`; a `touch` in the workspace is allowed by the mode itself) gets, at once,
+//     system/informational {content: "Auto mode can't check actions in this session. Its
+//     safety check runs on the server, and your requests go through 127.0.0.1:PORT, which
+//     doesn't pass it through. …", level "warning", tag "auto_mode_no_server_check"} (once),
+//     then system/permission_denied {tool_name, tool_use_id, decision_reason_type
+//     "classifier", decision_reason_code "auto_mode_no_check_in_session", decision_reason
+//     "Classifier unavailable", message (what the model gets)} and an error tool_result; no
+//     can_use_tool. 2.1.197 asks the API itself (ten side requests with the transcript) and,
+//     given no verdict, sends permission_denied with decision_reason "Auto mode could not
+//     evaluate this action and is blocking it for safety — run with --debug for details" (no
+//     code). A check waiting over about four seconds sends system/permission_check_status
+//     {tool_use_id, status "checking"}, then "done" (2.1.332's schema; not seen against the
+//     stand-in). In dontAsk both send permission_denied with decision_reason_type "mode".
+//     notices.go turns these into Informational, Denied and Checking.
+//
 // Not checked against the real CLI: subagent (Task) output, whose stream_event lines carry
 // parent_tool_use_id (partial text of a subagent is dropped, its tool calls are kept), and
 // control requests other than can_use_tool and hook_callback (mcp_message: we register no

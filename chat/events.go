@@ -215,6 +215,10 @@ type Exited struct {
 	Code    int
 	Signal  string
 	MidTurn bool
+	// Stderr is the last line the CLI wrote to stderr when it did not exit with 0: a CLI
+	// that refuses its arguments says why there ("--dangerously-skip-permissions cannot be
+	// used with root/sudo privileges for security reasons").
+	Stderr string
 }
 
 func (Init) event()                {}

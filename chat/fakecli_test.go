@@ -84,7 +84,7 @@ exit 3`)
 	if got, want := evs[1], (TextDelta{"half an ans"}); got != want {
 		t.Errorf("text = %#v, want %#v", got, want)
 	}
-	if got, want := evs[2], (Exited{Code: 3, MidTurn: true}); got != want {
+	if got, want := evs[2], (Exited{Code: 3, MidTurn: true, Stderr: "bye from stderr"}); got != want {
 		t.Errorf("last event = %#v, want %#v", got, want)
 	}
 	for _, want := range []string{"skipped a line", "oops: a stray line", "bye from stderr", "claude exited"} {

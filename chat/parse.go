@@ -250,6 +250,9 @@ func contentText(raw json.RawMessage) string {
 }
 
 func (p *parser) system(l *inLine) {
+	if p.notice(l) {
+		return
+	}
 	switch l.Subtype {
 	case "init":
 		p.cwd = l.CWD

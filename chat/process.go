@@ -156,6 +156,9 @@ func (s *Process) read(out *os.File, stderr *logWriter) {
 	stderr.flush()
 	s.in.close()
 	s.exit = exitOf(s.cmd.ProcessState, s.turns.Load() > 0)
+	if s.exit.Code != 0 {
+		s.exit.Stderr = stderr.lastLine()
+	}
 	if werr != nil && s.cmd.ProcessState == nil {
 		s.log.Warn("claude: wait", "err", werr)
 	}

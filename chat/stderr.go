@@ -12,9 +12,10 @@ const stderrMax = 4096
 
 // logWriter is the CLI's stderr: it logs each complete line.
 type logWriter struct {
-	log *slog.Logger
-	mu  sync.Mutex
-	buf []byte
+	log  *slog.Logger
+	mu   sync.Mutex
+	buf  []byte
+	last string // the last line, for Exited (a CLI that refuses to start says why there)
 }
 
 func (w *logWriter) Write(p []byte) (int, error) {
@@ -45,6 +46,14 @@ func (w *logWriter) flush() {
 
 func (w *logWriter) line(b []byte) {
 	if b = bytes.TrimRight(b, "\r"); len(b) > 0 {
+		w.last = clip(b)
 		w.log.LogAttrs(context.Background(), slog.LevelWarn, "claude stderr", slog.String("line", string(b)))
 	}
+}
+
+// lastLine is the last line the CLI wrote to stderr, clipped; "" when none.
+func (w *logWriter) lastLine() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.last
 }

@@ -69,6 +69,18 @@ type inLine struct {
 	// user lines: what the tool returned, structured (the task tools' ids and states)
 	ToolUseResult json.RawMessage `json:"tool_use_result"`
 
+	// system/informational (notices.go): the CLI's own words for the user, with their
+	// level ("warning", …) and a tag naming the case ("auto_mode_no_server_check")
+	Content json.RawMessage `json:"content"`
+	Level   string          `json:"level"`
+	Tag     string          `json:"tag"`
+	// system/permission_denied: a tool the mode or a rule refused without asking; its
+	// "message" (what the model is told) is a string there, in Message
+	ToolName           string `json:"tool_name"`
+	DecisionReason     string `json:"decision_reason"`
+	DecisionReasonType string `json:"decision_reason_type"`
+	DecisionReasonCode string `json:"decision_reason_code"`
+
 	// result
 	IsError           bool      `json:"is_error"`
 	DurationMS        float64   `json:"duration_ms"`

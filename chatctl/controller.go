@@ -123,6 +123,11 @@ type StartArgs struct {
 	// conversation is a new stored one, forked from the chat's just before that prompt
 	// (rewind.go); the original is left as it is.
 	Fork string `msgpack:"fork"`
+	// Relaunch replaces a running CLI with a new one for the same conversation (Resume,
+	// with Revive; none before the first turn): lua/claude/chat/modes.lua starts it again
+	// with --allow-dangerously-skip-permissions, which the CLI needs before it switches to
+	// bypassPermissions.
+	Relaunch bool `msgpack:"relaunch"`
 	// Quiet, for Trusted, only answers: an untrusted folder gets no question in the
 	// transcript (chat.prestart asks before the user opened the chat, and then does
 	// nothing there).
@@ -175,7 +180,7 @@ func (c *Controller) Start(args []StartArgs) (int, error) {
 	if a.Agent != dc.agent && !a.New && a.Resume == "" {
 		dc.conversation = "" // another agent's conversation is not this one's to resume
 	}
-	replace := a.New || (a.Resume != "" && a.Resume != dc.conversation) || a.Fork != "" || a.Agent != dc.agent
+	replace := a.New || (a.Resume != "" && a.Resume != dc.conversation) || a.Fork != "" || a.Agent != dc.agent || a.Relaunch
 	if dc.proc != nil && !replace {
 		return dc.proc.PID(), nil
 	}

@@ -21,7 +21,9 @@ func TestClaudeChatModeAndShiftTabSwitchTheModeTheWinbarShows(t *testing.T) {
 	}{
 		{":ClaudeChatMode acceptEdits", "acceptEdits"},
 		{"<S-Tab> in the input", "plan"},
-		{"<S-Tab> in the transcript", "default"},
+		{"<S-Tab> in the transcript", "auto"},
+		{"<S-Tab> in the input", "default"},
+		{":ClaudeChatMode manual", "default"},
 		{":ClaudeChatMode plan", "plan"},
 	}
 	for i, step := range steps {
@@ -41,7 +43,9 @@ func TestClaudeChatModeAndShiftTabSwitchTheModeTheWinbarShows(t *testing.T) {
 		if got := e.recorded(); !strings.HasSuffix(got, `"request":{"mode":"`+step.mode+`","subtype":"set_permission_mode"}}`+"\n") {
 			t.Fatalf("after %s the CLI read\n%s\nwant a switch to %s last", step.how, got, step.mode)
 		}
-		e.waitTranscript("_Mode: " + step.mode + "_")
+		if step.how != ":ClaudeChatMode manual" { // the CLI says nothing when the mode stays
+			e.waitTranscript("_Mode: " + step.mode + "_")
+		}
 		want := step.mode + " · Claude chat"
 		if step.mode == "default" {
 			want = "Claude chat"
@@ -49,7 +53,7 @@ func TestClaudeChatModeAndShiftTabSwitchTheModeTheWinbarShows(t *testing.T) {
 		nvimtest.Wait(t, "the winbar to show "+want, waitTimeout, func() bool { return winbar() == want })
 	}
 	got := commandMessages(t, e.nv, "ClaudeChatMode bogus")
-	if !strings.Contains(got, "unknown chat mode bogus; use one of: default, acceptEdits, plan") {
+	if !strings.Contains(got, "unknown chat mode bogus; use one of: default, acceptEdits, plan, auto, dontAsk, bypassPermissions") {
 		t.Errorf(":ClaudeChatMode bogus said %q; want the modes it takes", got)
 	}
 }

@@ -120,6 +120,8 @@ func (c *Controller) items(dc *dirChat, proc Backend, text *blockCut, evs []chat
 			c.refreshContextSoon(dc, proc) // after the turn, not per token
 		case chat.Compacted:
 			items = append(items, compactItem(e))
+		case chat.Informational, chat.Denied, chat.Checking:
+			items = append(items, noticeItem(e))
 		case chat.TaskList:
 			items = append(items, tasksItem(e))
 		case chat.Task:
@@ -142,7 +144,7 @@ func (c *Controller) items(dc *dirChat, proc Backend, text *blockCut, evs []chat
 				c.forgetLocked(dc)
 			}
 			c.mu.Unlock()
-			items = append(items, Item{Kind: "exited", Code: e.Code, Signal: e.Signal, MidTurn: e.MidTurn})
+			items = append(items, Item{Kind: "exited", Code: e.Code, Signal: e.Signal, MidTurn: e.MidTurn, Text: e.Stderr})
 		}
 	}
 	return items

@@ -233,9 +233,9 @@ command("ClaudeChatMode", function(o)
 end, {
   nargs = "?",
   complete = function()
-    return require("claude.chat").modes
+    return vim.list_extend(vim.list_extend({}, require("claude.chat").modes), { "manual", "next" })
   end,
-  desc = "Switch the chat's permission mode: default, acceptEdits or plan (none: the next one)",
+  desc = "Switch the chat's permission mode: default (Manual), acceptEdits, plan, auto, dontAsk, bypassPermissions (typed confirmation), next; none: pick one, each with what it means for review",
 })
 
 command("ClaudeChatEffort", function(o)

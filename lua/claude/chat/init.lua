@@ -23,9 +23,9 @@ local windows = require("claude.chat.windows")
 local turns = require("claude.chat.turns")
 local chats, current_dir = state.chats, state.current_dir
 
--- The items of a rewind (chat/rewind.lua), which render.lua does not know:
+-- The items render.lua does not know: a rewind's (chat/rewind.lua), which
 -- rewind.lua writes through it.
-local rewind_items = {
+local other_items = {
   rewind = function(...)
     return require("claude.chat.rewind").show_preview(...)
   end,
@@ -33,6 +33,12 @@ local rewind_items = {
     return require("claude.chat.rewind").show_done(...)
   end,
 }
+-- So do the CLI's notices (chat/notices.lua).
+for _, kind in ipairs({ "notice", "denied", "checking" }) do
+  other_items[kind] = function(...)
+    return require("claude.chat.notices")[kind](...)
+  end
+end
 
 -- The permission modes :ClaudeChatMode and <S-Tab> switch between.
 M.modes = state.modes
@@ -55,7 +61,7 @@ function M.show_events(dir, items)
   local render = view.render
   view.write(c, function(buf)
     for _, it in ipairs(items) do
-      local fn = render[it.kind] or rewind_items[it.kind]
+      local fn = render[it.kind] or other_items[it.kind]
       -- Each item on its own: one that fails (a bad line from the CLI)
       -- shows an error line and the rest of the batch (the next
       -- permission request above all) is still rendered.

@@ -302,8 +302,10 @@ function render.status(c, buf, it)
     c.mode_wanted = nil
   end
   if it.mode and it.mode ~= "" and it.mode ~= c.mode then
-    c.mode = it.mode
-    add(c, buf, { "_Mode: " .. it.mode .. "_" }, true)
+    c.mode, c.auto_unchecked = it.mode, nil
+    -- What the mode means for the review, where it was chosen.
+    local meaning = require("claude.chat.modes").meaning[it.mode]
+    add(c, buf, { "_Mode: " .. it.mode .. "_", meaning and ("  " .. meaning) or nil }, true)
   end
 end
 
@@ -531,7 +533,7 @@ function render.finish(c, buf, it)
       it.cost_usd or 0
     ),
   }, true)
-  c.busy, c.last = false, "end"
+  c.busy, c.last, c.checking = false, "end", nil
   local queue = require("claude.chat.queue")
   if not c.lifecycle and queue.count(c) > 0 then
     -- A CLI that does not say when it takes a queued message (2.1.197)
@@ -547,6 +549,14 @@ end
 function render.exited(c, buf, it)
   local how = it.signal and it.signal ~= "" and ("signal " .. it.signal) or ("code " .. tostring(it.code or 0))
   local who = c.agent or "Claude" -- an ACP agent by its name (lua/claude/agents.lua)
+  if it.text and it.text ~= "" then
+    how = how .. ": " .. first_line(it.text) -- the CLI's own word on why
+  end
+  if c.mode_wanted == "bypassPermissions" then
+    -- Started again to allow bypassPermissions and refused (chat/modes.lua):
+    -- the next start is a plain one.
+    c.bypass_allowed, c.mode_wanted = nil, nil
+  end
   if it.mid_turn then
     add(c, buf, { string.format("**%s exited mid-turn (%s).** Send again to resume the conversation.", who, how) }, true)
   else

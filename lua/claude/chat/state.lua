@@ -14,9 +14,9 @@ local M = {}
 local chats = {}
 M.chats = chats
 
--- The permission modes :ClaudeChatMode and <S-Tab> switch between, in the
--- CLI's shift+tab order.
-M.modes = { "default", "acceptEdits", "plan" }
+-- The permission modes :ClaudeChatMode takes (chat/modes.lua says what
+-- each means and which <S-Tab> goes through).
+M.modes = { "default", "acceptEdits", "plan", "auto", "dontAsk", "bypassPermissions" }
 
 local function cfg()
   return require("claude.config").get()
@@ -63,7 +63,9 @@ local function status_text(c)
   if c.model then
     table.insert(parts, c.model)
   end
-  if c.mode and c.mode ~= "default" then
+  if c.mode == "auto" and c.auto_unchecked then
+    table.insert(parts, "auto (no safety check here: actions refused)")
+  elseif c.mode and c.mode ~= "default" then
     table.insert(parts, c.mode)
   end
   local effort = c.effort_applied or c.effort
@@ -75,6 +77,8 @@ local function status_text(c)
     table.insert(parts, "waits for you: trust this folder? (<CR> in the chat, :ClaudeChatTrust)")
   elseif ask then
     table.insert(parts, string.format("waits for you: %s (<CR> in the chat, :ClaudeChatAnswer)", M.clean(ask.name)))
+  elseif c.checking then
+    table.insert(parts, "waiting for auto mode's safety check… (<C-c> interrupts)")
   elseif c.busy then
     table.insert(parts, "working… (<C-c> interrupts)")
   end
@@ -212,7 +216,8 @@ M.untrusted = {}
 -- in the transcript (chat/trust.lua), and nothing of the folder runs
 -- before a yes. how.new starts a new conversation, how.resume continues
 -- that stored session, how.fork forks the conversation just before that
--- prompt (the host's id of it: chat/rewind.lua); each replaces a running CLI.
+-- prompt (the host's id of it: chat/rewind.lua); each replaces a running CLI,
+-- as how.relaunch does (the same conversation, a CLI started anew: chat/modes.lua).
 local function start(c, how)
   -- A CLI that runs takes the message as it is: no trust check (a read of
   -- the CLI's config file, which can be megabytes) and no Start round trip
@@ -265,6 +270,11 @@ local function start(c, how)
   if chosen then
     require("claude.permission").warn_no_review(chosen)
   end
+  if c.bypass_allowed and not c.agent then
+    -- The user typed the confirmation for bypassPermissions (chat/modes.lua):
+    -- without this flag the CLI refuses to switch to it.
+    args.args = vim.list_extend(vim.list_extend({}, args.args), { "--allow-dangerously-skip-permissions" })
+  end
   if c.effort and not c.agent then
     -- The effort chosen with :ClaudeChatEffort outlives the CLI: a
     -- restarted one resumes with it.
@@ -272,6 +282,7 @@ local function start(c, how)
   end
   args.new, args.resume, args.revive = new, how and how.resume or "", how and how.revive or false
   args.fork = how and how.fork or ""
+  args.relaunch = how and how.relaunch or false
   if require("claude.host").start_chat(args) == nil then
     return false
   end

@@ -95,9 +95,11 @@ function M.interrupt(dir)
   end
 end
 
---- Switches the chat's permission mode (one of state.modes); nil takes the next
---- one, as shift+tab does in the CLI. The winbar shows it once the CLI
---- confirms.
+--- Switches the chat's permission mode (one of state.modes, or "manual"
+--- for default); nil lets the user pick, each mode shown with what it
+--- means for the review; "next" takes the next one, as shift+tab does in
+--- the CLI. bypassPermissions asks for a typed confirmation first. The
+--- winbar and the transcript show it once the CLI confirms.
 ---@param mode string|nil
 ---@param dir string|nil
 function M.set_mode(mode, dir)
@@ -107,18 +109,21 @@ function M.set_mode(mode, dir)
     require("claude.notify").info("no chat runs for " .. dir .. "; :ClaudeChat starts one")
     return
   end
+  local modes = require("claude.chat.modes")
   if mode == nil then
-    local from = c.mode_wanted or c.mode or "default"
-    local i = 0
-    for k, m in ipairs(state.modes) do
-      if m == from then
-        i = k
-      end
-    end
-    mode = state.modes[i % #state.modes + 1]
-  elseif not vim.tbl_contains(state.modes, mode) then
+    return modes.pick(c, function(m)
+      M.set_mode(m, dir)
+    end)
+  elseif mode == "next" then
+    mode = modes.next(c.mode_wanted or c.mode or "default")
+  end
+  mode = modes.canonical(mode)
+  if not vim.tbl_contains(state.modes, mode) then
     require("claude.notify").error("unknown chat mode " .. mode .. "; use one of: " .. table.concat(state.modes, ", "))
     return
+  end
+  if mode == "bypassPermissions" and c.mode ~= mode then
+    return modes.confirm_bypass(c)
   end
   c.mode_wanted = mode
   require("claude.host").set_chat_mode(dir, mode)
