@@ -519,6 +519,20 @@
 //     {tool_use_id, status "checking"}, then "done" (2.1.332's schema; not seen against the
 //     stand-in). In dontAsk both send permission_denied with decision_reason_type "mode".
 //     notices.go turns these into Informational, Denied and Checking.
+//   - list_permission_rules {} (2.1.332; 2.1.197: "Unsupported control request subtype")
+//     answers {state: {rules: [{behavior, source (userSettings, projectSettings,
+//     localSettings, flagSettings, policySettings, cliArg, command, session, …), rule (the
+//     stored text, e.g. "Bash(npm run *)"), description {prefix, emphasis, suffix} ("Any
+//     Bash command starting with " + "npm run"; absent where the terminal shows none),
+//     editability (persistent, session, readonly), notInEffect}], workspaceDirectories
+//     [{path, source}], originalCwd, managedOnly, errors}}. The chat's --allowedTools shows
+//     as a cliArg rule. An "always" answer (updatedPermissions addRules with destination
+//     localSettings, as can_use_tool suggests for Bash "npm run build") is written by the CLI
+//     to .claude/settings.local.json and listed at once. No control request changes rules
+//     ("this request never changes rules"; update_settings takes outputStyle and effortLevel
+//     only; a removeRules update goes only with a permission answer): a rule taken out of
+//     its settings file is dropped by the CLI on its own (it watches the files; the next list
+//     and the next tool call went without it), which rules.go relies on.
 //
 // Not checked against the real CLI: subagent (Task) output, whose stream_event lines carry
 // parent_tool_use_id (partial text of a subagent is dropped, its tool calls are kept), and

@@ -107,6 +107,9 @@ type Item struct {
 	Effort     string `msgpack:"effort,omitempty"`
 	PostTokens int    `msgpack:"post_tokens,omitempty"`
 
+	// rules (rules.go): the live permission rules
+	Rules []RuleItem `msgpack:"rules,omitempty"`
+
 	// exited
 	Code    int    `msgpack:"code,omitempty"`
 	Signal  string `msgpack:"signal,omitempty"`

@@ -238,6 +238,10 @@ end, {
   desc = "Switch the chat's permission mode: default (Manual), acceptEdits, plan, auto, dontAsk, bypassPermissions (typed confirmation), next; none: pick one, each with what it means for review",
 })
 
+command("ClaudeChatRules", function()
+  require("claude.chat.rules").open()
+end, { desc = "List the chat's live permission rules (source, plain-language reading); d removes one kept in a settings file" })
+
 command("ClaudeChatEffort", function(o)
   require("claude.chat.effort").set(o.args)
 end, {

@@ -33,7 +33,7 @@ local commands = {
   "ClaudeChatAttach", "ClaudeChatAnswer", "ClaudeChatUnqueue", "ClaudeChatTrust",
   "ClaudeChatStopAgent", "ClaudeChatTasks",
   "ClaudeChatEffort",
-  "ClaudeChatRewind",
+  "ClaudeChatRewind", "ClaudeChatRules",
   "ClaudeRemote",
   "ClaudeChanges",
   "ClaudeDictate",

@@ -21,6 +21,7 @@ call remote#host#RegisterPlugin('claude-nvim', '0', [
 \ {'type': 'function', 'name': 'ClaudeHostChatPreview', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostChatRename', 'sync': 1, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostChatRewind', 'sync': 0, 'opts': {}},
+\ {'type': 'function', 'name': 'ClaudeHostChatRules', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostChatSend', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostChatSessions', 'sync': 1, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostChatStart', 'sync': 1, 'opts': {}},

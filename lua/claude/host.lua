@@ -539,6 +539,13 @@ function M.stop_chat_task(dir, task_id)
   return M.call("ClaudeHostChatStopTask", dir, task_id)
 end
 
+--- Asks for the permission rules of dir's chat CLI, removing one first when
+--- args names it ({ dir, env, source, behavior, rule }); the answer is a
+--- "rules" item of the chat (chat/rules.lua).
+function M.chat_rules(args)
+  return M.call("ClaudeHostChatRules", args)
+end
+
 function M.set_chat_mode(dir, mode)
   return M.call("ClaudeHostChatMode", dir, mode)
 end

@@ -33,6 +33,9 @@ local other_items = {
     return require("claude.chat.rewind").show_done(...)
   end,
 }
+other_items.rules = function(...)
+  return require("claude.chat.rules").show(...)
+end
 -- So do the CLI's notices (chat/notices.lua).
 for _, kind in ipairs({ "notice", "denied", "checking" }) do
   other_items[kind] = function(...)

@@ -1,0 +1,91 @@
+-- A read-only list beside the chat, one per kind and workspace: the
+-- permission rules (chat/rules.lua), the MCP servers (chat/mcp.lua) and the
+-- usage (chat/usage.lua). The Go host answers each request with an item of
+-- the chat's stream (chatctl), which fills the list; its keys are
+-- buffer-local, with g? listing them.
+local M = {}
+
+-- By kind, then workspace directory: { buf, dir, rows (line -> entry) }.
+local panels = {}
+
+local function valid(buf)
+  return buf ~= nil and vim.api.nvim_buf_is_valid(buf)
+end
+
+--- The panel of kind for dir, made if needed (not shown).
+---@param kind string "rules", "mcp", "usage"
+---@param dir string
+---@param keys table[] { lhs, description, fn(panel) }
+function M.get(kind, dir, keys)
+  panels[kind] = panels[kind] or {}
+  local p = panels[kind][dir]
+  if p and valid(p.buf) then
+    return p
+  end
+  p = { kind = kind, dir = dir, rows = {}, keys = keys }
+  panels[kind][dir] = p
+  local buf = vim.api.nvim_create_buf(false, true)
+  p.buf = buf
+  require("claude.buffers").set_buf_name(buf, "claude-" .. kind .. "://" .. dir, buf)
+  vim.bo[buf].bufhidden = "hide"
+  vim.bo[buf].modifiable = false
+  local help = {}
+  for _, k in ipairs(keys) do
+    vim.keymap.set("n", k[1], function()
+      k[3](p)
+    end, { buffer = buf, desc = "claude.nvim: " .. kind .. ": " .. k[2] })
+    table.insert(help, k[1] .. " " .. k[2])
+  end
+  vim.keymap.set("n", "q", "<Cmd>close<CR>", { buffer = buf, desc = "claude.nvim: " .. kind .. ": close" })
+  vim.keymap.set("n", "g?", function()
+    require("claude.notify").info(table.concat(help, ", ") .. ", q closes")
+  end, { buffer = buf, desc = "claude.nvim: " .. kind .. ": keys" })
+  return p
+end
+
+--- The panel of kind for dir if there is one, else nil.
+function M.find(kind, dir)
+  local p = panels[kind] and panels[kind][dir]
+  return p and valid(p.buf) and p or nil
+end
+
+--- Shows p in a window below (the one it has, if any), without taking the
+--- cursor from the window the user is in unless focus is true.
+function M.show(p, focus)
+  local win = vim.fn.bufwinid(p.buf)
+  if win == -1 then
+    local from = vim.api.nvim_get_current_win()
+    vim.cmd("botright 12split")
+    vim.api.nvim_win_set_buf(0, p.buf)
+    vim.wo.wrap, vim.wo.cursorline = false, true
+    win = vim.api.nvim_get_current_win()
+    if not focus then
+      vim.api.nvim_set_current_win(from)
+    end
+  elseif focus then
+    vim.api.nvim_set_current_win(win)
+  end
+end
+
+--- Replaces p's lines; rows maps line numbers to the entries shown there.
+function M.set(p, lines, rows)
+  local clean = require("claude.chat.state").clean
+  for i, l in ipairs(lines) do
+    lines[i] = clean(l)
+  end
+  vim.bo[p.buf].modifiable = true
+  vim.api.nvim_buf_set_lines(p.buf, 0, -1, false, lines)
+  vim.bo[p.buf].modifiable = false
+  vim.bo[p.buf].modified = false
+  p.rows = rows or {}
+end
+
+--- The entry on the cursor's line of p, or nil.
+function M.entry(p)
+  if vim.api.nvim_get_current_buf() ~= p.buf then
+    return nil
+  end
+  return p.rows[vim.api.nvim_win_get_cursor(0)[1]]
+end
+
+return M
