@@ -533,6 +533,19 @@
 //     only; a removeRules update goes only with a permission answer): a rule taken out of
 //     its settings file is dropped by the CLI on its own (it watches the files; the next list
 //     and the next tool call went without it), which rules.go relies on.
+//   - get_usage {skip_behaviors, detached} (both; detached is 2.1.332's, which lets a
+//     message sent meanwhile go first) answers {session: {total_cost_usd,
+//     total_api_duration_ms, total_duration_ms, total_lines_added, total_lines_removed,
+//     model_usage: {<model>: {inputTokens, outputTokens, cacheReadInputTokens,
+//     cacheCreationInputTokens, costUSD, contextWindow, …}}}, subscription_type (null with an
+//     API key), rate_limits_available (false with an API key), rate_limits (null, or
+//     {five_hour, seven_day, seven_day_opus, seven_day_sonnet: {utilization, resets_at},
+//     model_scoped: [{display_name, utilization, resets_at}], extra_usage}), behaviors (null
+//     when skipped)}. The session's figures are the process's, as result.total_cost_usd
+//     (the same number): they start from zero after --resume. The plan's windows come from
+//     the claude.ai usage endpoint with an OAuth sign-in, so never through the stand-in.
+//     get_session_cost (both) answers the same as /usage's text ("Estimated cost: $0.0001
+//     …"; 2.1.197: "Total cost: …"): not used.
 //
 // Not checked against the real CLI: subagent (Task) output, whose stream_event lines carry
 // parent_tool_use_id (partial text of a subagent is dropped, its tool calls are kept), and

@@ -7,9 +7,9 @@ import (
 	"github.com/claude-nvim/claude.nvim/chat"
 )
 
-// The context window's fill and the effort, in the winbar: asked of the CLI when it starts
-// and after each turn (get_context_usage, get_settings), never per token; and
-// :ClaudeChatEffort.
+// The context window's fill, the effort and the usage, in the winbar: asked of the CLI when
+// it starts and after each turn (get_context_usage, get_settings, get_usage), never per
+// token; and :ClaudeChatEffort.
 
 // contextTimeout bounds the two control requests that refresh the winbar; the CLI answers
 // them at once, even mid-turn.
@@ -77,7 +77,15 @@ func contextItem(ctx context.Context, proc Backend) (Item, error) {
 	if err != nil {
 		return Item{}, err
 	}
-	return Item{Kind: "context", Tokens: u.Tokens, MaxTokens: u.MaxTokens, Percent: u.Percent, Effort: effort}, nil
+	it := Item{Kind: "context", Tokens: u.Tokens, MaxTokens: u.MaxTokens, Percent: u.Percent, Effort: effort}
+	// The cost and tokens so far beside the fill; a CLI that cannot tell leaves them out.
+	if r, ok := proc.(UsageReporter); ok {
+		if usage, err := r.Usage(ctx); err == nil {
+			it.CostUSD, it.Summary = usage.CostUSD, meter(usage)
+			it.TokensIn, it.TokensOut = usage.Tokens()
+		}
+	}
+	return it, nil
 }
 
 // compactItem is the transcript's line for a compaction.

@@ -109,6 +109,9 @@ type Item struct {
 
 	// rules (rules.go): the live permission rules
 	Rules []RuleItem `msgpack:"rules,omitempty"`
+	// usage (usage.go): the CLI's usage; context also carries its cost and tokens (CostUSD,
+	// TokensIn, TokensOut) and the plan window nearest its end (Summary)
+	Usage *UsageItem `msgpack:"usage,omitempty"`
 
 	// exited
 	Code    int    `msgpack:"code,omitempty"`

@@ -242,6 +242,10 @@ command("ClaudeChatRules", function()
   require("claude.chat.rules").open()
 end, { desc = "List the chat's live permission rules (source, plain-language reading); d removes one kept in a settings file" })
 
+command("ClaudeChatUsage", function()
+  require("claude.chat.usage").open()
+end, { desc = "Show the tokens and cost of the chat's CLI by model, and your plan's windows where the CLI reports them" })
+
 command("ClaudeChatEffort", function(o)
   require("claude.chat.effort").set(o.args)
 end, {

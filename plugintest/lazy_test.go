@@ -33,7 +33,7 @@ local commands = {
   "ClaudeChatAttach", "ClaudeChatAnswer", "ClaudeChatUnqueue", "ClaudeChatTrust",
   "ClaudeChatStopAgent", "ClaudeChatTasks",
   "ClaudeChatEffort",
-  "ClaudeChatRewind", "ClaudeChatRules",
+  "ClaudeChatRewind", "ClaudeChatRules", "ClaudeChatUsage",
   "ClaudeRemote",
   "ClaudeChanges",
   "ClaudeDictate",

@@ -29,6 +29,7 @@ call remote#host#RegisterPlugin('claude-nvim', '0', [
 \ {'type': 'function', 'name': 'ClaudeHostChatStopTask', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostChatTrust', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostChatTrusted', 'sync': 1, 'opts': {}},
+\ {'type': 'function', 'name': 'ClaudeHostChatUsage', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostChatWithdraw', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostCodeDone', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostDiffDone', 'sync': 0, 'opts': {}},

@@ -546,6 +546,12 @@ function M.chat_rules(args)
   return M.call("ClaudeHostChatRules", args)
 end
 
+--- Asks for the usage of dir's chat CLI; the answer is a "usage" item
+--- (chat/usage.lua).
+function M.chat_usage(dir)
+  return M.call("ClaudeHostChatUsage", dir)
+end
+
 function M.set_chat_mode(dir, mode)
   return M.call("ClaudeHostChatMode", dir, mode)
 end

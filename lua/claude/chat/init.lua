@@ -36,6 +36,9 @@ local other_items = {
 other_items.rules = function(...)
   return require("claude.chat.rules").show(...)
 end
+other_items.usage = function(...)
+  return require("claude.chat.usage").show(...)
+end
 -- So do the CLI's notices (chat/notices.lua).
 for _, kind in ipairs({ "notice", "denied", "checking" }) do
   other_items[kind] = function(...)

@@ -272,6 +272,10 @@ end
 -- winbar only.
 function render.context(c, _, it)
   c.context = { percent = it.percent or 0, tokens = it.tokens or 0, max = it.max_tokens or 0 }
+  -- The usage so far (chatctl/usage.go), when the CLI told it.
+  if it.cost_usd or it.tokens_in then
+    c.usage = { cost = it.cost_usd or 0, tokens = (it.tokens_in or 0) + (it.tokens_out or 0), plan = it.summary }
+  end
   if it.effort and it.effort ~= "" then
     c.effort_applied = it.effort
   end

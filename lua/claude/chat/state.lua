@@ -94,6 +94,15 @@ local function status_text(c)
   if c.context then
     table.insert(parts, string.format("context %d%%", c.context.percent))
   end
+  -- The CLI's usage so far (this run of it: :ClaudeChatUsage says more).
+  if c.usage then
+    local n = c.usage.tokens
+    local tokens = n >= 1000000 and string.format("%.1fM", n / 1000000) or n >= 1000 and string.format("%.1fk", n / 1000) or tostring(n)
+    table.insert(parts, string.format("%s tokens · $%.4f", tokens, c.usage.cost))
+    if c.usage.plan and c.usage.plan ~= "" then
+      table.insert(parts, M.clean(c.usage.plan))
+    end
+  end
   table.insert(parts, require("claude.agents").label(c.agent))
   return table.concat(parts, " · ")
 end
