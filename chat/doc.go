@@ -546,6 +546,18 @@
 //     the claude.ai usage endpoint with an OAuth sign-in, so never through the stand-in.
 //     get_session_cost (both) answers the same as /usage's text ("Estimated cost: $0.0001
 //     …"; 2.1.197: "Total cost: …"): not used.
+//   - mcp_status {} (both) answers {mcpServers: [{name, status (connected, failed,
+//     needs-auth, pending, disabled), serverInfo {name, version} once connected, error (a
+//     failed one's: "ECONNREFUSED: Unable to connect. …"; 2.1.197 without "ECONNREFUSED: "),
+//     config, scope (user, project, local, dynamic for --mcp-config, …), transport (2.1.332),
+//     source (2.1.332), tools}]}. An http server that answers 401 with OAuth metadata the CLI
+//     can follow up to a client registration is needs-auth (both); one whose registration is
+//     refused is failed ("Dynamic Client Registration rejected (HTTP 401)"). Right after
+//     start a server may still be pending.
+//   - mcp_toggle {serverName, enabled} (both): false answers success and the server is
+//     disabled; true connects it, answering the connection's error when that fails (the
+//     server then failed). mcp_reconnect {serverName} (both) answers success once connected,
+//     else the error ("Server not found: X" for an unknown name).
 //
 // Not checked against the real CLI: subagent (Task) output, whose stream_event lines carry
 // parent_tool_use_id (partial text of a subagent is dropped, its tool calls are kept), and

@@ -112,6 +112,8 @@ type Item struct {
 	// usage (usage.go): the CLI's usage; context also carries its cost and tokens (CostUSD,
 	// TokensIn, TokensOut) and the plan window nearest its end (Summary)
 	Usage *UsageItem `msgpack:"usage,omitempty"`
+	// mcp (mcpstatus.go): the CLI's MCP servers
+	Servers []MCPItem `msgpack:"servers,omitempty"`
 
 	// exited
 	Code    int    `msgpack:"code,omitempty"`

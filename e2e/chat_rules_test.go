@@ -41,7 +41,7 @@ func (s *session) waitPanel(kind string, wants ...string) []string {
 	return lines
 }
 
-// panelCursorTo puts the cursor of the list of kind on the first line containing text.
+// panelCursorTo puts the cursor of the list of kind on the first line starting with text.
 func (s *session) panelCursorTo(kind, text string) {
 	s.t.Helper()
 	var ok bool
@@ -52,7 +52,7 @@ func (s *session) panelCursorTo(kind, text string) {
 		if not win or win == -1 then return false end
 		vim.api.nvim_set_current_win(win)
 		for i, l in ipairs(vim.api.nvim_buf_get_lines(p.buf, 0, -1, false)) do
-			if l:find(text, 1, true) then
+			if vim.startswith(l, text) then
 				vim.api.nvim_win_set_cursor(win, { i, 0 })
 				return true
 			end
@@ -91,7 +91,7 @@ func TestTheChatListsTheLiveRulesAndRemovesOneSoTheCLIAsksAgain(t *testing.T) {
 	t.Logf("rules:\n%s", strings.Join(lines, "\n"))
 
 	s.answerPermissions("Remove it", "")
-	s.panelCursorTo("rules", "Bash(npm run *)")
+	s.panelCursorTo("rules", "allow Bash(npm run *)")
 	s.nv.Keys("d")
 	s.waitPanel("rules", "Done: removed allow rule Bash(npm run *) from localSettings")
 	if text := strings.Join(s.panelLines("rules"), "\n"); strings.Contains(text, "· the project's .claude/settings.local.json") {

@@ -246,6 +246,10 @@ command("ClaudeChatUsage", function()
   require("claude.chat.usage").open()
 end, { desc = "Show the tokens and cost of the chat's CLI by model, and your plan's windows where the CLI reports them" })
 
+command("ClaudeChatMcp", function()
+  require("claude.chat.mcp").open()
+end, { desc = "List the chat's MCP servers with their state (connected, failed, needs sign-in, disabled); r reconnects, e turns one off or on" })
+
 command("ClaudeChatEffort", function(o)
   require("claude.chat.effort").set(o.args)
 end, {

@@ -33,7 +33,7 @@ local commands = {
   "ClaudeChatAttach", "ClaudeChatAnswer", "ClaudeChatUnqueue", "ClaudeChatTrust",
   "ClaudeChatStopAgent", "ClaudeChatTasks",
   "ClaudeChatEffort",
-  "ClaudeChatRewind", "ClaudeChatRules", "ClaudeChatUsage",
+  "ClaudeChatRewind", "ClaudeChatRules", "ClaudeChatUsage", "ClaudeChatMcp",
   "ClaudeRemote",
   "ClaudeChanges",
   "ClaudeDictate",

@@ -15,6 +15,7 @@ call remote#host#RegisterPlugin('claude-nvim', '0', [
 \ {'type': 'function', 'name': 'ClaudeHostChatEffort', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostChatHistory', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostChatInterrupt', 'sync': 0, 'opts': {}},
+\ {'type': 'function', 'name': 'ClaudeHostChatMcp', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostChatMode', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostChatModel', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostChatModels', 'sync': 0, 'opts': {}},

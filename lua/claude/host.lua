@@ -552,6 +552,13 @@ function M.chat_usage(dir)
   return M.call("ClaudeHostChatUsage", dir)
 end
 
+--- Asks for the MCP servers of dir's chat CLI, after an action on one when
+--- args names it ({ dir, name, action: reconnect|enable|disable }); the
+--- answer is an "mcp" item (chat/mcp.lua).
+function M.chat_mcp(args)
+  return M.call("ClaudeHostChatMcp", args)
+end
+
 function M.set_chat_mode(dir, mode)
   return M.call("ClaudeHostChatMode", dir, mode)
 end

@@ -39,6 +39,9 @@ end
 other_items.usage = function(...)
   return require("claude.chat.usage").show(...)
 end
+other_items.mcp = function(...)
+  return require("claude.chat.mcp").show(...)
+end
 -- So do the CLI's notices (chat/notices.lua).
 for _, kind in ipairs({ "notice", "denied", "checking" }) do
   other_items[kind] = function(...)
