@@ -558,6 +558,13 @@
 //     disabled; true connects it, answering the connection's error when that fails (the
 //     server then failed). mcp_reconnect {serverName} (both) answers success once connected,
 //     else the error ("Server not found: X" for an unknown name).
+//   - rename_session {title, session_id, source "host"} (both; 2.1.197 takes the request
+//     and ignores the two fields it does not know) appends {"type": "custom-title",
+//     "customTitle": T, "sessionId": ID} to the conversation's file, the line Rename writes;
+//     2.1.332 also writes {"type": "agent-name", "agentName": T} and prints
+//     system/session_title_changed {title} (Titled). Both CLIs write the newest custom-title
+//     of the file again when they exit (a line appended by another process included), so the
+//     title survives either way; through the CLI, the running process holds it too.
 //
 // Not checked against the real CLI: subagent (Task) output, whose stream_event lines carry
 // parent_tool_use_id (partial text of a subagent is dropped, its tool calls are kept), and

@@ -250,7 +250,7 @@ func contentText(raw json.RawMessage) string {
 }
 
 func (p *parser) system(l *inLine) {
-	if p.notice(l) {
+	if p.notice(l) || p.title(l) {
 		return
 	}
 	switch l.Subtype {

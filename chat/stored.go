@@ -111,13 +111,23 @@ func ConversationPath(configDir, dir, id string) (string, error) {
 	return path, nil
 }
 
+// CheckTitle is title as a conversation's title (trimmed), or why it cannot be one: a title
+// is one line, not empty.
+func CheckTitle(title string) (string, error) {
+	title = strings.TrimSpace(title)
+	if title == "" || strings.ContainsAny(title, "\r\n") {
+		return "", errors.New("rename conversation: the title must be one line of text")
+	}
+	return title, nil
+}
+
 // Rename gives the conversation id of the workspace dir the title, as the CLI's /rename
 // does: a "custom-title" line appended to its file (the last one wins; the CLI's --resume
 // picker shows it and a resumed CLI keeps it). A title is one line, not empty.
 func Rename(configDir, dir, id, title string) error {
-	title = strings.TrimSpace(title)
-	if title == "" || strings.ContainsAny(title, "\r\n") {
-		return errors.New("rename conversation: the title must be one line of text")
+	title, err := CheckTitle(title)
+	if err != nil {
+		return err
 	}
 	path, err := ConversationPath(configDir, dir, id)
 	if err != nil {

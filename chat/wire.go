@@ -80,6 +80,8 @@ type inLine struct {
 	DecisionReason     string `json:"decision_reason"`
 	DecisionReasonType string `json:"decision_reason_type"`
 	DecisionReasonCode string `json:"decision_reason_code"`
+	// system/session_title_changed (title.go)
+	Title string `json:"title"`
 
 	// result
 	IsError           bool      `json:"is_error"`

@@ -248,15 +248,49 @@ func answerText(a chat.PermissionAnswer) string {
 	return "denied: " + a.Reason
 }
 
+// Renamer renames the conversation it runs: the Claude CLI (chat.Process).
+type Renamer interface {
+	RenameConversation(ctx context.Context, sessionID, title string) error
+}
+
 // HistoryRename serves ClaudeHostChatRename (sync: one append to one file): the conversation
-// a.ID gets the title a.Title, stored as the CLI stores its own /rename.
-// It answers true, or an error that says why not.
+// a.ID gets the title a.Title, stored as the CLI stores its own /rename. The conversation a
+// chat's CLI runs is renamed through that CLI (rename_session, off this handler's goroutine),
+// which holds the title then and writes the line itself; the browser is told to list again
+// once it has ("renamed"). It answers true, or an error that says why not.
 func (c *Controller) HistoryRename(args []HistoryArgs) (bool, error) {
 	if len(args) == 0 || args[0].Dir == "" {
 		return false, errors.New("rename conversation: no directory")
 	}
 	a := args[0]
-	return done(chat.Rename(configDir(a), a.Dir, a.ID, a.Title))
+	c.mu.Lock()
+	var proc Renamer
+	if dc := c.chats[a.Dir]; dc != nil && dc.conversation == a.ID {
+		proc, _ = dc.proc.(Renamer)
+	}
+	c.mu.Unlock()
+	if proc == nil {
+		return done(chat.Rename(configDir(a), a.Dir, a.ID, a.Title))
+	}
+	if _, err := chat.CheckTitle(a.Title); err != nil {
+		return false, err
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
+		defer cancel()
+		if err := proc.RenameConversation(ctx, a.ID, a.Title); err != nil {
+			// The CLI could not (gone meanwhile, or too old): the line is appended as for a
+			// conversation no CLI runs.
+			c.log.Warn("chat: rename through the CLI", "dir", a.Dir, "err", err)
+			if err := chat.Rename(configDir(a), a.Dir, a.ID, a.Title); err != nil {
+				c.log.Warn("chat: rename", "dir", a.Dir, "err", err)
+			}
+		}
+		if err := c.view.ChatHistory(ctx, a.Dir, HistoryReply{Seq: a.Seq, Kind: "renamed", ID: a.ID, Conversations: []Conversation{}}); err != nil {
+			c.log.Warn("chat: renamed", "dir", a.Dir, "err", err)
+		}
+	}()
+	return true, nil
 }
 
 // done is a sync handler's answer to Lua: true, or the error (a handler that returns only an

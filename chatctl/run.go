@@ -122,6 +122,8 @@ func (c *Controller) items(dc *dirChat, proc Backend, text *blockCut, evs []chat
 			items = append(items, compactItem(e))
 		case chat.Informational, chat.Denied, chat.Checking:
 			items = append(items, noticeItem(e))
+		case chat.Titled:
+			items = append(items, Item{Kind: "title", Text: e.Title})
 		case chat.TaskList:
 			items = append(items, tasksItem(e))
 		case chat.Task:

@@ -165,6 +165,10 @@ function M.show(dir, r)
   end
   if r.kind == "preview" then
     return M.show_preview(b, r)
+  elseif r.kind == "renamed" then
+    -- The chat's CLI has renamed its conversation (chatctl/history.go): list
+    -- again, with the title it wrote.
+    return request(b)
   end
   if r.seq ~= b.seq then
     return -- an older request's answer

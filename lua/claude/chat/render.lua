@@ -258,8 +258,18 @@ end
 function render.init(c, _, it)
   c.model, c.mode = it.model, it.mode
   if it.session_id and it.session_id ~= "" then
+    if c.conversation ~= it.session_id then
+      c.title = nil -- another conversation's
+    end
     c.conversation = it.session_id
   end
+end
+
+-- The conversation's title, as the CLI holds it (a rename in the history
+-- list goes through it: chatctl/history.go), in the winbar too.
+function render.title(c, buf, it)
+  c.title = it.text
+  add(c, buf, { "_Title: " .. it.text .. "_" }, true)
 end
 
 function render.model(c, buf, it)

@@ -103,7 +103,8 @@ local function status_text(c)
       table.insert(parts, M.clean(c.usage.plan))
     end
   end
-  table.insert(parts, require("claude.agents").label(c.agent))
+  local label = require("claude.agents").label(c.agent)
+  table.insert(parts, c.title and (M.clean(c.title) .. " · " .. label) or label)
   return table.concat(parts, " · ")
 end
 
