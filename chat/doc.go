@@ -565,6 +565,13 @@
 //     system/session_title_changed {title} (Titled). Both CLIs write the newest custom-title
 //     of the file again when they exit (a line appended by another process included), so the
 //     title survives either way; through the CLI, the running process holds it too.
+//   - file_suggestions {query} (both) answers {suggestions: [{path}], cwd (2.1.332)}: the
+//     TUI's @ typeahead, fuzzy ("gr" gives greet.txt and sub/green.go, "green"
+//     sub/green.go), a directory ending in "/", "" giving the workspace's top entries. The
+//     first request of a process builds the file index and answers none (both CLIs); about
+//     half a second later the same query answers (suggest.go asks again for a while). A file
+//     created after the index was built was not found (2.1.332 and 2.1.197: "gra" for a new
+//     grape.md a second later).
 //
 // Not checked against the real CLI: subagent (Task) output, whose stream_event lines carry
 // parent_tool_use_id (partial text of a subagent is dropped, its tool calls are kept), and

@@ -104,6 +104,7 @@ type dirChat struct {
 	lastSent     time.Time                     // when a message was last written to the CLI
 	contextAsks  int                           // the winbar's refreshes asked for (context.go)
 	agent        string                        // the ACP agent proc runs, "" for the Claude CLI
+	suggested    bool                          // the running CLI was asked for @-completions (suggest.go)
 }
 
 // StartArgs are ClaudeHostChatStart's argument (lua/claude/chat.lua).
@@ -236,6 +237,7 @@ func (c *Controller) Start(args []StartArgs) (int, error) {
 		return 0, err
 	}
 	dc.proc, dc.reviews, dc.messages = proc, map[string]context.CancelFunc{}, map[string]*sentMessage{}
+	dc.suggested = false
 	dc.cliTemp = cliTempRoot(a.Env)
 	dc.init = c.initialize(a.Dir, proc, func(init *chat.InitializeResult, err error) {
 		switch {

@@ -226,9 +226,10 @@ func TestAtPathCompletionDescendsIntoDirectoriesAndStaysBounded(t *testing.T) {
 	complete := func(typed string) []string {
 		t.Helper()
 		e.nv.Lua(nil, `vim.api.nvim_buf_set_lines(require('claude.chat').buffers().input, 0, -1, false, {})`)
-		// Typed apart, as a user does: the <Tab> expr map reads the line typed before it.
+		// <C-x><C-u>: the completion read here (<Tab> asks the CLI, which this stand-in is
+		// not: e2e TestTheChatInputCompletes… checks that one).
 		e.nv.Keys("i" + typed)
-		e.nv.Keys("<Tab>")
+		e.nv.Keys("<C-x><C-u>")
 		var words []string
 		e.nv.Lua(&words, `local out = {}
 			for _, it in ipairs(vim.fn.complete_info({ 'items' }).items) do table.insert(out, it.word) end

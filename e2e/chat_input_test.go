@@ -1,6 +1,9 @@
 package e2e
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -33,11 +36,36 @@ func (s *session) typeInInput(text, keys string) string {
 	return s.chatInput()
 }
 
+// completeInInput replaces the chat input with text, presses <Tab> at its end, waits for the
+// completion menu (the CLI's answer comes back asynchronously) and leaves Insert mode with the
+// first completion in the line; it returns the line and the menu's words.
+func (s *session) completeInInput(text string) (string, []string) {
+	s.t.Helper()
+	s.nv.Lua(nil, `
+		local b = require('claude.chat').buffers()
+		vim.api.nvim_set_current_win(vim.fn.bufwinid(b.input))
+		vim.api.nvim_buf_set_lines(b.input, 0, -1, false, {})`)
+	s.nv.Keys("i" + text)
+	s.nv.Keys("<Tab>")
+	// One completion is put in the line without a menu ('completeopt' without menuone).
+	nvimtest.Wait(s.t, "the completion of "+text, turnTimeout, func() bool {
+		var shown int
+		s.nv.Lua(&shown, `return vim.fn.pumvisible()`)
+		return shown == 1 || s.chatInput() != text
+	})
+	var menu []string
+	s.nv.Lua(&menu, `return vim.tbl_map(function(it) return it.word end, vim.fn.complete_info({ 'items' }).items)`)
+	s.nv.Keys("<Esc>")
+	return s.chatInput(), menu
+}
+
 func TestTheChatInputCompletesTheCLIsSlashCommandsAndWorkspacePaths(t *testing.T) {
 	t.Parallel()
 	s := newSession(t, fakeapi.Say("Reviewed."))
 	t.Cleanup(s.logTranscript)
 	s.writeFile("greet.txt", original)
+	os.Mkdir(filepath.Join(s.env.Project, "sub"), 0o700)
+	s.writeFile("sub/green.go", "package sub\n")
 	s.openChat()
 	nvimtest.Wait(t, "the CLI's slash commands", turnTimeout, func() bool {
 		var n int
@@ -47,8 +75,12 @@ func TestTheChatInputCompletesTheCLIsSlashCommandsAndWorkspacePaths(t *testing.T
 	if got := s.typeInInput("/securit", "<Tab>"); got != "/security-review" {
 		t.Errorf("/securit<Tab> in the chat input gives %q, want the CLI's /security-review", got)
 	}
-	if got := s.typeInInput("look at @gre", "<Tab>"); got != "look at @greet.txt" {
-		t.Errorf("@gre<Tab> in the chat input gives %q, want the workspace's @greet.txt", got)
+	// @ completes as the CLI's own typeahead does (file_suggestions): fuzzy, through folders.
+	if got, menu := s.completeInInput("look at @gre"); got != "look at @greet.txt" || !slices.Contains(menu, "@sub/green.go") {
+		t.Errorf("@gre<Tab> in the chat input gives %q (menu %q), want the CLI's @greet.txt first and @sub/green.go offered", got, menu)
+	}
+	if got, _ := s.completeInInput("@green"); got != "@sub/green.go" {
+		t.Errorf("@green<Tab> in the chat input gives %q, want the CLI's @sub/green.go", got)
 	}
 	if got := s.typeInInput("not /securit", "<Tab>"); strings.Contains(got, "review") {
 		t.Errorf("a / inside the message completed as a command: %q", got)

@@ -28,6 +28,7 @@ call remote#host#RegisterPlugin('claude-nvim', '0', [
 \ {'type': 'function', 'name': 'ClaudeHostChatStart', 'sync': 1, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostChatStop', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostChatStopTask', 'sync': 0, 'opts': {}},
+\ {'type': 'function', 'name': 'ClaudeHostChatSuggest', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostChatTrust', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostChatTrusted', 'sync': 1, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostChatUsage', 'sync': 0, 'opts': {}},

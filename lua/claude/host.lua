@@ -559,6 +559,12 @@ function M.chat_mcp(args)
   return M.call("ClaudeHostChatMcp", args)
 end
 
+--- Asks dir's chat CLI which files the @-mention query completes to; the
+--- answer is a "suggestions" item numbered seq (chat/input.lua).
+function M.chat_suggest(dir, query, seq)
+  return M.call("ClaudeHostChatSuggest", dir, query, seq)
+end
+
 function M.set_chat_mode(dir, mode)
   return M.call("ClaudeHostChatMode", dir, mode)
 end

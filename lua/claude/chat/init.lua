@@ -39,6 +39,9 @@ end
 other_items.usage = function(...)
   return require("claude.chat.usage").show(...)
 end
+other_items.suggestions = function(...)
+  return require("claude.chat.input").show_suggestions(...)
+end
 other_items.mcp = function(...)
   return require("claude.chat.mcp").show(...)
 end

@@ -117,8 +117,59 @@ local function path_items(c, base)
   return items
 end
 
+-- <Tab> after @ asks the chat's CLI (file_suggestions: the files its own @
+-- typeahead offers, fuzzy-ranked, chatctl/suggest.go); its answer comes
+-- back as a "suggestions" item and opens the completion menu if the cursor
+-- is still at the end of the same @ text. Numbered: an older answer is
+-- dropped.
+local asked = 0
+
+--- Asks c's CLI for the completions of the @-mention before the cursor.
+function M.suggest(c)
+  local line = vim.api.nvim_get_current_line()
+  local col = vim.fn.col(".") - 1
+  local at = line:sub(1, col):find("@[^%s]*$")
+  if not at then
+    return
+  end
+  asked = asked + 1
+  local row = vim.api.nvim_win_get_cursor(0)[1]
+  c.suggesting = { seq = asked, row = row, start = at, text = line:sub(at, col) }
+  require("claude.host").chat_suggest(c.dir, line:sub(at + 1, col), asked)
+end
+
+--- The CLI's answer (a "suggestions" item): the menu, if it still fits.
+function M.show_suggestions(c, _, it)
+  local s = c.suggesting
+  if not s or tostring(s.seq) ~= it.id then
+    return -- an older request's
+  end
+  c.suggesting = nil
+  if it.text and it.text ~= "" then
+    require("claude.notify").warn("@-completion: " .. it.text)
+    return
+  end
+  vim.schedule(function()
+    if vim.api.nvim_get_current_buf() ~= c.ibuf or not vim.api.nvim_get_mode().mode:match("^i") then
+      return
+    end
+    local row, col = unpack(vim.api.nvim_win_get_cursor(0))
+    if row ~= s.row or vim.api.nvim_get_current_line():sub(s.start, col) ~= s.text then
+      return -- typed on meanwhile: the answer is for another text
+    end
+    local items = {}
+    for _, path in ipairs(it.files or {}) do
+      table.insert(items, { word = "@" .. path, abbr = path, menu = "claude" })
+    end
+    if #items > 0 then
+      vim.fn.complete(s.start, items)
+    end
+  end)
+end
+
 --- completefunc/omnifunc of the chat's input: slash commands from the CLI's
---- list at the start of the message, workspace paths after @. Not called
+--- list at the start of the message, workspace paths after @ (read here:
+--- <C-x><C-u> needs no CLI; <Tab> asks the CLI, M.suggest). Not called
 --- directly.
 function M.complete(findstart, base)
   local c = state.chats[vim.b.claude_chat_dir]

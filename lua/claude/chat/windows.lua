@@ -151,6 +151,14 @@ local function make_buffers(c)
         return "<C-n>"
       end
       local before = vim.api.nvim_get_current_line():sub(1, vim.fn.col(".") - 1)
+      if before:match("@[^%s]*$") and c.running then
+        -- The CLI's own @ completions, asked off the mapping (no RPC under
+        -- its text lock); the menu opens when they come.
+        vim.schedule(function()
+          input.suggest(c)
+        end)
+        return ""
+      end
       if before:match("^%s*/[%w:_-]*$") or before:match("@[^%s]*$") then
         return "<C-x><C-u>"
       end
