@@ -39,8 +39,9 @@ const (
 	TaskFailed    = "failed"
 )
 
-// task turns a task_* system line into a Task event. task_updated is not used: the
-// notification that follows it says the same, with the summary.
+// task turns a task_* system line into a Task event. Of task_updated only a patch that
+// sends the task to the background is used (background.go); for its end the notification
+// that follows says the same, with the summary.
 func (p *parser) task(l *inLine) {
 	t := Task{
 		TaskID: l.TaskID, ToolUseID: l.ToolUseID, Type: l.TaskType, Agent: l.SubagentType,
@@ -53,6 +54,11 @@ func (p *parser) task(l *inLine) {
 		t.State = TaskRunning
 	case "task_progress":
 		t.State, t.Activity, t.LastTool, t.Description = TaskRunning, l.Description, l.LastToolName, ""
+	case "task_updated":
+		if !l.Patch.IsBackgrounded {
+			return
+		}
+		t.State, t.Background = TaskRunning, true
 	case "task_notification":
 		t.State, t.Summary, t.Description = TaskCompleted, l.Summary, ""
 		if l.Status != nil && *l.Status != "" {

@@ -459,9 +459,9 @@
 // …}} puts that text in the request to the model, as a command hook's stdout does. The
 // chat uses them instead of --settings command hooks: no shell and no process per event.
 //
-// Not checked against the real CLI: control requests other than can_use_tool, stop_task and
-// hook_callback (mcp_message: we register no SDK MCP server, so it is answered with an
-// error rather than left waiting).
+// Checked against the real CLI since: the control requests of issue 39 (below).
+// mcp_message: we register no SDK MCP server, so it is answered with an error rather than
+// left waiting.
 //
 // Long outputs, long conversations and the first token (2.1.332 and 2.1.197, issue 27, seen
 // in peerbench/chatpeer and by hand against fakeapi):
@@ -572,9 +572,21 @@
 //     half a second later the same query answers (suggest.go asks again for a while). A file
 //     created after the index was built was not found (2.1.332 and 2.1.197: "gra" for a new
 //     grape.md a second later).
+//   - background_tasks {tool_use_id?} (both; the CLI's Ctrl+B) while a Bash command runs
+//     (task_started {task_id, tool_use_id, description, task_type "local_bash",
+//     is_backgrounded false}): task_updated {task_id, patch {is_backgrounded: true}}
+//     (2.1.332 first sends background_tasks_changed {tasks: [{task_id, task_type,
+//     description}]}), the answer {} (with a tool_use_id, 2.1.332 says {backgrounded}), and
+//     the tool_result "Command was manually backgrounded by user with ID: X. Output is being
+//     written to: $TMPDIR/claude-<uid>/<project>/<session>/tasks/X.output …"; the turn goes
+//     on. When it ends: task_updated {patch {status, end_time}}, task_notification {status,
+//     output_file, summary "Background command "D" completed (exit code 0)"}, and 2.1.332
+//     starts a turn of its own (result.origin {kind "task-notification"}). Sent with nothing
+//     running, it answers {} too. get_task_output {task_id} (2.1.332; 2.1.197 unsupported)
+//     answers {output (the last 8 KiB), total_bytes, truncated}. stop_task on a background
+//     command: task_notification status "stopped".
 //
 // Not checked against the real CLI: subagent (Task) output, whose stream_event lines carry
 // parent_tool_use_id (partial text of a subagent is dropped, its tool calls are kept), and
-// control requests other than can_use_tool and hook_callback (mcp_message: we register no
-// SDK MCP server, so it is answered with an error rather than left waiting).
+// the control requests not named in this comment.
 package chat

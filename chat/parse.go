@@ -268,7 +268,7 @@ func (p *parser) system(l *inLine) {
 		p.emit(s)
 	case "api_retry":
 		p.emit(Status{Status: retryText(l)})
-	case "task_started", "task_progress", "task_notification":
+	case "task_started", "task_progress", "task_notification", "task_updated":
 		p.task(l)
 	case "compact_boundary":
 		m := l.CompactMetadata

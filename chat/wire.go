@@ -65,7 +65,11 @@ type inLine struct {
 	Description    string `json:"description"`
 	IsBackgrounded bool   `json:"is_backgrounded"`
 	LastToolName   string `json:"last_tool_name"`
-	Summary        string `json:"summary"`
+	// task_updated: what changed (background.go)
+	Patch struct {
+		IsBackgrounded bool `json:"is_backgrounded"`
+	} `json:"patch"`
+	Summary string `json:"summary"`
 	// user lines: what the tool returned, structured (the task tools' ids and states)
 	ToolUseResult json.RawMessage `json:"tool_use_result"`
 

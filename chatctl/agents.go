@@ -90,7 +90,7 @@ func tasksItem(e chat.TaskList) Item {
 // that started it (ID).
 func agentItem(e chat.Task) Item {
 	return Item{
-		Kind: "agent", ID: e.ToolUseID, TaskID: e.TaskID, Text: e.State, Name: e.Agent,
+		Kind: "agent", ID: e.ToolUseID, TaskID: e.TaskID, Text: e.State, Name: e.Agent, Subtype: e.Type,
 		Description: e.Description, Summary: e.Activity, LastTool: e.LastTool, Background: e.Background,
 		ToolUses: e.ToolUses, DurationMS: e.Duration.Milliseconds(), Report: e.Summary,
 	}

@@ -153,6 +153,8 @@ func (h *Host) Register(p *plugin.Plugin) error {
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatUsage"}, chat.UsageShow)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatMcp"}, chat.MCP)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatSuggest"}, chat.Suggest)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatBackground"}, chat.Background)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatTaskOutput"}, chat.TaskOutput)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChanges"}, h.changesRequest)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatHistory"}, chat.HistoryList)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatPreview"}, chat.HistoryPreview)

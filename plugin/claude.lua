@@ -250,6 +250,10 @@ command("ClaudeChatMcp", function()
   require("claude.chat.mcp").open()
 end, { desc = "List the chat's MCP servers with their state (connected, failed, needs sign-in, disabled); r reconnects, e turns one off or on" })
 
+command("ClaudeChatBackground", function()
+  require("claude.chat.background").send()
+end, { desc = "Send the command or subagent running in the chat to the background (the CLI's Ctrl+B)" })
+
 command("ClaudeChatEffort", function(o)
   require("claude.chat.effort").set(o.args)
 end, {

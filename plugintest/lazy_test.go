@@ -33,7 +33,7 @@ local commands = {
   "ClaudeChatAttach", "ClaudeChatAnswer", "ClaudeChatUnqueue", "ClaudeChatTrust",
   "ClaudeChatStopAgent", "ClaudeChatTasks",
   "ClaudeChatEffort",
-  "ClaudeChatRewind", "ClaudeChatRules", "ClaudeChatUsage", "ClaudeChatMcp",
+  "ClaudeChatRewind", "ClaudeChatRules", "ClaudeChatUsage", "ClaudeChatMcp", "ClaudeChatBackground",
   "ClaudeRemote",
   "ClaudeChanges",
   "ClaudeDictate",

@@ -565,6 +565,18 @@ function M.chat_suggest(dir, query, seq)
   return M.call("ClaudeHostChatSuggest", dir, query, seq)
 end
 
+--- Sends the task tool_use_id started ("" for every one in the foreground)
+--- of dir's chat CLI to the background (its Ctrl+B).
+function M.chat_background(dir, tool_use_id)
+  return M.call("ClaudeHostChatBackground", dir, tool_use_id)
+end
+
+--- Asks for the end of a background task's output; the answer is a
+--- "task_output" item (chat/background.lua).
+function M.chat_task_output(dir, task_id)
+  return M.call("ClaudeHostChatTaskOutput", dir, task_id)
+end
+
 function M.set_chat_mode(dir, mode)
   return M.call("ClaudeHostChatMode", dir, mode)
 end

@@ -42,6 +42,9 @@ end
 other_items.suggestions = function(...)
   return require("claude.chat.input").show_suggestions(...)
 end
+other_items.task_output = function(...)
+  return require("claude.chat.background").show_output(...)
+end
 other_items.mcp = function(...)
   return require("claude.chat.mcp").show(...)
 end

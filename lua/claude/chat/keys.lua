@@ -60,6 +60,7 @@ local HELP = {
   { "  <C-c>", "interrupt Claude's turn; leaves Insert mode" },
   { "  <C-p> <C-n>, <Up> <Down>", "recall earlier prompts (at the edge)" },
   { "  <Tab> after / or @", "complete a /command or an @path" },
+  { "  <C-b>", "send what runs to the background" },
   { "Transcript", "" },
   { "  <CR>", "answer the request waiting (permission, rewind)" },
   { "  [[ ]]", "previous / next prompt" },
@@ -71,10 +72,7 @@ local HELP = {
   { "  <S-Tab>", "switch the permission mode" },
   { "  <C-c>", "interrupt Claude's turn" },
   { "  g?", "this help" },
-  { "Commands", ":ClaudeChatAnswer :ClaudeChatAttach :ClaudeChatMode" },
-  { "", ":ClaudeChatEffort :ClaudeModel :ClaudeChatStop" },
-  { "", ":ClaudeChatStopAgent :ClaudeChatTasks" },
-  { "", ":ClaudeChatRewind" },
+  { "Commands", ":ClaudeChat… (:help claude-chat lists them)" },
 }
 
 --- Shows the chat's keys as a message: it takes no focus, and :messages

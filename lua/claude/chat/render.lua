@@ -547,6 +547,10 @@ function render.finish(c, buf, it)
       it.cost_usd or 0
     ),
   }, true)
+  local still = require("claude.chat.background").note(c)
+  if still then
+    add(c, buf, { still })
+  end
   c.busy, c.last, c.checking = false, "end", nil
   local queue = require("claude.chat.queue")
   if not c.lifecycle and queue.count(c) > 0 then
@@ -614,6 +618,9 @@ end
 -- A subagent's state, on its Agent line (chat/agents.lua).
 function render.agent(c, buf, it)
   require("claude.chat.agents").state(c, buf, it)
+  if require("claude.chat.background").track(c, it) then
+    require("claude.chat.tasks").refresh(c)
+  end
 end
 
 -- The task list, in its own view (chat/tasks.lua): not a transcript line.

@@ -28,8 +28,9 @@ local MARKS = {
   pending = { "☐", "ClaudeChatTaskPending" },
 }
 
--- The list as lines, with each line's highlight group.
-local function lines_of(tasks)
+-- The list as lines, with each line's highlight group, and the background
+-- tasks (chat/background.lua) by line.
+local function lines_of(tasks, bg)
   local done = 0
   for _, t in ipairs(tasks) do
     if t.status == "completed" then
@@ -47,7 +48,22 @@ local function lines_of(tasks)
     table.insert(lines, state.clean(string.format("%s %s", mark[1], text)))
     table.insert(groups, mark[2])
   end
-  return lines, groups
+  if #tasks == 0 then
+    lines, groups = {}, {}
+  end
+  local rows = {}
+  if #bg > 0 then
+    table.insert(lines, "Background")
+    table.insert(groups, "ClaudeChatTaskTitle")
+    local label = require("claude.chat.background").label
+    for _, t in ipairs(bg) do
+      local mark = t.state == "running" and MARKS.in_progress or t.state == "completed" and MARKS.completed or { "✗", "ClaudeChatTaskPending" }
+      table.insert(lines, state.clean(string.format("%s %s", mark[1], label(t))))
+      table.insert(groups, mark[2])
+      rows[#lines] = t
+    end
+  end
+  return lines, groups, rows
 end
 
 local function buffer(c)
@@ -59,6 +75,15 @@ local function buffer(c)
   vim.bo[buf].filetype = "claude_tasks"
   vim.bo[buf].modifiable = false
   vim.b[buf].claude_chat_dir = c.dir
+  -- On a background task's line: its output, or stop it.
+  for _, k in ipairs({ { "o", "output", "show the output of the background task under the cursor" }, { "x", "stop", "stop the background task under the cursor" } }) do
+    vim.keymap.set("n", k[1], function()
+      local t = c.task_rows and c.task_rows[vim.api.nvim_win_get_cursor(0)[1]]
+      if t then
+        require("claude.chat.background")[k[2]](c, t)
+      end
+    end, { buffer = buf, desc = "claude.nvim: " .. k[3] })
+  end
   c.taskbuf = buf
   return buf
 end
@@ -111,7 +136,9 @@ end
 function M.show(c, tasks)
   c.tasks = tasks
   local buf = buffer(c)
-  local lines, groups = lines_of(tasks)
+  local bg = require("claude.chat.background").list(c)
+  local lines, groups, rows = lines_of(tasks, bg)
+  c.task_rows = rows
   vim.bo[buf].modifiable = true
   vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
   vim.bo[buf].modifiable = false
@@ -119,11 +146,16 @@ function M.show(c, tasks)
   for i, g in ipairs(groups) do
     vim.api.nvim_buf_set_extmark(buf, NS, i - 1, 0, { end_col = #lines[i], hl_group = g })
   end
-  if #tasks == 0 then
+  if #lines == 0 then
     M.hide(c)
   elseif not c.tasks_hidden then
     open(c)
   end
+end
+
+--- Draws chat c's list again (a background task changed).
+function M.refresh(c)
+  M.show(c, c.tasks or {})
 end
 
 --- Closes the task window (the list is kept).
@@ -142,8 +174,9 @@ function M.toggle(c)
   if win then
     c.tasks_hidden = true
     M.hide(c)
-  elseif c.tasks and #c.tasks > 0 then
+  elseif (c.tasks and #c.tasks > 0) or #require("claude.chat.background").list(c) > 0 then
     c.tasks_hidden = false
+    M.refresh(c)
     open(c)
   else
     require("claude.notify").info("no task list in this chat yet")

@@ -131,6 +131,11 @@ local function make_buffers(c)
     map(buf, { "n" }, "<S-Tab>", function()
       turns.set_mode("next", c.dir)
     end, "switch Claude's permission mode")
+    -- The CLI's Ctrl+B: the running command or subagent goes on in the
+    -- background and the turn with it.
+    map(buf, { "n", "i" }, "<C-b>", function()
+      require("claude.chat.background").send(c.dir)
+    end, "send the running command or subagent to the background")
     map(buf, { "n" }, "<Up>", function()
       input.recall(c.dir, -1, true)
     end, "on the first line: recall the previous prompt")
