@@ -1,4 +1,4 @@
--- The native chat (:ClaudeChat, preview): per workspace a transcript buffer
+-- The native chat (:ClaudeChat): per workspace a transcript buffer
 -- and an input buffer below it. The Go host owns the CLI (host/chat.go) and
 -- pushes its events here in batches, one call per batch (M.show_events,
 -- through handlers.show_chat_events). This module is the chat's face (what
