@@ -665,6 +665,9 @@ end
 -- The oldest Claude Code whose stream-json mode has what the chat uses
 -- (control requests, partial messages, --permission-prompt-tool stdio).
 local CHAT_MIN_CLI = "2.0.0"
+-- The CLI whose control requests the chat uses all (list_permission_rules,
+-- get_task_output came between 2.1.197 and it: chat/doc.go).
+local CHAT_FULL_CLI = "2.1.332"
 
 -- The native chat (:ClaudeChat): a CLI it can start without a shell, new
 -- enough for its stream-json mode, and the chats of this Neovim.
@@ -685,6 +688,11 @@ local function check_chat()
       )
     else
       health.ok(string.format("Claude Code %s runs the chat (stream-json mode; %s or newer needed)", cli_version, CHAT_MIN_CLI))
+    end
+    if vim.version.lt(cli_version, CHAT_FULL_CLI) then
+      health.info(
+        string.format("with Claude Code %s the chat cannot list permission rules (:ClaudeChatRules) nor show a background task's output: %s or newer can", cli_version, CHAT_FULL_CLI)
+      )
     end
   end
   local agents = require("claude.agents")
