@@ -489,7 +489,9 @@
 //
 // The control requests of issue 39 (2.1.332's code lists 195 subtypes in its schemas: the
 // host's requests, the CLI's own, and system lines; each below checked against both CLIs,
-// by hand and in e2e/chat_*_test.go, against the stand-in):
+// by hand and in e2e/chat_*_test.go, against the stand-in). "Both" means 2.1.197, the oldest
+// CLI supported, has it already; "2.1.332" that it came after 2.1.197 (which answers
+// "Unsupported control request subtype: X"):
 //
 //   - set_permission_mode {mode} (both): 2.1.332 titles the modes Manual (default), Accept
 //     edits, Plan, Auto, Don't Ask and Bypass Permissions, and takes "manual" for default
