@@ -75,7 +75,9 @@ local function bypass(c)
     notify().error("finish or interrupt the turn first (<C-c>): bypassPermissions starts Claude again")
     return
   end
-  if not c.bypass_allowed then
+  -- An ACP agent (c.agent) takes the mode as it is: the relaunch is the
+  -- Claude CLI's need.
+  if not c.bypass_allowed and not c.agent then
     c.bypass_allowed = true
     -- revive: the transcript already shows the conversation.
     local ok = state.start(c, { resume = c.conversation, revive = c.conversation ~= nil, relaunch = true })

@@ -156,9 +156,10 @@ local function make_buffers(c)
         return "<C-n>"
       end
       local before = vim.api.nvim_get_current_line():sub(1, vim.fn.col(".") - 1)
-      if before:match("@[^%s]*$") and c.running then
+      if before:match("@[^%s]*$") and c.running and not c.agent then
         -- The CLI's own @ completions, asked off the mapping (no RPC under
-        -- its text lock); the menu opens when they come.
+        -- its text lock); the menu opens when they come. An ACP agent has
+        -- none: the workspace is read here for it.
         vim.schedule(function()
           input.suggest(c)
         end)
