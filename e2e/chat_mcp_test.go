@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"encoding/json"
-	"fmt"
 	"net"
 	"net/http"
 	"os"
@@ -140,5 +139,5 @@ func TestTheChatShowsItsMCPServersAndReconnectsAndTogglesOne(t *testing.T) {
 	t.Cleanup(func() { upSrv.Close() })
 	s.panelCursorTo("mcp", "later: ")
 	s.nv.Keys("r")
-	s.waitPanel("mcp", "Done: reconnect later", fmt.Sprintf("later: connected (later-server 1.0)  · user"))
+	s.waitPanel("mcp", "Done: reconnect later", "later: connected (later-server 1.0)  · user")
 }
