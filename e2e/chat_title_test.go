@@ -8,6 +8,7 @@ import (
 	"github.com/claude-nvim/claude.nvim/e2e/clienv"
 	"github.com/claude-nvim/claude.nvim/e2e/fakeapi"
 	"github.com/claude-nvim/claude.nvim/e2e/tmuxterm"
+	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
 // Titles (issue 39, item 5): the conversation the chat runs, renamed in the history list, is
@@ -42,9 +43,10 @@ func TestRenamingTheRunningConversationGoesThroughItsCLI(t *testing.T) {
 	}
 	if cliVersion != "2.1.197" {
 		s.waitChat("_Title: " + title + "_")
-		if !strings.Contains(stored, `{"type":"agent-name","agentName":"`+title+`"`) {
-			t.Errorf("the CLI did not write its agent-name line: the title was not given through it")
-		}
+		// Written by the CLI just after the custom-title line, which the list showed.
+		nvimtest.Wait(t, "the CLI's agent-name line (the title given through it)", turnTimeout, func() bool {
+			return strings.Contains(s.fileContent(s.storedFile(id)), `{"type":"agent-name","agentName":"`+title+`"`)
+		})
 		if got := s.chatStatus(); !strings.Contains(got, title+" · Claude chat") {
 			t.Errorf("the winbar says %q, want the title", got)
 		}
