@@ -46,6 +46,9 @@ func TestTheCLIsEmptyScratchDirectoriesGoWhenTheChatEndsAndWhenTheHostExits(t *t
 	s.openChat()
 	s.chatSend("hello")
 	s.waitChat("First.")
+	// The turn's end (its footer line), not only its text: a stop before it interrupts the
+	// turn and the CLI exits 1 (seen under load).
+	nvimtest.Wait(t, "the turn's end", turnTimeout, func() bool { return strings.Contains(s.chatTranscript(), "\n─── ") })
 	root, during := s.cliTemp()
 	if len(during) == 0 {
 		t.Fatalf("the CLI made nothing under %s: nothing to check", root)
