@@ -173,6 +173,11 @@ func TestARemoteCLISeesTheSelectionAndAnEditIsReviewedThroughTheRelay(t *testing
 	r.nv.Cmd("edit " + localPath)
 	r.nv.Keys("2GVj<Esc>")
 	r.waitText("⧉ 2 lines selected")
+	// The user stops typing here: a proposal that comes within a second of
+	// their last key waits for :ClaudeDiffFocus (claude.typing), and the
+	// stand-in answers that fast when the machine is idle. Typing's own
+	// tests cover that wait; this one is about the relay.
+	r.nv.Cmd("lua require('claude.typing').forget()")
 	r.prompt("Change two")
 
 	ev := nvimtest.Next(t, r.diffs, "User ClaudeDiffOpened (the remote CLI's openDiff)", turnTimeout)
