@@ -22,7 +22,7 @@ CLAUDE_CLI_DIR = $(CLI_DEPS)/$(CLAUDE_CLI_VERSION)
 ACP_AGENT_PINNED := $(shell sed -n 's/^pinned=//p' scripts/install-acp-agent)
 ACP_AGENT := $(DEPS)/acp-agent/$(ACP_AGENT_PINNED)/bin/claude-agent-acp
 
-.PHONY: nvim-0.10 nvim-0.12 help build helptags test lint bench bench-peer bench-chat-peer fuzz e2e e2e-range deps nvim claude-cli acp-agent trees manifest demo clean dist release-check
+.PHONY: nvim-0.10 nvim-0.12 help build helptags test lint bench bench-peer bench-chat-peer fuzz e2e e2e-range deps nvim claude-cli acp-agent gopls trees manifest demo clean dist release-check
 
 help: ## List the targets.
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
@@ -64,12 +64,18 @@ claude-cli: ## Install the pinned Claude Code CLI (or CLAUDE_CLI_VERSION) under 
 acp-agent: ## Install the pinned ACP agent (claude-agent-acp, npm) under .deps/acp-agent/ (for make e2e).
 	scripts/install-acp-agent $(DEPS)/acp-agent/$(ACP_AGENT_PINNED)
 
+# The language server the tests of the language-server tools (issue 40) run: the pinned gopls,
+# built from the Go module proxy (a few minutes the first time; idempotent after).
+GOPLS_VERSION := $(shell sed -n 's/^pinned=//p' scripts/install-gopls)
+gopls: ## Build the pinned gopls into .deps/gopls/ (for the language-server tools' tests).
+	scripts/install-gopls $(DEPS)/gopls/$(GOPLS_VERSION)
+
 # Not in deps: the explorer tests skip without them (and say so). Set
 # CLAUDE_NVIM_TREES_MIRROR to clone from local mirrors instead of GitHub.
 trees: ## The file explorers (oil, nvim-tree, neo-tree, mini.files, snacks) the :ClaudeAdd tests use, pinned, under .deps/trees.
 	scripts/install-trees $(DEPS)/trees
 
-deps: nvim ## Everything make test needs (Neovim; Go modules come with go build).
+deps: nvim gopls ## Everything make test needs (Neovim, gopls; Go modules come with go build).
 	$(GO) mod download
 
 # Tests that start a Neovim run in parallel (nvimtest.New). Each spends most

@@ -30,7 +30,7 @@ type Controller struct {
 	log  *slog.Logger
 	// editorTools gives the arguments that hand a CLI the editor's tools (host/chat_mcp.go):
 	// the --mcp-config files and any other arguments.
-	editorTools func() (mcpConfigs, args []string)
+	editorTools func(noLSP bool) (mcpConfigs, args []string)
 	// observe sees every batch of items a chat shows, and the turns and answers the user
 	// sends, as they happen (the host's attention list, host/attention.go).
 	observe func(dir string, items []Item)
@@ -54,8 +54,9 @@ type Options struct {
 	View View
 	Log  *slog.Logger // nil discards
 	// EditorTools, when set, is asked at each CLI start for the --mcp-config files and the
-	// arguments that give the CLI the editor's tools.
-	EditorTools func() (mcpConfigs, args []string)
+	// arguments that give the CLI the editor's tools (noLSP: without the language-server
+	// tools, StartArgs.NoLSPTools).
+	EditorTools func(noLSP bool) (mcpConfigs, args []string)
 	// Observe, when set, sees what each chat shows (as the transcript gets it) and, as "user"
 	// and "answered" items it is alone to see, each turn the user sends and each answer to a
 	// permission, question or plan. It runs on the chat's own goroutines and must return at
@@ -76,7 +77,7 @@ func New(opts Options) *Controller {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
 	if opts.EditorTools == nil {
-		opts.EditorTools = func() ([]string, []string) { return nil, nil }
+		opts.EditorTools = func(bool) ([]string, []string) { return nil, nil }
 	}
 	if opts.Observe == nil {
 		opts.Observe = func(string, []Item) {}
@@ -141,6 +142,9 @@ type StartArgs struct {
 	// Cwd, when set, is the chat's folder and Dir only its name: an agent's chat beside
 	// the folder's Claude chat is named "DIR//AGENT" (lua/claude/agents.lua), no folder.
 	Cwd string `msgpack:"cwd"`
+	// NoLSPTools leaves the language-server tools out of the editor's tools (tools.lsp =
+	// false).
+	NoLSPTools bool `msgpack:"no_lsp_tools"`
 }
 
 // workdir is the folder a's chat runs in.
@@ -169,7 +173,7 @@ func (c *Controller) Start(args []StartArgs) (int, error) {
 	if a.Agent != "" && a.Fork != "" {
 		return 0, errAgentFork
 	}
-	mcpConfigs, mcpArgs := c.editorTools()
+	mcpConfigs, mcpArgs := c.editorTools(a.NoLSPTools)
 	env := withCheckpoints(c.environment(a))
 	c.mu.Lock()
 	defer c.mu.Unlock()

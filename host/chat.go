@@ -15,8 +15,8 @@ import (
 type chats struct {
 	ctl *chatctl.Controller
 
-	mcpMu sync.Mutex // guards mcp, started by the first chat (chat_mcp.go)
-	mcp   *chatMCP
+	mcpMu sync.Mutex // guards mcp, each started on first use (chat_mcp.go)
+	mcp   map[mcpKind]*chatMCP
 
 	swept sync.Once // the dead hosts' endpoint configs, removed once (chat_sweep.go)
 }

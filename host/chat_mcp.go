@@ -15,22 +15,46 @@ import (
 	"github.com/claude-nvim/claude.nvim/mcp"
 )
 
-// The chat's editor tools. Print mode never connects to the IDE WebSocket, so each chat CLI
-// gets, through --mcp-config, an MCP server of the public "http" type (streamable HTTP, JSON
-// answers only): one listener of this host on 127.0.0.1, guarded by a bearer token, serving the
-// read-only tools of mcp.IDETools on the same editor code as the terminal's server. The protocol,
-// the token, Origin and Host checks and the listener's limits are mcp.HTTPEndpoint's, which are
-// the terminal server's; this file only opens the listener and writes the --mcp-config file.
+// The editor's tools for the CLIs we start, beside the IDE WebSocket. Print mode (the chat)
+// never connects to that WebSocket, and the CLI shows the model only two of its tools, so the
+// chat's CLIs and, for the language-server tools, the terminal's get, through --mcp-config, an
+// MCP server of the public "http" type (streamable HTTP, JSON answers only): a listener of this
+// host on 127.0.0.1, guarded by a bearer token, serving tools on the same editor code as the
+// terminal's server. The protocol, the token, Origin and Host checks and the listener's limits
+// are mcp.HTTPEndpoint's, which are the terminal server's; this file only opens the listeners
+// and writes their --mcp-config files.
 
-// chatMCPServer is the name the chat CLI knows the server by: its tools reach the model as
+// chatMCPServer is the name the CLI knows the server by: its tools reach the model as
 // mcp__nvim__<tool>.
 const chatMCPServer = "nvim"
 
-// chatMCPTools are the tools offered: read-only, so they are allowed without asking.
-var chatMCPTools = []string{"getDiagnostics"}
+// mcpKind names one endpoint: which tools it serves, to whom.
+type mcpKind int
 
-// chatMCP is the running endpoint: its URL and token go into every chat CLI's --mcp-config.
+const (
+	chatTools      mcpKind = iota // the chat's: getDiagnostics and the language-server tools
+	chatToolsNoLSP                // the chat's with tools.lsp = false: getDiagnostics
+	terminalTools                 // the terminal's: the language-server tools
+)
+
+// toolNames are the tools an endpoint of kind k offers, all allowed without asking: they
+// read the editor, and lsp_rename only proposes (the user reviews before anything is
+// written).
+func (k mcpKind) toolNames() []string {
+	switch k {
+	case chatTools:
+		return append([]string{"getDiagnostics"}, mcp.LSPToolNames...)
+	case chatToolsNoLSP:
+		return []string{"getDiagnostics"}
+	default:
+		return mcp.LSPToolNames
+	}
+}
+
+// chatMCP is a running endpoint: its URL and token go into the --mcp-config of the CLIs it
+// serves.
 type chatMCP struct {
+	kind     mcpKind
 	url      string
 	token    string
 	endpoint *mcp.HTTPEndpoint
@@ -41,21 +65,29 @@ type chatMCP struct {
 	configFile string
 }
 
-// chatMCPEndpoint starts the endpoint on first use and returns it.
-func (h *Host) chatMCPEndpoint() (*chatMCP, error) {
+// chatMCPEndpoint starts the endpoint of kind on first use and returns it.
+func (h *Host) chatMCPEndpoint(kind mcpKind) (*chatMCP, error) {
 	h.chats.mcpMu.Lock()
 	defer h.chats.mcpMu.Unlock()
-	if h.chats.mcp == nil {
-		m, err := h.startChatMCP()
+	if h.chats.mcp[kind] == nil {
+		m, err := h.startChatMCP(kind)
 		if err != nil {
 			return nil, err
 		}
-		h.chats.mcp = m
+		if h.chats.mcp == nil {
+			h.chats.mcp = map[mcpKind]*chatMCP{}
+		}
+		h.chats.mcp[kind] = m
 	}
-	return h.chats.mcp, nil
+	return h.chats.mcp[kind], nil
 }
 
-func (h *Host) startChatMCP() (*chatMCP, error) {
+// editorTools are every tool an endpoint may offer, on this host's editor.
+func (h *Host) editorTools() []mcp.Tool {
+	return append(mcp.IDETools(h.editor), mcp.LSPTools(h.editor)...)
+}
+
+func (h *Host) startChatMCP(kind mcpKind) (*chatMCP, error) {
 	key := make([]byte, 16)
 	if _, err := rand.Read(key); err != nil {
 		return nil, fmt.Errorf("chat mcp token: %w", err)
@@ -65,17 +97,18 @@ func (h *Host) startChatMCP() (*chatMCP, error) {
 		return nil, fmt.Errorf("chat mcp listen: %w", err)
 	}
 	m := &chatMCP{
+		kind:  kind,
 		url:   "http://" + ln.Addr().String() + "/mcp",
 		token: hex.EncodeToString(key),
 	}
 	var tools []mcp.Tool
-	for _, t := range mcp.IDETools(h.editor) {
-		if slices.Contains(chatMCPTools, t.Name) {
+	for _, t := range h.editorTools() {
+		if slices.Contains(kind.toolNames(), t.Name) {
 			tools = append(tools, t)
 		}
 	}
 	m.endpoint, err = mcp.NewHTTPEndpoint(mcp.HTTPConfig{
-		Token: m.token, Tools: tools, Version: Version, Logger: h.log.With("mcp", "chat"),
+		Token: m.token, Tools: tools, Version: Version, Logger: h.log.With("mcp", kind.String()),
 	})
 	if err == nil {
 		err = m.writeConfig()
@@ -127,31 +160,59 @@ func (m *chatMCP) config() string {
 // allowedTools are the --allowedTools values: the model may call these without asking.
 func (m *chatMCP) allowedTools() []string {
 	var names []string
-	for _, n := range chatMCPTools {
+	for _, n := range m.kind.toolNames() {
 		names = append(names, "mcp__"+chatMCPServer+"__"+n)
 	}
 	return names
 }
 
-// closeChatMCP stops the endpoint, if it runs.
+// closeChatMCP stops the endpoints that run.
 func (h *Host) closeChatMCP(ctx context.Context) {
 	h.chats.mcpMu.Lock()
-	m := h.chats.mcp
+	all := h.chats.mcp
 	h.chats.mcp = nil
 	h.chats.mcpMu.Unlock()
-	if m != nil {
+	for _, m := range all {
 		_ = m.endpoint.Close(ctx)
 		os.RemoveAll(m.configDir)
 	}
 }
 
-// chatMCPArgs are the CLI arguments that give it the editor's tools; none (logged) when the
-// endpoint cannot start: the chat works without them.
-func (h *Host) chatMCPArgs() (configs, args []string) {
-	m, err := h.chatMCPEndpoint()
+func (k mcpKind) String() string {
+	switch k {
+	case chatTools:
+		return "chat"
+	case chatToolsNoLSP:
+		return "chat-nolsp"
+	default:
+		return "terminal"
+	}
+}
+
+// chatMCPArgs are the CLI arguments that give a chat CLI the editor's tools (without the
+// language-server tools when noLSP); none (logged) when the endpoint cannot start: the chat
+// works without them.
+func (h *Host) chatMCPArgs(noLSP bool) (configs, args []string) {
+	kind := chatTools
+	if noLSP {
+		kind = chatToolsNoLSP
+	}
+	m, err := h.chatMCPEndpoint(kind)
 	if err != nil {
 		h.log.Warn("chat: editor tools unavailable", "err", err)
 		return nil, nil
 	}
 	return []string{m.configFile}, []string{"--allowedTools=" + strings.Join(m.allowedTools(), ",")}
+}
+
+// terminalMCPArgs are what a terminal's CLI is started with to get the language-server tools:
+// the --mcp-config file and the --allowedTools argument; none (logged) when the endpoint
+// cannot start.
+func (h *Host) terminalMCPArgs() (config, allowed string) {
+	m, err := h.chatMCPEndpoint(terminalTools)
+	if err != nil {
+		h.log.Warn("terminal: language-server tools unavailable", "err", err)
+		return "", ""
+	}
+	return m.configFile, "--allowedTools=" + strings.Join(m.allowedTools(), ",")
 }

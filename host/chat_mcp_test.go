@@ -13,7 +13,7 @@ import (
 
 func TestTheChatMCPEndpointAnswersOnlyWithItsTokenAndOffersReadOnlyTools(t *testing.T) {
 	h := &Host{log: slog.New(slog.DiscardHandler)}
-	m, err := h.startChatMCP()
+	m, err := h.startChatMCP(chatTools)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func TestTheChatMCPEndpointAnswersOnlyWithItsTokenAndOffersReadOnlyTools(t *test
 		{"initialize echoes a version it knows", "POST", auth, "", "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26"}}`, 200, `"protocolVersion":"2025-03-26"`},
 		{"initialize answers an unknown version with the newest", "POST", auth, "", "", `{"jsonrpc":"2.0","id":"a","method":"initialize","params":{"protocolVersion":"1999-01-01"}}`, 200, `{"jsonrpc":"2.0","id":"a","result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":false}}`},
 		{"a notification gets no answer", "POST", auth, "", "", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, 202, ""},
-		{"tools/list offers getDiagnostics only", "POST", auth, "", "", `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, 200, `{"tools":[{"name":"getDiagnostics","description"`},
+		{"tools/list offers getDiagnostics first, then the language-server tools", "POST", auth, "", "", `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, 200, `{"tools":[{"name":"getDiagnostics","description"`},
 		{"a tool that is not offered is refused", "POST", auth, "", "", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"openDiff","arguments":{}}}`, 200, `"code":-32602,"message":"invalid params: unknown tool: openDiff"`},
 		{"an unknown method is -32601", "POST", auth, "", "", `{"jsonrpc":"2.0","id":4,"method":"completion/complete"}`, 200, `"code":-32601`},
 		{"bad JSON is -32700", "POST", auth, "", "", `{"jsonrpc":`, 200, `"code":-32700`},
@@ -71,9 +71,9 @@ func TestTheChatMCPEndpointAnswersOnlyWithItsTokenAndOffersReadOnlyTools(t *test
 // its command line, which any local user can read.
 func TestTheChatMCPTokenIsInAPrivateFileNotOnTheCommandLine(t *testing.T) {
 	h := &Host{log: slog.New(slog.DiscardHandler)}
-	configs, args := h.chatMCPArgs()
+	configs, args := h.chatMCPArgs(false)
 	t.Cleanup(func() { h.closeChatMCP(context.Background()) })
-	m := h.chats.mcp
+	m := h.chats.mcp[chatTools]
 	if m == nil || len(configs) != 1 {
 		t.Fatalf("chatMCPArgs = %q, %q; want one config", configs, args)
 	}

@@ -99,6 +99,17 @@ func (h *Host) kernelClose(args []string) {
 	}
 }
 
+// lspDoneArgs are ClaudeHostLSPDone's: a language-server question's id and lua/claude/lsp's
+// answer to it.
+type lspDoneArgs struct {
+	ID    int `msgpack:",array"`
+	Reply nvimapi.LSPReply
+}
+
+func (h *Host) lspDone(args lspDoneArgs) {
+	h.editor.LSPDone(args.ID, args.Reply)
+}
+
 // dirChanged keeps the lock file's workspaceFolders truthful after :cd,
 // :tcd and :lcd (the CLI matches its own cwd against them).
 func (h *Host) dirChanged() {

@@ -52,9 +52,12 @@ func (h *Host) Exit() {
 // the file when they started and do not need it again.
 func (h *Host) removeChatMCPConfig() {
 	h.chats.mcpMu.Lock()
-	m := h.chats.mcp
+	var dirs []string
+	for _, m := range h.chats.mcp {
+		dirs = append(dirs, m.configDir)
+	}
 	h.chats.mcpMu.Unlock()
-	if m != nil {
-		os.RemoveAll(m.configDir)
+	for _, dir := range dirs {
+		os.RemoveAll(dir)
 	}
 }

@@ -137,6 +137,7 @@ func (h *Host) Register(p *plugin.Plugin) error {
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostDiffDone"}, h.diffDone)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostCodeDone"}, h.codeDone)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostKernelClose"}, h.kernelClose)
+	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostLSPDone"}, h.lspDone)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatSend"}, chat.Send)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatAnswer"}, chat.Answer)
 	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatInterrupt"}, chat.Interrupt)

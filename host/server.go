@@ -51,6 +51,10 @@ type startOptions struct {
 	ExecuteCode    bool   `msgpack:"execute_code"`
 	Python         string `msgpack:"python"`
 	ExecuteTimeout int    `msgpack:"execute_timeout"`
+
+	// NoLSPTools: the terminal's CLI is not given the language-server tools (tools.lsp =
+	// false), so ClaudeHostStart answers no MCPConfig.
+	NoLSPTools bool `msgpack:"no_lsp_tools"`
 }
 
 // serverInfo answers ClaudeHostStart and ClaudeHostStatus.
@@ -71,6 +75,13 @@ type serverInfo struct {
 	// when the hooks cannot run).
 	HookSettings string `msgpack:"hook_settings,omitempty"`
 	HookOrigin   string `msgpack:"hook_origin,omitempty"`
+
+	// What gives the terminal's CLI the language-server tools (chat_mcp.go): the
+	// --mcp-config file of the endpoint serving them and the --allowedTools argument that lets
+	// the model call them without asking (ClaudeHostStart only; none with tools.lsp = false or
+	// when the endpoint cannot start).
+	MCPConfig  string `msgpack:"mcp_config,omitempty"`
+	MCPAllowed string `msgpack:"mcp_allowed,omitempty"`
 }
 
 type clientInfo struct {
@@ -92,6 +103,9 @@ func (h *Host) start(args []startOptions) (*serverInfo, error) {
 		return nil, err
 	}
 	info.HookSettings, info.HookOrigin = h.hookSettings(), terminalOrigin(info.Session)
+	if len(args) > 0 && !args[0].NoLSPTools {
+		info.MCPConfig, info.MCPAllowed = h.terminalMCPArgs()
+	}
 	return info, nil
 }
 

@@ -70,6 +70,7 @@ func newDispatcher(name, version string, tools []Tool, listChanged bool) (*dispa
 		Name        string          `json:"name"`
 		Description string          `json:"description"`
 		InputSchema json.RawMessage `json:"inputSchema"`
+		Meta        map[string]any  `json:"_meta,omitempty"`
 	}
 	list := make([]listed, 0, len(tools))
 	for _, t := range tools {
@@ -81,7 +82,7 @@ func newDispatcher(name, version string, tools []Tool, listChanged bool) (*dispa
 			return nil, fmt.Errorf("duplicate tool %s", t.Name)
 		}
 		d.tools[t.Name] = e
-		list = append(list, listed{e.Name, e.Description, e.InputSchema})
+		list = append(list, listed{e.Name, e.Description, e.InputSchema, e.Meta})
 	}
 	b, err := json.Marshal(struct {
 		Tools []listed `json:"tools"`

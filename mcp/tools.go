@@ -17,6 +17,10 @@ type Tool struct {
 	// property before the handler runs (answering -32602); unknown
 	// properties are passed through, like the VS Code extension does.
 	InputSchema json.RawMessage
+	// Meta is the tool's _meta in tools/list: what a client reads beside
+	// the schema (the Claude CLI reads "anthropic/searchHint", words its
+	// ToolSearch matches when the tool is deferred). nil for none.
+	Meta map[string]any
 	// Handler runs in its own goroutine. ctx ends when the client cancels
 	// the call or disconnects; the answer to a call whose ctx ended is never
 	// sent. An error wrapping ErrInvalidParams becomes a -32602 response;

@@ -197,6 +197,23 @@ func (e *Editor) OpenDiff(ctx context.Context, req mcp.DiffRequest) (mcp.DiffRes
 }
 
 func (e *Editor) openDiff(ctx context.Context, session int, req mcp.DiffRequest) (mcp.DiffResult, error) {
+	d, err := e.showDiff(ctx, session, req)
+	if err != nil {
+		return mcp.DiffResult{}, err
+	}
+	return e.waitDiff(ctx, d)
+}
+
+// shownDiff is a proposal on screen (or waiting for the user to go to
+// it), not yet decided.
+type shownDiff struct {
+	*pendingDiff
+	newFile bool // the target did not exist when the view opened
+}
+
+// showDiff opens the view of a proposal and returns without waiting for
+// the user (waitDiff waits).
+func (e *Editor) showDiff(ctx context.Context, session int, req mcp.DiffRequest) (*shownDiff, error) {
 	target := req.NewPath
 	if target == "" {
 		target = req.OldPath
@@ -205,7 +222,7 @@ func (e *Editor) openDiff(ctx context.Context, session int, req mcp.DiffRequest)
 		if st, err := os.Stat(path); err == nil && st.IsDir() {
 			// Neither side can be shown as a buffer; refuse before any
 			// view or buffer exists.
-			return mcp.DiffResult{}, errIsDirectory
+			return nil, errIsDirectory
 		}
 	}
 	d, replaced := e.diffs.add(session, req.TabName, target)
@@ -248,20 +265,26 @@ func (e *Editor) openDiff(ctx context.Context, session int, req mcp.DiffRequest)
 	if err != nil {
 		e.diffs.remove(d)
 		e.closeView(context.Background(), d.id)
-		return mcp.DiffResult{}, luaError(err) // the tool names the path
+		return nil, luaError(err) // the tool names the path
 	}
 	if !e.diffs.registered(d) {
 		// close_tab, closeAllDiffTabs or a newer diff of the same tab came
 		// while the view was being opened, and found nothing to close yet.
 		e.closeView(ctx, d.id)
 	}
+	return &shownDiff{pendingDiff: d, newFile: newFile}, nil
+}
+
+// waitDiff waits for the user's decision on d, or for ctx's end (then the
+// view goes and nothing is written).
+func (e *Editor) waitDiff(ctx context.Context, d *shownDiff) (mcp.DiffResult, error) {
 	select {
 	case r := <-d.result:
-		r.NewFile = newFile
+		r.NewFile = d.newFile
 		return r, nil
 	case <-ctx.Done():
 		// The client went away or cancelled: the view goes, the file stays.
-		if e.diffs.remove(d) {
+		if e.diffs.remove(d.pendingDiff) {
 			e.closeView(context.Background(), d.id)
 		}
 		return mcp.DiffResult{}, ctx.Err()

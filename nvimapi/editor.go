@@ -37,6 +37,7 @@ type Editor struct {
 	code       codeProposals
 	notes      takenBackNotes
 	diagEvents *diagnosticEvents
+	lspq       lspQuestions // the language-server tools' questions (lsp.go)
 
 	// The cheap tools' last answers, served while Neovim's generation
 	// counters say nothing they depend on changed (generation.go).
@@ -46,7 +47,10 @@ type Editor struct {
 	selection lastSelection // the selected text, while the window's state is the same
 }
 
-var _ mcp.Editor = (*Editor)(nil)
+var (
+	_ mcp.Editor          = (*Editor)(nil)
+	_ mcp.LanguageServers = (*Editor)(nil)
+)
 
 // New returns an Editor that drives nv.
 func New(nv *nvim.Nvim) *Editor {

@@ -38,6 +38,7 @@ call remote#host#RegisterPlugin('claude-nvim', '0', [
 \ {'type': 'function', 'name': 'ClaudeHostCodeDone', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostDiffDone', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostKernelClose', 'sync': 0, 'opts': {}},
+\ {'type': 'function', 'name': 'ClaudeHostLSPDone', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostMention', 'sync': 0, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostRemoteConnect', 'sync': 1, 'opts': {}},
 \ {'type': 'function', 'name': 'ClaudeHostRemoteStatus', 'sync': 1, 'opts': {}},

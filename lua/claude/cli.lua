@@ -85,6 +85,24 @@ function M.with_flags(args, kind, opts)
   return require("claude.flags").args(require("claude.config").get().cli, kind, args, words, opts)
 end
 
+--- args with what gives the terminal's CLI the language-server tools, when
+--- the host gave it (ClaudeHostStart's mcp_config and mcp_allowed): one more
+--- --mcp-config, beside any the user passes (the CLI loads every one), and
+--- --allowedTools for them (they read, or propose for review).
+---@param args string[]
+---@param info table ClaudeHostStart's answer
+function M.with_tools(args, info)
+  if not info.mcp_config or info.mcp_config == "" or not require("claude.config").get().tools.lsp then
+    return args
+  end
+  local out = vim.list_extend({}, args)
+  table.insert(out, "--mcp-config=" .. info.mcp_config)
+  if info.mcp_allowed and info.mcp_allowed ~= "" then
+    table.insert(out, info.mcp_allowed)
+  end
+  return out
+end
+
 --- terminal_cmd with args (and the picked model) added: a list, or a
 --- shell command line when terminal_cmd is a string.
 ---@param args string[]|nil

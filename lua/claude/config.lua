@@ -288,6 +288,10 @@ M.schema = group({
     python = option("python3", "string", { check = a_command }),
     -- Seconds a run may take before the kernel is interrupted.
     execute_timeout = option(300, "number", { check = positive }),
+    -- The language-server tools (lsp_definition, lsp_references, …): the
+    -- model asks the servers Neovim runs. false: neither the terminal's
+    -- nor the chat's Claude gets them (from its next start).
+    lsp = option(true, "boolean"),
   }),
   -- The change ledger (:ClaudeChanges): every turn of a CLI the plugin
   -- started is recorded, whatever the permission mode.
@@ -329,6 +333,7 @@ M.schema = group({
   -- Reload buffers whose files Claude changed on disk (never one with
   -- unsaved changes: those get a warning instead).
   auto_reload = option(true, "boolean"),
+  -- The editor's tools Claude gets beside the IDE connection's.
   chat = group({
     -- Start the chat's CLI for the current directory once Neovim has
     -- started (and the user is not typing), so :ClaudeChat's first message

@@ -139,6 +139,25 @@ function M.close_code(id)
   return require("claude.code").close(id)
 end
 
+-- The language-server tools (nvimapi/lsp.go, lsp_edits.go).
+
+--- Asks the language servers question id; the answer now, or nil and
+--- later through host.answer_lsp.
+function M.ask_lsp(id, question, timeout_ms)
+  return require("claude.lsp").ask(id, question, timeout_ms)
+end
+
+--- Drops question id: the Go host stopped waiting.
+function M.cancel_lsp(id)
+  require("claude.lsp").cancel(id)
+end
+
+--- Ends the review of a rename: writes its files once every one was
+--- accepted (why nil), or tells the user why nothing was written.
+function M.finish_edits(title, files, why)
+  return require("claude.lsp.apply").finish(title, files, why)
+end
+
 -- The attention list (nvimapi/attention.go).
 
 --- Takes the sessions whose state changed (attention/board.go's Session).

@@ -512,6 +512,11 @@ function M.close_kernel(path)
   return try("ClaudeHostKernelClose", path)
 end
 
+--- Gives the host the answer to language-server question id (lsp/).
+function M.answer_lsp(id, answer)
+  return try("ClaudeHostLSPDone", id, answer)
+end
+
 -- The chat: one CLI per workspace directory, run by the host.
 
 function M.start_chat(args)

@@ -21,6 +21,7 @@ function M.start_options()
     port = last.port or 0,
     token = last.token or "",
     pid = vim.fn.getpid(),
+    no_lsp_tools = not cfg.tools.lsp,
     folders = require("claude.tools").workspace_folders(),
     where = require("claude.selection").editor_state(),
     execute_code = cfg.tools.execute_code,
@@ -74,7 +75,7 @@ local hooks
 --- Records a started first server (from M.start or an asynchronous start).
 function M.started(info)
   if info.hook_settings and info.hook_settings ~= "" then
-    hooks = { settings = info.hook_settings, origin = info.hook_origin }
+    hooks = { settings = info.hook_settings, origin = info.hook_origin, mcp_config = info.mcp_config, mcp_allowed = info.mcp_allowed }
   end
   local previous_port = require("claude.state").last.port
   require("claude.state")._server(info)
@@ -98,6 +99,8 @@ function M.start()
       lockfile = state.lockfile,
       hook_settings = hooks.settings,
       hook_origin = hooks.origin,
+      mcp_config = hooks.mcp_config,
+      mcp_allowed = hooks.mcp_allowed,
     }
   end
   -- Not running, or running without its hooks known here (started for the

@@ -212,7 +212,8 @@ local function start_args(dir, mode, resuming)
   end
   local chosen
   args, chosen = require("claude.permission").args(args, dir)
-  return { dir = dir, bin = prog, args = args, env = environment() }, chosen
+  local no_lsp = not require("claude.config").get().tools.lsp
+  return { dir = dir, bin = prog, args = args, env = environment(), no_lsp_tools = no_lsp }, chosen
 end
 
 -- By workspace directory: how the chat was to start when the host found

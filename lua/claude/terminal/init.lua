@@ -151,7 +151,7 @@ local function start_in_terminal(s, info, args)
   args, s.permission = permission.args(args, s.cwd)
   permission.warn_no_review(s.permission)
   local provider = require("claude.config").get().terminal.provider
-  args = cli.with_hooks(args, info)
+  args = cli.with_tools(cli.with_hooks(args, info), info)
   local cmd, env = cli.command(args), cli.env(info.port)
   env[cli.HOOK_ORIGIN_ENV] = info.hook_origin
   if provider == "snacks" then
