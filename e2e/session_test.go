@@ -61,6 +61,12 @@ type session struct {
 // CLI's trusted project directory. The CLI does not run yet: see open.
 func newSession(t *testing.T, script ...fakeapi.Turn) *session {
 	t.Helper()
+	return newSessionWith(t, nil, script...)
+}
+
+// newSessionWith is newSession with more options for its Neovim (more environment).
+func newSessionWith(t *testing.T, opts []nvimtest.Option, script ...fakeapi.Turn) *session {
+	t.Helper()
 	clienv.Bin(t) // skips the test without the CLI, before anything starts
 	if pluginBinary == "" {
 		t.Fatal("the plugin binary was not built (TestMain)")
@@ -72,7 +78,7 @@ func newSession(t *testing.T, script ...fakeapi.Turn) *session {
 	// host write into the temporary directories (the CLI its session files, the host its
 	// log, the lock's removal) until they are gone, and only then may those be removed.
 	t.Cleanup(s.waitExited)
-	s.nv = nvimtest.New(t, nvimtest.WithEnv(env.Vars()...), nvimtest.AlreadyParallel())
+	s.nv = nvimtest.New(t, append([]nvimtest.Option{nvimtest.WithEnv(env.Vars()...), nvimtest.AlreadyParallel()}, opts...)...)
 	t.Cleanup(s.report)
 
 	s.setUp()

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/claude-nvim/claude.nvim/mcp"
 )
 
 func TestTheChatMCPEndpointAnswersOnlyWithItsTokenAndOffersReadOnlyTools(t *testing.T) {
@@ -100,5 +102,57 @@ func TestTheChatMCPTokenIsInAPrivateFileNotOnTheCommandLine(t *testing.T) {
 	h.closeChatMCP(context.Background())
 	if _, err := os.Stat(configs[0]); !os.IsNotExist(err) {
 		t.Errorf("the config file outlives the endpoint: %v", err)
+	}
+}
+
+// tools.lsp = false: a chat CLI gets an endpoint of getDiagnostics alone.
+func TestWithoutTheLanguageServerToolsTheChatGetsDiagnosticsAlone(t *testing.T) {
+	h := &Host{log: slog.New(slog.DiscardHandler)}
+	configs, args := h.chatMCPArgs(true)
+	t.Cleanup(func() { h.closeChatMCP(context.Background()) })
+	if len(configs) != 1 || len(args) != 1 || args[0] != "--allowedTools=mcp__nvim__getDiagnostics" {
+		t.Fatalf("chatMCPArgs(noLSP) = %q, %q; want one config and getDiagnostics alone allowed", configs, args)
+	}
+	m := h.chats.mcp[chatToolsNoLSP]
+	req, _ := http.NewRequest("POST", m.url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	req.Header.Set("Authorization", "Bearer "+m.token)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	if !strings.Contains(string(body), `"getDiagnostics"`) || strings.Contains(string(body), "lsp_") {
+		t.Errorf("tools/list answered %s; want getDiagnostics and no lsp_ tool", body)
+	}
+}
+
+// The terminal's endpoint: the language-server tools only (getDiagnostics is the IDE
+// connection's), and only for a client with its token.
+func TestTheTerminalsEndpointServesTheLanguageServerToolsToItsTokenOnly(t *testing.T) {
+	h := &Host{log: slog.New(slog.DiscardHandler)}
+	config, allowed := h.terminalMCPArgs()
+	t.Cleanup(func() { h.closeChatMCP(context.Background()) })
+	m := h.chats.mcp[terminalTools]
+	if config != m.configFile || allowed != "--allowedTools=mcp__nvim__"+strings.Join(mcp.LSPToolNames, ",mcp__nvim__") {
+		t.Errorf("terminalMCPArgs = %q, %q", config, allowed)
+	}
+	for _, auth := range []string{"", "Bearer " + m.token} {
+		req, _ := http.NewRequest("POST", m.url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		switch {
+		case auth == "" && res.StatusCode != 401:
+			t.Errorf("without the token: %d %s, want 401", res.StatusCode, body)
+		case auth != "" && (!strings.Contains(string(body), `"lsp_references"`) || strings.Contains(string(body), "getDiagnostics")):
+			t.Errorf("tools/list answered %s; want the lsp_ tools alone", body)
+		}
 	}
 }

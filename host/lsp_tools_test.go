@@ -67,7 +67,7 @@ func callEndpoint(t testing.TB, m *chatMCP, tool string, args map[string]any) (s
 	var r struct {
 		Result *struct {
 			Content []struct{ Text string } `json:"content"`
-			IsError bool                     `json:"isError"`
+			IsError bool                    `json:"isError"`
 		} `json:"result"`
 		Error *struct{ Message string } `json:"error"`
 	}

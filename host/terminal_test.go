@@ -26,8 +26,9 @@ func TestClaudeOpenStartsTheCLIWithTheIDEEnvironment(t *testing.T) {
 		t.Fatal("the host wrote no hook settings for the terminal's CLI")
 	}
 	for _, want := range []string{
-		// permission_mode's default (issue 21), and the hooks' settings (hooks.go)
-		"args [--resume] [a b] [--permission-mode] [default] [--settings] [" + settings + "]",
+		// permission_mode's default (issue 21), the hooks' settings (hooks.go) and the
+		// language-server tools (issue 40, chat_mcp.go)
+		"args [--resume] [a b] [--permission-mode] [default] [--settings] [" + settings + "]" + e.lspToolArgs(),
 		"env CLAUDE_NVIM_HOOK_ORIGIN=terminal:1",
 		"cwd " + e.nv.Cwd,
 		"lock present",
@@ -58,6 +59,32 @@ func TestATerminalOpenedWhileTheServerRunsGetsTheHooks(t *testing.T) {
 		if settings == "" || !slices.ContainsFunc(got, func(line string) bool { return strings.Contains(line, want) }) {
 			t.Errorf("the CLI's record lacks %q; it has:\n%s", want, strings.Join(got, "\n"))
 		}
+	}
+}
+
+// lspToolArgs are the arguments that give a terminal's CLI the language-server tools, as the
+// stand-in CLI records them: " [--mcp-config=FILE] [--allowedTools=…]".
+func (e *env) lspToolArgs() string {
+	e.t.Helper()
+	e.host.chats.mcpMu.Lock()
+	m := e.host.chats.mcp[terminalTools]
+	e.host.chats.mcpMu.Unlock()
+	if m == nil {
+		e.t.Fatal("no endpoint serves the terminal's language-server tools")
+		return ""
+	}
+	return " [--mcp-config=" + m.configFile + "] [--allowedTools=" + strings.Join(m.allowedTools(), ",") + "]"
+}
+
+// tools.lsp = false: the terminal's CLI is started without them.
+func TestTheTerminalsCLIGetsNoLanguageServerToolsWhenTurnedOff(t *testing.T) {
+	e := newEnv(t)
+	script, record := nvimtest.StandInCLI(t, t.TempDir())
+	e.nv.Lua(nil, `require('claude').setup({ terminal_cmd = { ... }, tools = { lsp = false } })`, script)
+	e.nv.Cmd("ClaudeOpen")
+	got := nvimtest.ReadRecord(t, record)
+	if !strings.HasPrefix(got[0], "args [--permission-mode] [default] [--settings] [") || strings.Contains(got[0], "--mcp-config") || strings.Contains(got[0], "lsp_") {
+		t.Errorf("with tools.lsp = false the CLI got %s; want no --mcp-config and no lsp_ tool", got[0])
 	}
 }
 
@@ -295,7 +322,7 @@ func TestTerminalProvidersStartTheCLIElsewhere(t *testing.T) {
 		e.nv.Lua(&got, `return _G.got`)
 		var port int
 		e.nv.Lua(&port, `return require('claude').status().port`)
-		want := "claude --x --resume --permission-mode default --settings " + e.host.hookBus.settings
+		want := "claude --x --resume --permission-mode default --settings " + e.host.hookBus.settings + strings.NewReplacer("] [", " ", " [", " ", "]", "").Replace(e.lspToolArgs())
 		if strings.Join(got.Cmd, " ") != want || got.Port != itoa(port) || got.Cwd != e.nv.Cwd {
 			t.Errorf("the provider got %+v; want the command %q, the server's port %d and %s", got, want, port, e.nv.Cwd)
 		}

@@ -131,6 +131,7 @@ type Block struct {
 	Thinking  string          `json:"thinking,omitempty"`  // thinking blocks
 	Signature string          `json:"signature,omitempty"` // thinking blocks
 	Source    *ImageSource    `json:"source,omitempty"`    // image blocks
+	ToolName  string          `json:"tool_name,omitempty"` // tool_reference blocks (ToolSearch's results)
 }
 
 // ImageSource is an image block's data: base64 of MediaType.
