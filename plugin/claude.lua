@@ -57,12 +57,25 @@ end, {
 })
 
 command("ClaudeSend", function(o)
-  if o.range == 0 then
+  if o.args ~= "" then
+    if not require("claude.mention").is_context(o.args) then
+      require("claude.notify").error(":ClaudeSend takes a range, or editor context: @qf, @term, @diag, @diag:FILE, @hunks:FILE, @buffers")
+      return
+    end
+    require("claude.mention").send_context(o.args)
+  elseif o.range == 0 then
     claude().send()
   else
     claude().send(o.line1, o.line2)
   end
-end, { range = true, desc = "Send the selected lines (or the file) to Claude as an @-mention" })
+end, {
+  range = true,
+  nargs = "?",
+  complete = function(arglead)
+    return require("claude.mention").complete(arglead)
+  end,
+  desc = "Send the selected lines (or the file) to Claude as an @-mention, or editor context (@qf, @diag, …)",
+})
 
 command("ClaudeAsk", function(o)
   local line1, line2
@@ -89,6 +102,10 @@ command("ClaudeAdd", function(o)
     require("claude.mention").send_explorer(0, line1, line2)
     return
   end
+  if #o.fargs == 1 and require("claude.mention").is_context(o.fargs[1]) then
+    require("claude.mention").send_context(o.fargs[1])
+    return
+  end
   local path, l1, l2 = o.fargs[1], tonumber(o.fargs[2]), tonumber(o.fargs[3])
   if (o.fargs[2] and not l1) or (o.fargs[3] and not l2) then
     require("claude.notify").error("usage: :ClaudeAdd {path} [start-line] [end-line]")
@@ -98,8 +115,10 @@ command("ClaudeAdd", function(o)
 end, {
   nargs = "*",
   range = true,
-  complete = "file",
-  desc = "Send a file or directory (optionally lines) to Claude; in netrw, the entries under the cursor",
+  complete = function(arglead)
+    return require("claude.mention").complete(arglead)
+  end,
+  desc = "Send a file or directory (optionally lines), or editor context (@qf, @diag, …), to Claude; in netrw, the entries under the cursor",
 })
 
 command("ClaudeStart", function()

@@ -125,6 +125,41 @@ function M.send_path(path, line1, line2)
   return mention(abs, line1, line2)
 end
 
+--- :ClaudeAdd @qf (and :ClaudeSend @qf): the editor's state as a block of
+--- context (claude.context) in Claude's input, where the user sees it
+--- before sending: the chat's input when a chat is open in this tab page,
+--- else the terminal CLI's prompt (as a paste; nothing is submitted).
+---@param token string "@qf", "@term", "@diag", "@diag:FILE", "@hunks:FILE", "@buffers"
+function M.send_context(token)
+  local block, why = require("claude.context").expand(token)
+  if not block then
+    notify_error(token .. ": " .. why)
+    return false
+  end
+  return require("claude.prompt").type(block .. "\n", false, true)
+end
+
+--- Whether a :ClaudeAdd argument names editor context rather than a path.
+function M.is_context(arg)
+  return arg ~= nil and require("claude.context").is_token(arg)
+end
+
+--- Completion of :ClaudeAdd and :ClaudeSend: the editor's context after @,
+--- else file names.
+function M.complete(arglead)
+  if vim.startswith(arglead, "@") then
+    local context = require("claude.context")
+    local out = {}
+    for _, t in ipairs(context.tokens(context.current_file())) do
+      if vim.startswith(t[1], arglead) then
+        table.insert(out, t[1])
+      end
+    end
+    return out
+  end
+  return vim.fn.getcompletion(arglead, "file")
+end
+
 --- :ClaudeAdd with no path: the entries on lines line1..line2 of the file
 --- explorer in buf (netrw), each as a mention.
 ---@param buf integer 0 for the current buffer

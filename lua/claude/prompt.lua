@@ -23,10 +23,12 @@ local function relative(path, cwd)
   return path
 end
 
--- Types text into the running CLI, Enter after it when submit.
-local function type_now(text, submit)
+-- Types text into the running CLI, Enter after it when submit; with
+-- paste, as one bracketed paste (its newlines stay in the input: typed,
+-- the first would send the message).
+local function type_now(text, submit, paste)
   local terminal = require("claude.terminal")
-  terminal.send(text)
+  terminal.send(paste and ("\27[200~" .. text .. "\27[201~") or text)
   if submit then
     vim.defer_fn(function()
       if terminal.is_running() then
@@ -40,7 +42,8 @@ end
 --- Types text into Claude's input (starting Claude first if none runs).
 ---@param text string
 ---@param submit boolean press Enter after it
-function M.type(text, submit)
+---@param paste boolean|nil into the terminal's CLI as a paste (text of several lines)
+function M.type(text, submit, paste)
   if require("claude.chat").take_text(text, submit) then -- a chat open in this tab takes it
     return true
   end
@@ -50,7 +53,7 @@ function M.type(text, submit)
     return false
   end
   if terminal.is_running() and terminal.clients() > 0 then
-    type_now(text, submit)
+    type_now(text, submit, paste)
     return true
   end
   if not terminal.is_running() and not terminal.open() then
@@ -64,7 +67,7 @@ function M.type(text, submit)
     callback = function()
       vim.defer_fn(function()
         if terminal.is_running() then
-          type_now(text, submit)
+          type_now(text, submit, paste)
         end
       end, READY_DELAY_MS)
     end,

@@ -108,9 +108,16 @@ end
 
 M._paths = paths -- for benchmarks
 
--- The @path under completion: from the @ before the cursor.
+-- The @path under completion: from the @ before the cursor. The editor's
+-- context (@qf, @diag, …: claude.context) comes first.
 local function path_items(c, base)
   local items = {}
+  local context = require("claude.context")
+  for _, t in ipairs(context.tokens(context.current_file())) do
+    if vim.startswith(t[1], "@" .. base) then
+      table.insert(items, { word = t[1], abbr = t[1], menu = t[2], user_data = { claude_context = t[1] } })
+    end
+  end
   for _, rel in ipairs(paths(c.cwd or c.dir, base)) do
     table.insert(items, { word = "@" .. rel, abbr = rel })
   end
@@ -201,6 +208,43 @@ function M.complete(findstart, base)
     end
   end
   return items
+end
+
+--- After a completion: an editor-context item (@qf, …) is replaced by its
+--- block and a new line after it, which the user sees in the input before
+--- sending; one that cannot expand stays as typed, and the user is told why.
+--- The place is taken now (the cursor is right after the item); the text
+--- changes on the next loop, as CompleteDone may not change it.
+---@param buf integer the chat's input
+function M.completed(buf)
+  local item = vim.v.completed_item
+  local token = type(item) == "table" and type(item.user_data) == "table" and item.user_data.claude_context
+  if not token then
+    return
+  end
+  local row, col = unpack(vim.api.nvim_win_get_cursor(0))
+  local line = vim.api.nvim_get_current_line()
+  local before, after = line:sub(1, col), line:sub(col + 1)
+  if not vim.endswith(before, token) then
+    return
+  end
+  vim.schedule(function()
+    if not vim.api.nvim_buf_is_valid(buf) or vim.api.nvim_buf_get_lines(buf, row - 1, row, false)[1] ~= line then
+      return -- changed meanwhile
+    end
+    local block, why = require("claude.context").expand(token)
+    if not block then
+      require("claude.notify").warn(token .. ": " .. why)
+      return
+    end
+    local lines = vim.split(before:sub(1, #before - #token) .. block, "\n", { plain = true })
+    table.insert(lines, after)
+    vim.api.nvim_buf_set_lines(buf, row - 1, row, false, lines)
+    local win = vim.fn.bufwinid(buf)
+    if win ~= -1 then
+      vim.api.nvim_win_set_cursor(win, { row + #lines - 1, 0 })
+    end
+  end)
 end
 
 return M

@@ -151,6 +151,14 @@ local function make_buffers(c)
     -- /commands and @paths: <C-x><C-u> (or <C-x><C-o>), or <Tab> after / or @.
     vim.bo[buf].completefunc = "v:lua.require'claude.chat.input'.complete"
     vim.bo[buf].omnifunc = "v:lua.require'claude.chat.input'.complete"
+    vim.api.nvim_create_autocmd("CompleteDone", {
+      group = vim.api.nvim_create_augroup("ClaudeChatContext" .. buf, { clear = true }),
+      buffer = buf,
+      desc = "claude.nvim: an @-context picked in the chat's input becomes its block",
+      callback = function()
+        input.completed(buf)
+      end,
+    })
     vim.keymap.set("i", "<Tab>", function()
       if vim.fn.pumvisible() == 1 then
         return "<C-n>"
