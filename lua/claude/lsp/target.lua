@@ -84,6 +84,9 @@ local KNOWN = {
 function M.no_server(buf, path)
   local ft = vim.bo[buf].filetype
   if ft == "" then
+    ft = vim.filetype.match({ buf = buf }) or "" -- filetype detection is off
+  end
+  if ft == "" then
     return string.format("No language server is attached to %s, and Neovim knows no filetype for it.", path)
   end
   local known = KNOWN[ft]
