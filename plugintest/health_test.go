@@ -197,3 +197,15 @@ func TestCheckhealthPointsAtACLIThatExited(t *testing.T) {
 		t.Errorf("the report does not say how to see why:\n%s", text)
 	}
 }
+
+func TestCheckhealthSaysWhetherClaudeGetsTheLanguageServerTools(t *testing.T) {
+	nv := nvimtest.New(t)
+	nv.Lua(nil, `require('claude').setup({})`)
+	reports, text := checkhealth(t, nv)
+	expect(t, reports, text, "OK", "on: Claude gets the lsp_ tools")
+	nv.Lua(nil, `require('claude').setup({ tools = { lsp = false } })`)
+	_, text = checkhealth(t, nv)
+	if !strings.Contains(text, "off (tools.lsp = false): Claude gets no lsp_ tools") {
+		t.Errorf("with tools.lsp = false :checkhealth says\n%s", text)
+	}
+}

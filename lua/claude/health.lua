@@ -792,6 +792,29 @@ local function check_running_code()
   health.ok(string.format("%s with ipykernel %s", python, vim.trim(res.stdout or "")))
 end
 
+-- The language-server tools (claude.lsp): whether Claude gets them, and
+-- which servers would answer about the current buffer.
+local function check_lsp_tools()
+  health.start("Language-server tools")
+  if not require("claude.config").get().tools.lsp then
+    health.info("off (tools.lsp = false): Claude gets no lsp_ tools")
+    return
+  end
+  health.ok("on: Claude gets the lsp_ tools (tools.lsp = false turns them off)")
+  local buf = vim.api.nvim_get_current_buf()
+  local names = {}
+  for _, c in ipairs(vim.lsp.get_clients({ bufnr = buf })) do
+    table.insert(names, c.name)
+  end
+  if #names > 0 then
+    health.ok("servers attached to the current buffer: " .. table.concat(names, ", "))
+  elseif #vim.lsp.get_clients() > 0 then
+    health.info("no server is attached to the current buffer; Claude's questions about its file get that answer")
+  else
+    health.info("no language server runs in this Neovim: the tools answer that none is attached (start your servers as usual, e.g. vim.lsp.enable or lspconfig)")
+  end
+end
+
 function M.check()
   check_neovim()
   if vim.fn.has("nvim-0.10") ~= 1 then
@@ -810,6 +833,7 @@ function M.check()
   check_tool_cache()
   check_changes()
   check_running_code()
+  check_lsp_tools()
   check_proxy()
 end
 
