@@ -5,6 +5,8 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -247,6 +249,24 @@ func (l *lspEnv) assertFiles(when, greet, main string) {
 	for name, want := range map[string]string{"greet.go": greet, "main.go": main} {
 		if got, _ := os.ReadFile(l.files[name]); string(got) != want {
 			l.t.Errorf("%s, %s holds\n%s\nwant\n%s", when, name, got, want)
+		}
+	}
+}
+
+// A place the server names outside the workspace is shown without its text, even when the
+// user has that file open: the tools read the workspace's files only.
+func TestAPlaceOutsideTheWorkspaceIsShownWithoutItsText(t *testing.T) {
+	l := newLSPEnv(t)
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	printGo := filepath.Join(strings.TrimSpace(string(out)), "src", "fmt", "print.go")
+	l.nv.Lua(nil, `local b = vim.fn.bufadd(...) vim.fn.bufload(b)`, printGo)
+	got := l.want("lsp_definition", map[string]any{"path": l.files["main.go"], "line": 6, "symbol": "Println"}, printGo+":")
+	for _, line := range strings.Split(got, "\n") {
+		if strings.HasPrefix(line, printGo) && strings.Contains(line, "func") {
+			t.Errorf("the answer quotes a file outside the workspace: %q", line)
 		}
 	}
 }

@@ -109,7 +109,8 @@ function M.open(path, folders)
   if stat and stat.type == "directory" then
     return nil, string.format("%s is a directory; name a file in it.", abs)
   end
-  if stat and not M.inside(abs, folders) then
+  -- A buffer of a file not written yet is judged by its directory.
+  if not M.inside(stat and abs or vim.fs.dirname(abs), folders) then
     return nil, string.format("%s is outside the workspace (%s); the editor's language servers are asked about its files only.", abs, table.concat(folders or M.folders(), ", "))
   end
   local loaded_now = false
@@ -235,9 +236,12 @@ function M.line_reader(folders)
     if f == nil then
       f = false
       local buf = buffers.find_buf(path)
-      if buf and vim.api.nvim_buf_is_loaded(buf) then
+      -- Outside the workspace only the server's place is shown, even for
+      -- a file the user has open.
+      local inside = M.inside(path, folders) ~= nil
+      if inside and buf and vim.api.nvim_buf_is_loaded(buf) then
         f = { buf = buf }
-      elseif M.inside(path, folders) then
+      elseif inside then
         local stat = vim.uv.fs_stat(path)
         if stat and stat.type == "file" and stat.size <= MAX_READ_BYTES and not binary(path) then
           local ok, lines = pcall(vim.fn.readfile, path)
