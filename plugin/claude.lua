@@ -115,9 +115,8 @@ command("ClaudeAdd", function(o)
 end, {
   nargs = "*",
   range = true,
-  complete = function(arglead)
-    return require("claude.mention").complete(arglead)
-  end,
+  -- "file": Neovim then expands % and # in the arguments (a function would not).
+  complete = "file",
   desc = "Send a file or directory (optionally lines), or editor context (@qf, @diag, …), to Claude; in netrw, the entries under the cursor",
 })
 

@@ -109,11 +109,13 @@ end
 M._paths = paths -- for benchmarks
 
 -- The @path under completion: from the @ before the cursor. The editor's
--- context (@qf, @diag, …: claude.context) comes first.
+-- context (@qf, @diag, …: claude.context) comes first, once a letter of it
+-- is typed.
 local function path_items(c, base)
   local items = {}
   local context = require("claude.context")
-  for _, t in ipairs(context.tokens(context.current_file())) do
+  -- Only once a letter is typed: a bare @<Tab> lists the paths as it did.
+  for _, t in ipairs(base == "" and {} or context.tokens(context.current_file())) do
     if vim.startswith(t[1], "@" .. base) then
       table.insert(items, { word = t[1], abbr = t[1], menu = t[2], user_data = { claude_context = t[1] } })
     end
