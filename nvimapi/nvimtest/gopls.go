@@ -101,15 +101,19 @@ func (n *Nvim) StartGopls(t testing.TB, dir string) map[string]string {
 		vim.api.nvim_create_autocmd('FileType', {
 			pattern = 'go',
 			callback = function(ev)
-				vim.lsp.start({ name = 'gopls', cmd = { gopls }, root_dir = root, cmd_env = { XDG_CACHE_HOME = cache } }, { bufnr = ev.buf })
+				vim.lsp.start({ name = 'gopls', cmd = { gopls }, root_dir = root, cmd_env = {
+					HOME = cache, XDG_CACHE_HOME = cache, XDG_CONFIG_HOME = cache .. '/config',
+					XDG_DATA_HOME = cache .. '/data', XDG_STATE_HOME = cache .. '/state',
+				} }, { bufnr = ev.buf })
 			end,
 		})`, Gopls(t), dir, goplsCache(t))
 	return paths
 }
 
-// goplsCache is where the tests' gopls keep their cache: one directory for
-// all (gopls shares it safely), outside the tests' temporary directories,
-// which a gopls still exiting would keep from being removed.
+// goplsCache is where the tests' gopls keep their cache, and their home
+// for whatever else they (and the go command they run) write: one
+// directory for all (gopls shares it safely), outside the tests' temporary
+// directories, which a gopls still exiting would keep from being removed.
 func goplsCache(t testing.TB) string {
 	t.Helper()
 	dir, err := os.UserCacheDir()
