@@ -61,8 +61,18 @@ func TestContextPickedInTheChatInputIsShownAndReachesTheModelAsIs(t *testing.T) 
 	t.Cleanup(s.logTranscript)
 	s.editorState()
 	s.openChat()
-	// @qf completed: the block replaces it in the input, where the user reads it.
-	s.typeInInput("@qf", "<Tab>")
+	// @qf completed: the block replaces it in the input, where the user reads it. <Tab>
+	// asks the CLI for its @ suggestions; the menu comes with the answer, the editor's words
+	// first.
+	s.nv.Lua(nil, `vim.api.nvim_set_current_win(vim.fn.bufwinid(require('claude.chat').buffers().input))`)
+	s.nv.Keys("i@qf")
+	s.nv.Keys("<Tab>")
+	nvimtest.Wait(t, "the completion of @qf", turnTimeout, func() bool {
+		var mode string
+		s.nv.Lua(&mode, `return vim.fn.complete_info({ 'mode' }).mode`)
+		return mode != "" || s.chatInput() != "@qf"
+	})
+	s.nv.Keys("<Esc>")
 	want := qfBlock + blockEnd + "\n"
 	nvimtest.Wait(t, "the quickfix block in the chat input", turnTimeout, func() bool { return s.chatInput() == want })
 	// More context in the same message: :ClaudeAdd @hunks:FILE goes to the chat's input too.

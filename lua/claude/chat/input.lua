@@ -108,18 +108,24 @@ end
 
 M._paths = paths -- for benchmarks
 
--- The @path under completion: from the @ before the cursor. The editor's
--- context (@qf, @diag, …: claude.context) comes first, once a letter of it
--- is typed.
-local function path_items(c, base)
+-- The editor's context words (@qf, @diag, …: claude.context) that start
+-- with @base, as completion items; none for a bare @ (its paths come alone,
+-- as before the words).
+local function context_items(base)
   local items = {}
   local context = require("claude.context")
-  -- Only once a letter is typed: a bare @<Tab> lists the paths as it did.
   for _, t in ipairs(base == "" and {} or context.tokens(context.current_file())) do
     if vim.startswith(t[1], "@" .. base) then
       table.insert(items, { word = t[1], abbr = t[1], menu = t[2], user_data = { claude_context = t[1] } })
     end
   end
+  return items
+end
+
+-- The @path under completion: from the @ before the cursor. The editor's
+-- context words come first.
+local function path_items(c, base)
+  local items = context_items(base)
   for _, rel in ipairs(paths(c.cwd or c.dir, base)) do
     table.insert(items, { word = "@" .. rel, abbr = rel })
   end
@@ -144,6 +150,12 @@ function M.suggest(c)
   asked = asked + 1
   local row = vim.api.nvim_win_get_cursor(0)[1]
   c.suggesting = { seq = asked, row = row, start = at, text = line:sub(at, col) }
+  -- The editor's words (@qf, …) need no CLI: offered at once; its answer
+  -- adds the files.
+  local words = context_items(line:sub(at + 1, col))
+  if #words > 0 and vim.api.nvim_get_mode().mode:match("^i") then
+    vim.fn.complete(at, words)
+  end
   require("claude.host").chat_suggest(c.dir, line:sub(at + 1, col), asked)
 end
 
@@ -155,7 +167,9 @@ function M.show_suggestions(c, _, it)
   end
   c.suggesting = nil
   if it.text and it.text ~= "" then
-    require("claude.notify").warn("@-completion: " .. it.text)
+    if #context_items(s.text:sub(2)) == 0 then -- else the words offered stay
+      require("claude.notify").warn("@-completion: " .. it.text)
+    end
     return
   end
   vim.schedule(function()
@@ -166,7 +180,7 @@ function M.show_suggestions(c, _, it)
     if row ~= s.row or vim.api.nvim_get_current_line():sub(s.start, col) ~= s.text then
       return -- typed on meanwhile: the answer is for another text
     end
-    local items = {}
+    local items = context_items(s.text:sub(2)) -- the editor's words first
     for _, path in ipairs(it.files or {}) do
       table.insert(items, { word = "@" .. path, abbr = path, menu = "claude" })
     end
