@@ -30,6 +30,7 @@ func TestEachEditorContextExpandsToOneDelimitedBlock(t *testing.T) {
 	nv := nvimtest.New(t)
 	main := nv.WriteFile("main.go", "package main\n\nfunc main() {\n\tGreet()\n}\n")
 	nv.WriteFile("notes.txt", "one\ntwo\nthree\n")
+	nv.WriteFile("crlf.txt", "one\r\ntwo\r\nthree\r\n")
 	git := func(args ...string) {
 		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
 		cmd.Dir = nv.Cwd
@@ -42,6 +43,8 @@ func TestEachEditorContextExpandsToOneDelimitedBlock(t *testing.T) {
 	git("commit", "-qm", "first")
 	nv.Cmd("edit notes.txt")
 	nv.Lua(nil, `vim.api.nvim_buf_set_lines(0, 1, 2, false, { 'TWO' })`) // unsaved
+	nv.Cmd("edit crlf.txt")                                              // 'fileformat' dos
+	nv.Lua(nil, `vim.api.nvim_buf_set_lines(0, 1, 2, false, { 'TWO' })`)
 	nv.Cmd("edit " + main)
 	nv.Lua(nil, `
 		local notes = vim.fn.bufnr('notes.txt')
@@ -82,13 +85,24 @@ main.go:4:2: error: undefined: Greet [compiler]
 +TWO
  three
 </editor-context>`},
+		// Compared as :w would write it: one hunk, not every line.
+		{"@hunks:crlf.txt", `<editor-context source="unstaged git hunks" file="crlf.txt" note="the buffer, unsaved changes included">
+--- a/crlf.txt
++++ b/crlf.txt
+@@ -1,3 +1,3 @@
+ one
+-two
++TWO
+ three
+</editor-context>`},
 		{"@hunks", "refused: no unstaged changes in main.go"},
 		{"@term", `<editor-context source="terminal" title="` + termTitle + `" lines="1-2 of 2">
 one
 two
 </editor-context>`},
-		{"@buffers", `<editor-context source="open buffers" items="2">
+		{"@buffers", `<editor-context source="open buffers" items="3">
 notes.txt (unsaved changes, 3 lines, text)
+crlf.txt (unsaved changes, 3 lines, text)
 main.go (current, 5 lines, go)
 </editor-context>`},
 		{"@nope", "refused: unknown editor context @nope (@qf, @term, @diag, @diag:FILE, @hunks:FILE, @buffers)"},

@@ -85,6 +85,25 @@ function M.text(buf)
   return text
 end
 
+--- The file at path as the editor holds it: its loaded buffer's text as
+--- :w would write it (unsaved changes included) and true when that differs
+--- from the disk, else the bytes on disk and false; nil when neither.
+---@param path string
+---@return string|nil text, boolean unsaved
+function M.current_text(path)
+  local buf = M.find_buf(path)
+  if buf and vim.api.nvim_buf_is_loaded(buf) then
+    return M.text(buf), vim.bo[buf].modified
+  end
+  local f = io.open(path, "rb")
+  if not f then
+    return nil, false
+  end
+  local text = f:read("*a")
+  f:close()
+  return text, false
+end
+
 -- A window that shows files: not Claude's terminal, not floating, not a
 -- diff, not a side panel (file trees are 'nofile' or 'acwrite' buffers),
 -- not one pinned to its buffer ('winfixbuf' refuses another).

@@ -82,29 +82,13 @@ local function repository(path)
   return top, dotgit
 end
 
--- The file as Neovim holds it: its buffer's text, else the disk's.
-local function current_text(path)
-  local buf = require("claude.buffers").find_buf(path)
-  if buf and vim.api.nvim_buf_is_loaded(buf) then
-    local text = table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), "\n")
-    return (vim.bo[buf].eol or vim.bo[buf].fixeol) and (text .. "\n") or text, vim.bo[buf].modified
-  end
-  local f = io.open(path, "rb")
-  if not f then
-    return nil
-  end
-  local text = f:read("*a")
-  f:close()
-  return text, false
-end
-
 --- The unstaged hunks of the file at path (rel: its name for the user) as
 --- the lines and attributes of a block (context.lua makes it), or nil and
 --- why not.
 ---@param path string absolute
 ---@param rel string
 function M.hunks(path, rel)
-  local text, unsaved = current_text(path)
+  local text, unsaved = require("claude.buffers").current_text(path)
   if not text then
     return nil, rel .. " cannot be read"
   end
@@ -137,7 +121,11 @@ function M.hunks(path, rel)
     return nil, "no unstaged changes in " .. rel
   end
   local lines = { "--- a/" .. inrepo, "+++ b/" .. inrepo }
-  vim.list_extend(lines, vim.split(diff:gsub("\n$", ""), "\n", { plain = true }))
+  -- A CRLF file's lines end in "\r" on both sides: the model reads them
+  -- without it, as the buffer shows them.
+  for _, line in ipairs(vim.split(diff:gsub("\n$", ""), "\n", { plain = true })) do
+    table.insert(lines, (line:gsub("\r$", "")))
+  end
   local attrs = { { "file", rel } }
   if unsaved then
     table.insert(attrs, { "note", "the buffer, unsaved changes included" })

@@ -15,27 +15,6 @@ local function encoding(c)
   return c.offset_encoding or "utf-16"
 end
 
--- The file's text as the editor holds it: its buffer's (as :w would write
--- it), else the bytes on disk.
-local function current_text(path)
-  local buf = require("claude.buffers").find_buf(path)
-  if buf and vim.api.nvim_buf_is_loaded(buf) then
-    local nl = vim.bo[buf].fileformat == "dos" and "\r\n" or "\n"
-    local text = table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), nl)
-    if vim.bo[buf].eol or vim.bo[buf].fixeol then
-      text = text .. nl
-    end
-    return text
-  end
-  local f = io.open(path, "rb")
-  if not f then
-    return nil
-  end
-  local text = f:read("*a")
-  f:close()
-  return text
-end
-
 local FILE_OPS = { create = "creates", rename = "renames", delete = "deletes" }
 
 -- A rename's WorkspaceEdit as the files it changes: { path, text,
@@ -72,7 +51,7 @@ local function edit_files(edit, enc, folders)
   end
   for _, f in ipairs(order) do
     if target.inside(f.path, folders) then
-      f.text = current_text(f.path)
+      f.text = require("claude.buffers").current_text(f.path)
       if not f.text then
         return nil, string.format("Not proposed: %s, which the rename changes, cannot be read; nothing was opened.", f.path)
       end
