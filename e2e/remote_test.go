@@ -57,10 +57,17 @@ func newRemoteRig(t *testing.T, transport []string, script ...fakeapi.Turn) *rem
 		t.Fatal(err)
 	}
 	r := &remoteRig{t: t, api: api, env: env, local: local}
+	r.start(append(append([]string(nil), transport...), "env", "CLAUDE_CONFIG_DIR="+env.ConfigDir, pluginBinary, "relay"))
+	return r
+}
+
+// start runs Neovim with remote dev, whose transport command (the relay's
+// at its end) is command.
+func (r *remoteRig) start(command []string) {
+	t, env, local := r.t, r.env, r.local
 	r.nv = nvimtest.New(t, nvimtest.WithEnv("HOME="+env.Home), nvimtest.AlreadyParallel())
 	r.diffs = r.nv.UserEvents("ClaudeDiffOpened")
 	r.closed = r.nv.UserEvents("ClaudeDiffClosed")
-	command := append(append([]string(nil), transport...), "env", "CLAUDE_CONFIG_DIR="+env.ConfigDir, pluginBinary, "relay")
 	r.nv.Lua(nil, `
 		local bin, command, remote, here, log = ...
 		vim.g.claude_nvim_binary = bin
@@ -76,7 +83,6 @@ func newRemoteRig(t *testing.T, transport []string, script ...fakeapi.Turn) *rem
 			}
 		}
 	})
-	return r
 }
 
 func tailLines(s string, n int) string {
@@ -133,7 +139,14 @@ func (r *remoteRig) connect() remoteState {
 func (r *remoteRig) startCLI(prefix ...string) {
 	r.t.Helper()
 	argv := append(append([]string(nil), prefix...), clienv.Bin(r.t), "--ide", "--permission-mode", "default")
-	r.cli = tmuxterm.Start(r.t, tmuxterm.Options{Dir: r.env.Project, Env: r.env.Vars(), Width: 120, Height: 40}, argv...)
+	r.startTerm(r.env.Project, argv)
+}
+
+// startTerm runs argv (the CLI, with --ide) in a terminal in dir and waits
+// until it idles, connected through the relay.
+func (r *remoteRig) startTerm(dir string, argv []string) {
+	r.t.Helper()
+	r.cli = tmuxterm.Start(r.t, tmuxterm.Options{Dir: dir, Env: r.env.Vars(), Width: 120, Height: 40}, argv...)
 	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
 	defer cancel()
 	if _, err := r.cli.WaitUntil(ctx, "the CLI idling at an empty input box", clienv.Idle); err != nil {
