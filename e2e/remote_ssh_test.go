@@ -29,6 +29,13 @@ type sshRig struct {
 
 func newSSHRig(t *testing.T, script ...fakeapi.Turn) *sshRig {
 	t.Helper()
+	return newSSHRigWith(t, nil, script...)
+}
+
+// newSSHRigWith is newSSHRig with more settings for remote dev; a func of the rig, as they
+// may name its paths.
+func newSSHRigWith(t *testing.T, extra func(*sshRig) map[string]any, script ...fakeapi.Turn) *sshRig {
+	t.Helper()
 	needSSH(t)
 	clienv.Bin(t)
 	if pluginBinary == "" {
@@ -91,7 +98,11 @@ func newSSHRig(t *testing.T, script ...fakeapi.Turn) *sshRig {
 		"\nmount -t tmpfs -o mode=0755,size=1m elsewhere "+shellQuote(editorDir))
 	command := append(append([]string(nil), rig.sshd.client...), "--",
 		"exec", "env", shellQuote("CLAUDE_CONFIG_DIR="+env.ConfigDir), shellQuote(relayBin), "relay")
-	rig.start(command)
+	var settings map[string]any
+	if extra != nil {
+		settings = extra(rig)
+	}
+	rig.start(command, settings)
 	return rig
 }
 
@@ -121,15 +132,24 @@ func (r *sshRig) writeFile(name, content string) (local, remote string) {
 	return local, remote
 }
 
+// remoteCLI is the CLI's command on the remote side: its whole environment, then the CLI.
+func (r *sshRig) remoteCLI() []string {
+	cli := []string{"env", "-i"}
+	for k, v := range r.remoteEnv {
+		cli = append(cli, k+"="+v)
+	}
+	return append(cli, clienv.Bin(r.t))
+}
+
 // startCLI logs in as the remote account in a terminal, as a user does, and runs the CLI
 // with --ide in its project there.
 func (r *sshRig) startCLI() {
 	r.t.Helper()
-	line := []string{"cd", shellQuote(r.env.Project), "&&", "exec", "env", "-i"}
-	for k, v := range r.remoteEnv {
-		line = append(line, shellQuote(k+"="+v))
+	line := []string{"cd", shellQuote(r.env.Project), "&&", "exec"}
+	for _, w := range r.remoteCLI() {
+		line = append(line, shellQuote(w))
 	}
-	line = append(line, shellQuote(clienv.Bin(r.t)), "--ide", "--permission-mode", "default")
+	line = append(line, "--ide", "--permission-mode", "default")
 	argv := append(append([]string{r.sshd.client[0], "-tt"}, r.sshd.client[1:]...), "--", strings.Join(line, " "))
 	r.startTerm(r.local, argv)
 }

@@ -57,25 +57,25 @@ func newRemoteRig(t *testing.T, transport []string, script ...fakeapi.Turn) *rem
 		t.Fatal(err)
 	}
 	r := &remoteRig{t: t, api: api, env: env, local: local}
-	r.start(append(append([]string(nil), transport...), "env", "CLAUDE_CONFIG_DIR="+env.ConfigDir, pluginBinary, "relay"))
+	r.start(append(append([]string(nil), transport...), "env", "CLAUDE_CONFIG_DIR="+env.ConfigDir, pluginBinary, "relay"), nil)
 	return r
 }
 
 // start runs Neovim with remote dev, whose transport command (the relay's
-// at its end) is command.
-func (r *remoteRig) start(command []string) {
+// at its end) is command; extra adds to its settings.
+func (r *remoteRig) start(command []string, extra map[string]any) {
 	t, env, local := r.t, r.env, r.local
 	r.nv = nvimtest.New(t, nvimtest.WithEnv("HOME="+env.Home), nvimtest.AlreadyParallel())
 	r.diffs = r.nv.UserEvents("ClaudeDiffOpened")
 	r.closed = r.nv.UserEvents("ClaudeDiffClosed")
 	r.nv.Lua(nil, `
-		local bin, command, remote, here, log = ...
+		local bin, command, remote, here, log, extra = ...
 		vim.g.claude_nvim_binary = bin
 		vim.cmd.cd(vim.fn.fnameescape(here))
 		require('claude').setup({
-			remotes = { dev = { command = command, map = { [remote] = here } } },
+			remotes = { dev = vim.tbl_extend('force', { command = command, map = { [remote] = here } }, extra ~= vim.NIL and extra or {}) },
 			log = { level = 'debug', file = log },
-		})`, pluginBinary, command, env.Project, local, filepath.Join(env.Home, "claude-nvim.log"))
+		})`, pluginBinary, command, env.Project, local, filepath.Join(env.Home, "claude-nvim.log"), extra)
 	t.Cleanup(func() {
 		if t.Failed() {
 			if b, err := os.ReadFile(filepath.Join(env.Home, "claude-nvim.log")); err == nil {

@@ -147,6 +147,27 @@ local function remotes(value)
         return name .. ": command must be a list of strings"
       end
     end
+    -- terminal: how to run a program there in a terminal (ssh -t HOST);
+    -- claude: the CLI's command there; default: plain :ClaudeOpen in a
+    -- directory of the map starts it there (terminal/remote.lua).
+    for _, key in ipairs({ "terminal", "claude" }) do
+      if r[key] ~= nil then
+        if type(r[key]) ~= "table" or #r[key] == 0 then
+          return string.format("%s: %s must be a list of strings", name, key)
+        end
+        for _, a in ipairs(r[key]) do
+          if type(a) ~= "string" then
+            return string.format("%s: %s must be a list of strings", name, key)
+          end
+        end
+      end
+    end
+    if r.default ~= nil and type(r.default) ~= "boolean" then
+      return name .. ": default must be true or false"
+    end
+    if r.default and not r.terminal then
+      return name .. ": default needs terminal = { ... } (how to start Claude there)"
+    end
     if type(r.map) ~= "table" or next(r.map) == nil then
       return name .. ": map must map at least one remote directory to a local one"
     end

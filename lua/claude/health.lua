@@ -542,6 +542,12 @@ local function check_remotes()
     if vim.fn.executable(r.command[1]) ~= 1 then
       health.error(string.format("%s: the transport %q is not on $PATH", name, r.command[1]), "install it or give its full path in remotes." .. name .. ".command")
     end
+    if r.terminal and vim.fn.executable(r.terminal[1]) ~= 1 then
+      health.error(string.format("%s: the terminal command %q is not on $PATH", name, r.terminal[1]), "install it or give its full path in remotes." .. name .. ".terminal")
+    elseif r.terminal then
+      health.info(string.format("%s: :ClaudeOpen remote=%s starts Claude there with %s%s", name, name, table.concat(r.terminal, " "),
+        r.default and " (also plain :ClaudeOpen in its map's directories)" or ""))
+    end
     for remote, l in pairs(r.map) do
       local dir = vim.fn.expand(l)
       if vim.fn.isdirectory(dir) ~= 1 then

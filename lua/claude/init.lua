@@ -11,7 +11,7 @@
 -- plugintest/boundary_test.go). plugin/claude.lua stands above them all.
 --
 -- 3 commands: claude claude.commands claude.mention claude.prompt claude.health claude.handlers claude.dictate
--- 2 views: claude.diff claude.code claude.terminal claude.terminal.servers claude.terminal.native claude.terminal.snacks claude.terminal.external claude.terminal.window claude.chat claude.chat.state claude.chat.render claude.chat.input claude.chat.turns claude.chat.windows claude.chat.conversations claude.chat.models claude.chat.ask claude.chat.plan_comments claude.chat.revive claude.chat.queue claude.chat.trust claude.chat.keys claude.chat.highlight claude.chat.prestart claude.chat.agents claude.chat.tasks claude.chat.effort claude.chat.rewind claude.chat.background claude.chat.mcp claude.chat.usage claude.chat.panel claude.chat.rules claude.chat.modes claude.chat.notices claude.changes claude.changes.diff claude.changes.signs claude.changes.guard claude.changes.names claude.chat.history claude.diff.keys claude.diff.large claude.diff.winbar claude.diff.hunks claude.diff.round claude.diff.buffers claude.attention.view
+-- 2 views: claude.diff claude.code claude.terminal claude.terminal.servers claude.terminal.native claude.terminal.snacks claude.terminal.external claude.terminal.window claude.terminal.remote claude.chat claude.chat.state claude.chat.render claude.chat.input claude.chat.turns claude.chat.windows claude.chat.conversations claude.chat.models claude.chat.ask claude.chat.plan_comments claude.chat.revive claude.chat.queue claude.chat.trust claude.chat.keys claude.chat.highlight claude.chat.prestart claude.chat.agents claude.chat.tasks claude.chat.effort claude.chat.rewind claude.chat.background claude.chat.mcp claude.chat.usage claude.chat.panel claude.chat.rules claude.chat.modes claude.chat.notices claude.changes claude.changes.diff claude.changes.signs claude.changes.guard claude.changes.names claude.chat.history claude.diff.keys claude.diff.large claude.diff.winbar claude.diff.hunks claude.diff.round claude.diff.buffers claude.attention.view
 -- 1 core: claude.agents claude.host claude.remote claude.reap claude.server claude.sessions claude.state claude.cli claude.model claude.permission claude.tools claude.reload claude.selection claude.generation claude.memory claude.explorer claude.attention claude.quit_guard claude.lsp claude.lsp.client claude.lsp.target claude.lsp.convert claude.lsp.gather claude.lsp.apply claude.context claude.context_git
 -- 0 base: claude.config claude.flags claude.version claude.events claude.notify claude.buffers claude.typing
 --
@@ -136,6 +136,21 @@ end
 --- Opens (or shows) the Claude terminal; args go to the CLI (e.g. "--resume").
 ---@param args string[]|nil
 function M.open(args)
+  -- remote=NAME first, or a remote whose default covers the cwd: the CLI
+  -- starts on that remote's side (terminal/remote.lua).
+  local name = args and args[1] and args[1]:match("^remote=(.+)$")
+  if name then
+    args = vim.list_slice(args, 2)
+  else
+    name = require("claude.terminal.remote").default_for(vim.fn.getcwd())
+  end
+  if name then
+    local ok, err = require("claude.terminal.remote").open(name, args)
+    if not ok then
+      require("claude.notify").notify("claude.nvim: " .. err, vim.log.levels.ERROR)
+    end
+    return
+  end
   require("claude.terminal").open(args)
 end
 

@@ -48,10 +48,32 @@ function M.stop(name)
   return require("claude.host").stop_remote(name)
 end
 
+-- name -> functions waiting for its connection's outcome (when_connected).
+local waiting = {}
+
+--- Runs fn(state) once remote name is connected (at once if it is), or
+--- with the state that ended the attempt (failed, stopped).
+function M.when_connected(name, fn)
+  local s = states[name]
+  if s and s.state == "connected" then
+    fn(s)
+    return
+  end
+  waiting[name] = waiting[name] or {}
+  table.insert(waiting[name], fn)
+end
+
 --- A remote's new state, from the host.
 function M.update(state)
   local before = states[state.name]
   states[state.name] = state
+  if state.state ~= "connecting" and waiting[state.name] then
+    local fns = waiting[state.name]
+    waiting[state.name] = nil
+    for _, fn in ipairs(fns) do
+      fn(state)
+    end
+  end
   if state.state == "dropped" and (not before or before.state ~= "dropped") then
     vim.notify(string.format("claude.nvim: remote %s dropped: %s", state.name, state.error or "the transport ended"), vim.log.levels.WARN)
   elseif state.state == "failed" then
