@@ -101,6 +101,9 @@ func newSSHRigWith(t *testing.T, extra func(*sshRig) map[string]any, script ...f
 	var settings map[string]any
 	if extra != nil {
 		settings = extra(rig)
+		if _, ok := settings["exec"]; ok {
+			command = nil // the plugin puts the relay there
+		}
 	}
 	rig.start(command, settings)
 	return rig

@@ -62,7 +62,7 @@ func newRemoteRig(t *testing.T, transport []string, script ...fakeapi.Turn) *rem
 }
 
 // start runs Neovim with remote dev, whose transport command (the relay's
-// at its end) is command; extra adds to its settings.
+// at its end) is command (nil: extra gives exec); extra adds to its settings.
 func (r *remoteRig) start(command []string, extra map[string]any) {
 	t, env, local := r.t, r.env, r.local
 	r.nv = nvimtest.New(t, nvimtest.WithEnv("HOME="+env.Home), nvimtest.AlreadyParallel())
@@ -73,7 +73,8 @@ func (r *remoteRig) start(command []string, extra map[string]any) {
 		vim.g.claude_nvim_binary = bin
 		vim.cmd.cd(vim.fn.fnameescape(here))
 		require('claude').setup({
-			remotes = { dev = vim.tbl_extend('force', { command = command, map = { [remote] = here } }, extra ~= vim.NIL and extra or {}) },
+			remotes = { dev = vim.tbl_extend('force', { command = command ~= vim.NIL and command or nil, map = { [remote] = here } },
+				extra ~= vim.NIL and extra or {}) },
 			log = { level = 'debug', file = log },
 		})`, pluginBinary, command, env.Project, local, filepath.Join(env.Home, "claude-nvim.log"), extra)
 	t.Cleanup(func() {

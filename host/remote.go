@@ -33,6 +33,7 @@ const remoteHelloTimeout = 60 * time.Second
 type remoteOptions struct {
 	Name    string            `msgpack:"name"`
 	Command []string          `msgpack:"command"` // the transport, ending in the relay's command
+	Exec    []string          `msgpack:"exec"`    // or a prefix running a program there: the relay is put there (remote_install.go)
 	Map     map[string]string `msgpack:"map"`     // remote prefix -> local directory
 	IDEName string            `msgpack:"ide_name"`
 }
@@ -61,8 +62,8 @@ type remotes struct {
 // may take seconds to log in) and the outcome reaches Lua through
 // handlers.update_remote.
 func (h *Host) remoteConnect(args []remoteOptions) (*nvimapi.RemoteState, error) {
-	if len(args) == 0 || args[0].Name == "" || len(args[0].Command) == 0 {
-		return nil, errors.New("remote: give a name and a command")
+	if len(args) == 0 || args[0].Name == "" || (len(args[0].Command) == 0 && len(args[0].Exec) == 0) {
+		return nil, errors.New("remote: give a name and a command (or exec)")
 	}
 	opts := args[0]
 	paths, err := relay.NewMap(opts.Map)
@@ -90,6 +91,16 @@ func (h *Host) remoteConnect(args []remoteOptions) (*nvimapi.RemoteState, error)
 // closes what the remote had open (its proposals).
 func (h *Host) runRemote(ctx context.Context, r *remote, opts remoteOptions) {
 	log := h.log.With("remote", r.name)
+	if len(opts.Command) == 0 {
+		ictx, done := context.WithTimeout(ctx, remoteHelloTimeout)
+		command, err := ensureRelay(ictx, opts.Exec)
+		done()
+		if err != nil {
+			h.remoteEnded(r, "failed", fmt.Errorf("the relay on the remote side: %w", err))
+			return
+		}
+		opts.Command = command
+	}
 	cmd := exec.CommandContext(ctx, opts.Command[0], opts.Command[1:]...)
 	stdin, err1 := cmd.StdinPipe()
 	// Stopped, the transport is first asked to end by its stdin's end (the

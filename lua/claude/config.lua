@@ -139,12 +139,21 @@ local function remotes(value)
     if type(name) ~= "string" or name == "" or type(r) ~= "table" then
       return "must map names to { command = {...}, map = {...} }"
     end
-    if type(r.command) ~= "table" or #r.command == 0 then
-      return string.format("%s: command must be a list naming the transport and the relay (e.g. { 'ssh', 'host', 'claude-nvim', 'relay' })", name)
+    -- command: the transport and the relay there; or exec: the transport
+    -- alone, and the plugin puts the relay there (host/remote_install.go).
+    if r.command == nil and r.exec == nil then
+      return string.format("%s: give command, a list naming the transport and the relay (e.g. { 'ssh', '-T', 'host', 'claude-nvim', 'relay' }), or exec, the transport alone (e.g. { 'ssh', '-T', 'host' })", name)
     end
-    for _, a in ipairs(r.command) do
-      if type(a) ~= "string" then
-        return name .. ": command must be a list of strings"
+    for _, key in ipairs({ "command", "exec" }) do
+      if r[key] ~= nil then
+        if type(r[key]) ~= "table" or #r[key] == 0 then
+          return string.format("%s: %s must be a list of strings", name, key)
+        end
+        for _, a in ipairs(r[key]) do
+          if type(a) ~= "string" then
+            return string.format("%s: %s must be a list of strings", name, key)
+          end
+        end
       end
     end
     -- terminal: how to run a program there in a terminal (ssh -t HOST);

@@ -539,8 +539,12 @@ local function check_remotes()
   local states = require("claude.remote").states()
   for _, name in ipairs(names) do
     local r = remotes[name]
-    if vim.fn.executable(r.command[1]) ~= 1 then
-      health.error(string.format("%s: the transport %q is not on $PATH", name, r.command[1]), "install it or give its full path in remotes." .. name .. ".command")
+    local transport = r.command or r.exec
+    if vim.fn.executable(transport[1]) ~= 1 then
+      health.error(string.format("%s: the transport %q is not on $PATH", name, transport[1]), "install it or give its full path in remotes." .. name .. (r.command and ".command" or ".exec"))
+    end
+    if not r.command then
+      health.info(name .. ": the relay is this claude-nvim, copied there when missing (checksum-verified) into ~/.local/share/claude-nvim/" .. require("claude.version").version)
     end
     if r.terminal and vim.fn.executable(r.terminal[1]) ~= 1 then
       health.error(string.format("%s: the terminal command %q is not on $PATH", name, r.terminal[1]), "install it or give its full path in remotes." .. name .. ".terminal")

@@ -33,6 +33,7 @@ function M.connect(name)
   local state = require("claude.host").connect_remote({
     name = name,
     command = r.command,
+    exec = r.exec,
     map = map,
     ide_name = require("claude.config").get().ide_name,
   })
