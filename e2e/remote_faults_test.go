@@ -17,7 +17,8 @@ import (
 
 func TestTheTransportKilledMidReviewClosesTheProposalAndWritesNothing(t *testing.T) {
 	t.Parallel()
-	r := newRemoteRig(t, nil)
+	// The drop itself, left dropped (reconnecting: remote_reconnect_test.go).
+	r := newRemoteRigWith(t, nil, map[string]any{"reconnect": false})
 	r.writeFile("greet.txt", original)
 	remotePath := filepath.Join(r.env.Project, "greet.txt")
 	r.api.Push(fakeapi.Read(remotePath), fakeapi.Edit(remotePath, "two", "TWO"), fakeapi.Say("Edited."))

@@ -38,6 +38,7 @@ type remoteState struct {
 	State    string `msgpack:"state"`
 	Error    string `msgpack:"error"`
 	PID      int    `msgpack:"pid"`
+	Port     int    `msgpack:"port"`
 	Lockfile string `msgpack:"lockfile"`
 	Clients  int    `msgpack:"clients"`
 }
@@ -45,6 +46,12 @@ type remoteState struct {
 // newRemoteRig sets Neovim up with remote dev, whose transport is
 // transport followed by the relay's command line.
 func newRemoteRig(t *testing.T, transport []string, script ...fakeapi.Turn) *remoteRig {
+	t.Helper()
+	return newRemoteRigWith(t, transport, nil, script...)
+}
+
+// newRemoteRigWith is newRemoteRig with more settings for remote dev.
+func newRemoteRigWith(t *testing.T, transport []string, extra map[string]any, script ...fakeapi.Turn) *remoteRig {
 	t.Helper()
 	clienv.Bin(t)
 	if pluginBinary == "" {
@@ -57,7 +64,7 @@ func newRemoteRig(t *testing.T, transport []string, script ...fakeapi.Turn) *rem
 		t.Fatal(err)
 	}
 	r := &remoteRig{t: t, api: api, env: env, local: local}
-	r.start(append(append([]string(nil), transport...), "env", "CLAUDE_CONFIG_DIR="+env.ConfigDir, pluginBinary, "relay"), nil)
+	r.start(append(append([]string(nil), transport...), "env", "CLAUDE_CONFIG_DIR="+env.ConfigDir, pluginBinary, "relay"), extra)
 	return r
 }
 

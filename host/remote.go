@@ -35,7 +35,9 @@ type remoteOptions struct {
 	Command []string          `msgpack:"command"` // the transport, ending in the relay's command
 	Exec    []string          `msgpack:"exec"`    // or a prefix running a program there: the relay is put there (remote_install.go)
 	Map     map[string]string `msgpack:"map"`     // remote prefix -> local directory
-	IDEName string            `msgpack:"ide_name"`
+	// Reconnect: after a drop, connect again by itself (runRemote).
+	Reconnect bool   `msgpack:"reconnect"`
+	IDEName   string `msgpack:"ide_name"`
 }
 
 // remote is one configured remote while it is connecting or connected.
@@ -50,6 +52,20 @@ type remote struct {
 	err    string
 	link   *relay.Link
 	server *mcp.Server
+	// lastPort and lastToken are the previous relay's of this name, asked
+	// of the next one: a CLI there retries that address after a drop.
+	lastPort  int
+	lastToken string
+	// looping while runRemote runs (connecting, connected, or dropped and
+	// about to connect again); kick makes a waiting reconnect try now.
+	looping bool
+	kick    chan struct{}
+}
+
+func (r *remote) setLoop(on bool) {
+	r.mu.Lock()
+	r.looping = on
+	r.mu.Unlock()
 }
 
 type remotes struct {
@@ -73,6 +89,10 @@ func (h *Host) remoteConnect(args []remoteOptions) (*nvimapi.RemoteState, error)
 	h.remotes.mu.Lock()
 	if r := h.remotes.byID[opts.Name]; r != nil && r.active() {
 		h.remotes.mu.Unlock()
+		select { // dropped and waiting to connect again: now
+		case r.kick <- struct{}{}:
+		default:
+		}
 		return r.snapshot(), nil
 	}
 	if h.remotes.byID == nil {
@@ -80,24 +100,72 @@ func (h *Host) remoteConnect(args []remoteOptions) (*nvimapi.RemoteState, error)
 	}
 	h.remotes.next++
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &remote{name: opts.Name, session: remoteSessionBase + h.remotes.next, paths: paths, cancel: cancel, state: "connecting"}
+	r := &remote{name: opts.Name, session: remoteSessionBase + h.remotes.next, paths: paths, cancel: cancel, state: "connecting",
+		looping: true, kick: make(chan struct{}, 1)}
+	if old := h.remotes.byID[opts.Name]; old != nil {
+		r.lastPort, r.lastToken = old.previous()
+	}
 	h.remotes.byID[opts.Name] = r
 	h.remotes.mu.Unlock()
 	go h.runRemote(ctx, r, opts)
 	return r.snapshot(), nil
 }
 
-// runRemote starts the transport, serves the link until it ends, and
-// closes what the remote had open (its proposals).
+// Reconnecting after a drop: the first try after reconnectFirst, each
+// failed one doubling the wait up to reconnectMax, until connected or
+// stopped; a try asks for the last relay's address and token (see
+// relay.HostHello), so the CLI there comes back by itself.
+const (
+	reconnectFirst = time.Second
+	reconnectMax   = 30 * time.Second
+)
+
+// runRemote connects, and after a drop connects again (opts.Reconnect)
+// until stopped; a remote that never connected is left failed.
 func (h *Host) runRemote(ctx context.Context, r *remote, opts remoteOptions) {
+	state, err := h.connectOnce(ctx, r, opts)
+	delay := reconnectFirst
+	for state == "dropped" && opts.Reconnect {
+		h.remoteEnded(r, "dropped", fmt.Errorf("%v; connecting again in %s", orNoAnswer(err), delay))
+		select {
+		case <-ctx.Done():
+			h.remoteEnded(r, "stopped", nil)
+			r.setLoop(false)
+			return
+		case <-r.kick:
+		case <-time.After(delay):
+		}
+		port, token := r.previous()
+		r.mu.Lock()
+		r.state, r.err = "connecting", ""
+		r.lastPort, r.lastToken = port, token
+		r.mu.Unlock()
+		h.pushRemote(r)
+		next, nextErr := h.connectOnce(ctx, r, opts)
+		switch {
+		case ctx.Err() != nil:
+			state, err = "stopped", nil
+		case next == "dropped": // it was connected: the next drop starts over
+			err, delay = nextErr, reconnectFirst
+		default: // no relay yet (the network is still down): wait longer
+			err, delay = nextErr, min(delay*2, reconnectMax)
+		}
+	}
+	r.setLoop(false)
+	h.remoteEnded(r, state, err)
+}
+
+// connectOnce starts the transport, serves the link until it ends, and
+// closes what the remote had open (its proposals); it returns how it ended
+// (failed, dropped after it was connected, stopped) and why.
+func (h *Host) connectOnce(ctx context.Context, r *remote, opts remoteOptions) (string, error) {
 	log := h.log.With("remote", r.name)
 	if len(opts.Command) == 0 {
 		ictx, done := context.WithTimeout(ctx, remoteHelloTimeout)
 		command, err := ensureRelay(ictx, opts.Exec)
 		done()
 		if err != nil {
-			h.remoteEnded(r, "failed", fmt.Errorf("the relay on the remote side: %w", err))
-			return
+			return "failed", fmt.Errorf("the relay on the remote side: %w", err)
 		}
 		opts.Command = command
 	}
@@ -110,12 +178,10 @@ func (h *Host) runRemote(ctx context.Context, r *remote, opts remoteOptions) {
 	stdout, err2 := cmd.StdoutPipe()
 	cmd.Stderr = logWriter{log}
 	if err := errors.Join(err1, err2); err != nil {
-		h.remoteEnded(r, "failed", err)
-		return
+		return "failed", err
 	}
 	if err := cmd.Start(); err != nil {
-		h.remoteEnded(r, "failed", fmt.Errorf("start %q: %w", opts.Command[0], err))
-		return
+		return "failed", fmt.Errorf("start %q: %w", opts.Command[0], err)
 	}
 	exited := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(exited) }()
@@ -136,7 +202,9 @@ func (h *Host) runRemote(ctx context.Context, r *remote, opts remoteOptions) {
 	if ideName == "" {
 		ideName = "Neovim"
 	}
-	hello := relay.HostHello{Version: Version, Folders: r.paths.RemoteRoots(), IDEName: ideName}
+	r.mu.Lock()
+	hello := relay.HostHello{Version: Version, Folders: r.paths.RemoteRoots(), IDEName: ideName, Port: r.lastPort, Token: r.lastToken}
+	r.mu.Unlock()
 	type result struct {
 		link *relay.Link
 		err  error
@@ -156,15 +224,13 @@ func (h *Host) runRemote(ctx context.Context, r *remote, opts remoteOptions) {
 	}
 	if res.err != nil {
 		closer()
-		h.remoteEnded(r, "failed", res.err)
-		return
+		return "failed", res.err
 	}
 	link := res.link
 	srv, err := h.serveRemote(r, link, log)
 	if err != nil {
 		link.Close()
-		h.remoteEnded(r, "failed", err)
-		return
+		return "failed", err
 	}
 	r.mu.Lock()
 	r.state, r.link, r.server = "connected", link, srv
@@ -191,10 +257,9 @@ func (h *Host) runRemote(ctx context.Context, r *remote, opts remoteOptions) {
 		log.Debug("close the remote's proposals", "err", err)
 	}
 	if ctx.Err() != nil {
-		h.remoteEnded(r, "stopped", nil)
-		return
+		return "stopped", nil
 	}
-	h.remoteEnded(r, "dropped", link.Err())
+	return "dropped", link.Err()
 }
 
 func (h *Host) serveRemote(r *remote, link *relay.Link, log interface {
@@ -335,10 +400,22 @@ func (r *remote) sendSelection(sel *mcp.Selection) {
 	}
 }
 
+// previous is the address and token of this remote's last relay (none
+// when it never connected).
+func (r *remote) previous() (int, string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.link != nil {
+		return r.link.Info.Port, r.link.Info.Token
+	}
+	return r.lastPort, r.lastToken
+}
+
+// active: connecting, connected, or dropped with a reconnect to come.
 func (r *remote) active() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.state == "connecting" || r.state == "connected"
+	return r.looping
 }
 
 func (r *remote) snapshot() *nvimapi.RemoteState {

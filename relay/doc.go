@@ -44,4 +44,10 @@
 //   - The lock goes with the relay: at the pipe's end (the transport
 //     closed), at SIGTERM or SIGHUP; a relay killed outright leaves a lock
 //     whose pid is dead, which the CLI deletes.
+//   - After a drop the host gives the next relay the last one's port and
+//     token (HostHello.Port, Token; a token of lockfile.IsToken's form
+//     only): the CLI, which retries the address it knew but never looks for
+//     a new lock, comes back by itself (read with 2.1.332). The relay waits
+//     up to reusePortWait for the old relay to let the port go, then takes
+//     a fresh port and token.
 package relay

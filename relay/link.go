@@ -19,6 +19,11 @@ type HostHello struct {
 	Version string   // the host's build; the relay refuses another
 	Folders []string // the lock's workspace folders, as the remote side names them
 	IDEName string
+	// Port and Token, when set, are a previous relay's: after a drop the
+	// new relay listens there again with the same token if it can, so the
+	// CLI there, which retries the address it knew, comes back by itself.
+	Port  int
+	Token string
 }
 
 // RelayInfo is what the relay answered: where the CLI there finds it.
@@ -51,7 +56,7 @@ func Connect(r io.Reader, w io.Writer, closer io.Closer, h HostHello, log *slog.
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	if err := sendHello(w, helloMsg{Proto: Proto, Version: h.Version, Folders: h.Folders, IDEName: h.IDEName}); err != nil {
+	if err := sendHello(w, helloMsg{Proto: Proto, Version: h.Version, Folders: h.Folders, IDEName: h.IDEName, Port: h.Port, Token: h.Token}); err != nil {
 		return nil, fmt.Errorf("relay: say hello: %w", err)
 	}
 	br := bufio.NewReaderSize(r, MaxPayload+headerLen)

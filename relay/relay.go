@@ -22,6 +22,8 @@ import (
 const (
 	maxRequestHead = 16 << 10
 	headTimeout    = 10 * time.Second
+	// reusePortWait bounds the wait for the previous relay's port.
+	reusePortWait = 10 * time.Second
 )
 
 // Options configure Run.
@@ -116,9 +118,28 @@ func listenAndLock(dir string, host helloMsg) (net.Listener, *lockfile.Lock, str
 	if err != nil {
 		return nil, nil, "", err
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, nil, "", fmt.Errorf("listen on 127.0.0.1: %w", err)
+	var l net.Listener
+	// After a drop the host asks for the previous address and token: the
+	// CLI there retries that address (a fresh one it would never find).
+	// The previous relay may still be letting the port go (its pipe's end
+	// reaches it through sshd): it is tried again for a while.
+	if host.Port > 0 && lockfile.IsToken(host.Token) {
+		for deadline := time.Now().Add(reusePortWait); ; {
+			if l, err = net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", host.Port)); err == nil {
+				token = host.Token
+				break
+			}
+			if time.Now().After(deadline) {
+				l = nil
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	if l == nil {
+		if l, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
+			return nil, nil, "", fmt.Errorf("listen on 127.0.0.1: %w", err)
+		}
 	}
 	lock, err := lockfile.Create(dir, l.Addr().(*net.TCPAddr).Port, lockfile.Info{
 		PID: os.Getpid(), WorkspaceFolders: host.Folders, IDEName: host.IDEName, AuthToken: token,

@@ -171,6 +171,9 @@ local function remotes(value)
         end
       end
     end
+    if r.reconnect ~= nil and type(r.reconnect) ~= "boolean" then
+      return name .. ": reconnect must be true or false"
+    end
     if r.default ~= nil and type(r.default) ~= "boolean" then
       return name .. ": default must be true or false"
     end

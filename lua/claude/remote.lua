@@ -34,6 +34,7 @@ function M.connect(name)
     name = name,
     command = r.command,
     exec = r.exec,
+    reconnect = r.reconnect ~= false,
     map = map,
     ide_name = require("claude.config").get().ide_name,
   })
@@ -75,7 +76,8 @@ function M.update(state)
       fn(state)
     end
   end
-  if state.state == "dropped" and (not before or before.state ~= "dropped") then
+  -- Said once per drop: the tries to connect again that fail are not news.
+  if state.state == "dropped" and (not before or before.state == "connected") then
     vim.notify(string.format("claude.nvim: remote %s dropped: %s", state.name, state.error or "the transport ended"), vim.log.levels.WARN)
   elseif state.state == "failed" then
     vim.notify(string.format("claude.nvim: remote %s: %s", state.name, state.error or "failed"), vim.log.levels.ERROR)
