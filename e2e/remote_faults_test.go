@@ -48,6 +48,9 @@ func TestTheTransportKilledMidReviewClosesTheProposalAndWritesNothing(t *testing
 	if h := r.health(); !strings.Contains(h, "dev: dropped: ") {
 		t.Errorf(":checkhealth claude does not say the remote dropped:\n%s", h)
 	}
+	if s := r.status(); !strings.Contains(s, "remote dev: dropped: ") {
+		t.Errorf(":ClaudeStatus does not say the remote dropped:\n%s", s)
+	}
 	if got, err := os.ReadFile(remotePath); err != nil || string(got) != original {
 		t.Errorf("the file after the drop = %q (%v), want it untouched", got, err)
 	}
@@ -216,4 +219,11 @@ func TestDiagnosticsReachTheRemoteUnderItsPaths(t *testing.T) {
 		!strings.Contains(res.Content[0].Text, remotePath) || strings.Contains(res.Content[0].Text, r.local) {
 		t.Errorf("getDiagnostics = %+v (%v), want bad two under the remote's path only", res, err)
 	}
+}
+
+// status is what :ClaudeStatus says.
+func (r *remoteRig) status() string {
+	var text string
+	r.nv.Lua(&text, `return vim.fn.execute('ClaudeStatus')`)
+	return text
 }

@@ -191,6 +191,9 @@ func TestARemoteCLISeesTheSelectionAndAnEditIsReviewedThroughTheRelay(t *testing
 	if h := r.health(); !strings.Contains(h, "dev: connected; relay pid ") || !strings.Contains(h, "1 CLI connected") {
 		t.Errorf(":checkhealth claude does not show the remote connected:\n%s", h)
 	}
+	if s := r.status(); !strings.Contains(s, "remote dev: connected, relay pid ") || !strings.Contains(s, ", 1 CLI") {
+		t.Errorf(":ClaudeStatus does not show the remote connected:\n%s", s)
+	}
 	r.nv.Cmd("edit " + localPath)
 	r.nv.Keys("2GVj<Esc>")
 	r.waitText("⧉ 2 lines selected")

@@ -83,6 +83,7 @@ function M.status()
       )
     end
   end
+  vim.list_extend(lines, require("claude.remote").status_lines())
   vim.api.nvim_echo({ { table.concat(lines, "\n") } }, true, {})
 end
 
