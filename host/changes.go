@@ -154,6 +154,8 @@ func (h *Host) sessionFolders(origin string) []string {
 	switch kind {
 	case "chat":
 		return []string{rest}
+	case "remote":
+		return h.remoteFolders(rest)
 	case "terminal":
 		id, err := strconv.Atoi(rest)
 		if err != nil {

@@ -232,6 +232,7 @@ func (h *Host) connectOnce(ctx context.Context, r *remote, opts remoteOptions) (
 		link.Close()
 		return "failed", err
 	}
+	link.OnHook(h.remoteHook(r))
 	r.mu.Lock()
 	r.state, r.link, r.server = "connected", link, srv
 	r.mu.Unlock()
@@ -424,6 +425,7 @@ func (r *remote) snapshot() *nvimapi.RemoteState {
 	s := &nvimapi.RemoteState{Name: r.name, State: r.state, Error: r.err, Session: r.session, Roots: r.paths.RemoteRoots()}
 	if r.link != nil {
 		s.PID, s.Port, s.Lockfile = r.link.Info.PID, r.link.Info.Port, r.link.Info.Lockfile
+		s.HookSettings = r.link.Info.HookSettings
 	}
 	if r.server != nil {
 		for _, c := range r.server.Clients() {

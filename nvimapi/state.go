@@ -55,6 +55,9 @@ type RemoteState struct {
 	Port     int      `msgpack:"port,omitempty"`
 	Lockfile string   `msgpack:"lockfile,omitempty"`
 	Clients  int      `msgpack:"clients"`
+	// HookSettings is the relay's --settings file there (its hooks come
+	// over the relay); :ClaudeOpen remote=NAME passes it.
+	HookSettings string `msgpack:"hook_settings,omitempty"`
 }
 
 // RemoteChanged tells lua/claude/remote.lua a remote's new state.

@@ -50,4 +50,9 @@
 //     a new lock, comes back by itself (read with 2.1.332). The relay waits
 //     up to reusePortWait for the old relay to let the port go, then takes
 //     a fresh port and token.
+//   - Hook events (Proto 2): the relay runs a hooks.Receiver there with a
+//     --settings file beside its socket; each event crosses as one
+//     kindHook frame (a Write's content left out past MaxPayload) and the
+//     host's kindHookReply is what the hook prints (hookbridge.go). The
+//     host maps the event's paths and drops those outside the map.
 package relay

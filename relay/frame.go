@@ -30,6 +30,11 @@ const (
 	kindData  = 3 // bytes of the connection's stream, in order
 	kindClose = 4 // either side: the connection ended (no payload)
 	kindError = 5 // conn 0, relay to host: why the relay is refusing or ending (text)
+	// A hook event of the CLI there (hooks.Event's JSON; conn numbers the
+	// event, apart from the connections) and the host's answer to it (the
+	// hook's stdout). See hookbridge.go.
+	kindHook      = 6
+	kindHookReply = 7
 )
 
 type frame struct {
@@ -66,7 +71,7 @@ func readFrame(r io.Reader) (frame, error) {
 		return frame{}, fmt.Errorf("%w: length %d", errFrame, n)
 	}
 	f := frame{conn: binary.BigEndian.Uint32(hdr[4:8]), kind: hdr[8]}
-	if f.kind < kindHello || f.kind > kindError {
+	if f.kind < kindHello || f.kind > kindHookReply {
 		return frame{}, fmt.Errorf("%w: kind %d", errFrame, f.kind)
 	}
 	f.payload = make([]byte, n-5)

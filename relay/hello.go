@@ -10,7 +10,7 @@ import (
 // another (see helloMsg). The plugin's version is checked too: the two
 // ends are one binary, built once, and a relay of another build may map
 // or check things differently.
-const Proto = 1
+const Proto = 2 // 2: hook events (kindHook, kindHookReply)
 
 // helloMsg is the first frame each way. The host sends Proto, Version and
 // what the lock must say (the remote workspace folders, the IDE name); the
@@ -25,6 +25,9 @@ type helloMsg struct {
 	Port     int    `json:"port,omitempty"`
 	Lockfile string `json:"lockfile,omitempty"`
 	Token    string `json:"token,omitempty"`
+	// HookSettings is the relay's --settings file for the CLI there: its
+	// hooks send their events over the link (hookbridge.go).
+	HookSettings string `json:"hook_settings,omitempty"`
 }
 
 func sendHello(w io.Writer, h helloMsg) error {

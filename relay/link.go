@@ -2,6 +2,7 @@ package relay
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -32,6 +33,9 @@ type RelayInfo struct {
 	Port     int    // on the remote loopback
 	Lockfile string // its path on the remote side
 	Token    string // the lock's authToken: the host's server checks it too
+	// HookSettings is the --settings file there whose hooks reach OnHook
+	// ("" when the relay has none).
+	HookSettings string
 }
 
 // Link is the host's end of a relay: a net.Listener whose connections are
@@ -43,10 +47,12 @@ type Link struct {
 	m        *mux
 	closer   io.Closer
 	accepted chan net.Conn
+	hooking  chan struct{} // one per hook event being handled
 	done     chan struct{}
 	once     sync.Once
 	mu       sync.Mutex
 	err      error
+	onHook   func(context.Context, []byte) []byte
 }
 
 // Connect says hello over a pipe to a relay just started (r its stdout, w
@@ -74,10 +80,11 @@ func Connect(r io.Reader, w io.Writer, closer io.Closer, h HostHello, log *slog.
 		return nil, fmt.Errorf("relay hello: %w: no pid, port or token", errFrame)
 	}
 	l := &Link{
-		Info:     RelayInfo{PID: got.PID, Port: got.Port, Lockfile: got.Lockfile, Token: got.Token},
+		Info:     RelayInfo{PID: got.PID, Port: got.Port, Lockfile: got.Lockfile, Token: got.Token, HookSettings: got.HookSettings},
 		m:        newMux(w, log),
 		closer:   closer,
 		accepted: make(chan net.Conn, maxStreams),
+		hooking:  make(chan struct{}, maxHostHooks),
 		done:     make(chan struct{}),
 	}
 	go l.read(br)
@@ -104,6 +111,11 @@ func (l *Link) read(r io.Reader) {
 			return
 		case f.kind == kindOpen:
 			l.open(f.conn)
+		case f.kind == kindHook:
+			l.hook(f)
+		case f.kind == kindHookReply:
+			l.end(fmt.Errorf("%w: kind %d from the relay", errFrame, f.kind))
+			return
 		default:
 			l.m.deliver(f)
 		}
@@ -142,6 +154,49 @@ func (l *Link) end(err error) {
 			l.closer.Close()
 		}
 	})
+}
+
+// OnHook sets what handles the hook events of the CLI there (hooks.Event's
+// JSON, as the relay read it; the return is what the hook prints). Events
+// before it is set, past maxHostHooks at once, or after the link ended are
+// answered empty.
+func (l *Link) OnHook(handle func(ctx context.Context, event []byte) []byte) {
+	l.mu.Lock()
+	l.onHook = handle
+	l.mu.Unlock()
+}
+
+func (l *Link) hook(f frame) {
+	l.mu.Lock()
+	handle := l.onHook
+	l.mu.Unlock()
+	if handle == nil {
+		_ = l.m.send(frame{conn: f.conn, kind: kindHookReply})
+		return
+	}
+	select {
+	case l.hooking <- struct{}{}:
+	default:
+		_ = l.m.send(frame{conn: f.conn, kind: kindHookReply})
+		return
+	}
+	go func() {
+		defer func() { <-l.hooking }()
+		ctx, cancel := context.WithTimeout(context.Background(), hookTimeout)
+		defer cancel()
+		go func() {
+			select {
+			case <-l.done:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+		out := handle(ctx, f.payload)
+		if len(out) > MaxPayload {
+			out = out[:MaxPayload]
+		}
+		_ = l.m.send(frame{conn: f.conn, kind: kindHookReply, payload: out})
+	}()
 }
 
 // Accept returns the next relayed connection (net.Listener).

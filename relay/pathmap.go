@@ -53,6 +53,16 @@ func (m *Map) RemoteRoots() []string {
 	return out
 }
 
+// LocalRoots are the local directories, sorted.
+func (m *Map) LocalRoots() []string {
+	out := make([]string, 0, len(m.pairs))
+	for _, p := range m.pairs {
+		out = append(out, p.local)
+	}
+	sort.Strings(out)
+	return out
+}
+
 // ToLocal maps a path the remote CLI named. A relative path, one outside
 // every prefix, or one that leads through a symbolic link out of its
 // local directory is refused: a hostile remote gets errors, never access.

@@ -64,16 +64,21 @@ func Run(in io.Reader, out io.Writer, opts Options) error {
 	}
 	defer lock.Remove()
 	defer l.Close()
+	m := newMux(out, log)
+	hb := &hookBridge{m: m, waiting: map[uint32]chan []byte{}}
+	hr, settings := listenHooks(hb, log)
+	if hr != nil {
+		defer hr.Close()
+	}
 	err = sendHello(out, helloMsg{Proto: Proto, Version: opts.Version, PID: os.Getpid(),
-		Port: l.Addr().(*net.TCPAddr).Port, Lockfile: lock.Path(), Token: token})
+		Port: l.Addr().(*net.TCPAddr).Port, Lockfile: lock.Path(), Token: token, HookSettings: settings})
 	if err != nil {
 		return fmt.Errorf("relay: send hello: %w", err)
 	}
-	m := newMux(out, log)
 	defer m.end()
 	go accept(l, m, token, log)
 	ended := make(chan error, 1)
-	go func() { ended <- carry(in, m) }()
+	go func() { ended <- carry(in, m, hb) }()
 	select {
 	case err := <-ended:
 		return err
@@ -83,7 +88,7 @@ func Run(in io.Reader, out io.Writer, opts Options) error {
 }
 
 // carry hands the host's frames to their connections until the pipe ends.
-func carry(in io.Reader, m *mux) error {
+func carry(in io.Reader, m *mux, hb *hookBridge) error {
 	for {
 		f, err := readFrame(in)
 		if err != nil {
@@ -92,8 +97,12 @@ func carry(in io.Reader, m *mux) error {
 			}
 			return fmt.Errorf("relay: read from the host: %w", err)
 		}
-		if f.conn == 0 || f.kind == kindOpen || f.kind == kindHello {
+		if f.conn == 0 || f.kind == kindOpen || f.kind == kindHello || f.kind == kindHook {
 			return fmt.Errorf("relay: %w: kind %d on conn %d", errFrame, f.kind, f.conn)
+		}
+		if f.kind == kindHookReply {
+			hb.reply(f.conn, f.payload)
+			continue
 		}
 		m.deliver(f)
 	}

@@ -573,6 +573,9 @@ local function check_remotes()
           (s.clients or 0) == 1 and "" or "s"
         )
       )
+      if s.hook_settings and s.hook_settings ~= "" then
+        health.info(string.format("%s: its hooks reach the plugin with `claude --settings %s` there (:ClaudeOpen remote=%s passes it)", name, s.hook_settings, name))
+      end
     elseif s.state == "connecting" then
       health.info(name .. ": connecting")
     elseif s.state == "dropped" or s.state == "failed" then

@@ -148,7 +148,6 @@ function M.open(name, args)
   terms[name] = { buf = buf }
   window.open(buf)
   local remote = require("claude.remote")
-  local cmd = M.command(r, dir, args)
   local state = remote.states()[name]
   if not (state and state.state == "connected") then
     local ok, err = remote.connect(name)
@@ -164,7 +163,14 @@ function M.open(name, args)
       vim.api.nvim_buf_set_lines(buf, 0, -1, false, { "remote " .. name .. ": " .. (s.error or s.state) })
       return
     end
-    start_job(name, buf, cmd)
+    -- The relay's settings first: the CLI's hook events come back over
+    -- the relay (the change ledger, the attention list).
+    local cli_args = vim.deepcopy(args or {})
+    if s.hook_settings and s.hook_settings ~= "" then
+      table.insert(cli_args, 1, "--settings")
+      table.insert(cli_args, 2, s.hook_settings)
+    end
+    start_job(name, buf, M.command(r, dir, cli_args))
   end)
   return true
 end
