@@ -4,9 +4,11 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/claude-nvim/claude.nvim/e2e/clienv"
 	"github.com/claude-nvim/claude.nvim/e2e/fakeapi"
@@ -61,6 +63,10 @@ func newSSHRigWith(t *testing.T, extra func(*sshRig) map[string]any, script ...f
 		}
 	}
 	rig := &sshRig{remoteRig: &remoteRig{t: t, api: api, env: env, local: local}, uid: uid, gid: gid}
+	// Runs after Neovim's and the terminals' cleanups (registered later) and before the
+	// temporary directory's removal (earlier): the account's processes of this test end
+	// first, or one still writing in its home makes the removal fail.
+	t.Cleanup(func() { rig.endRemoteProcesses(root) })
 	rig.remoteEnv = map[string]string{}
 	for _, kv := range env.Vars() {
 		k, v, _ := strings.Cut(kv, "=")
@@ -252,4 +258,39 @@ func fileOwner(fi os.FileInfo) int {
 		return int(st.Uid)
 	}
 	return -1
+}
+
+// endRemoteProcesses ends the remote account's processes of this test (their command line
+// or HOME under root): SIGTERM, then SIGKILL to those left after a while.
+func (r *sshRig) endRemoteProcesses(root string) {
+	find := func() []int {
+		var pids []int
+		ents, _ := os.ReadDir("/proc")
+		for _, e := range ents {
+			pid, err := strconv.Atoi(e.Name())
+			if err != nil {
+				continue
+			}
+			fi, err := os.Stat("/proc/" + e.Name())
+			if err != nil || fileOwner(fi) != r.uid {
+				continue
+			}
+			cmdline, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+			environ, _ := os.ReadFile("/proc/" + e.Name() + "/environ")
+			if strings.Contains(string(cmdline), root) || strings.Contains(string(environ), "HOME="+root) {
+				pids = append(pids, pid)
+			}
+		}
+		return pids
+	}
+	for _, pid := range find() {
+		_ = syscall.Kill(pid, syscall.SIGTERM)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for len(find()) > 0 && time.Now().Before(deadline) {
+		time.Sleep(pollInterval)
+	}
+	for _, pid := range find() {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
 }
