@@ -70,6 +70,7 @@ func mismatch(host helloMsg, version string) string {
 		return ""
 	}
 	return fmt.Sprintf("version mismatch: the editor's claude-nvim is %s (relay protocol %d), this relay is %s (protocol %d): "+
-		"install claude-nvim %s on the remote side (build it from the same commit: make, then copy bin/claude-nvim) or point the remote's command at it",
+		"install claude-nvim %s on the remote side (build it from the same commit: make, then copy bin/claude-nvim) or point the remote's command at it; "+
+		"or give the remote exec = { the transport } in place of command, and the plugin puts its own there",
 		host.Version, host.Proto, version, Proto, host.Version)
 }

@@ -112,7 +112,7 @@ func TestAVersionMismatchSaysWhatToDoAndLeavesNoLock(t *testing.T) {
 	if !errors.As(err, &refused) {
 		t.Fatalf("connect = %v, want the relay's refusal", err)
 	}
-	for _, want := range []string{"9.9.9", host.Version, "install claude-nvim 9.9.9 on the remote side"} {
+	for _, want := range []string{"9.9.9", host.Version, "install claude-nvim 9.9.9 on the remote side", "exec = { the transport }"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("refusal %q does not say %q", err, want)
 		}
