@@ -9,6 +9,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	stdlog "log"
 	"log/slog"
 	"os"
@@ -82,7 +83,7 @@ func main() {
 		plugin.Main(h.Register)
 		return
 	}
-	if err := serve(h.Register); err != nil {
+	if err := serve(h.Register, h.CountsAsActivity(os.Stdin)); err != nil {
 		log.Info("host: the connection to Neovim ended", "err", err)
 	}
 	// Neovim closed our stdin, or a write to it failed: it exited or was killed.
@@ -106,11 +107,11 @@ func manifestAsked(args []string) bool {
 // log.Fatal then ended the process at once, before Exit: the lock files
 // stayed and a chat's CLI, mid-turn, went on with the turn unseen (in about
 // 1 of 10 quits while a chat rendered, under load on Neovim 0.10).
-func serve(register func(*plugin.Plugin) error) error {
+func serve(register func(*plugin.Plugin) error, stdin io.Reader) error {
 	stdout := os.Stdout
 	os.Stdout = os.Stderr // a stray print must not corrupt the RPC stream
 	stdlog.SetFlags(0)
-	v, err := nvim.New(os.Stdin, stdout, stdout, stdlog.Printf)
+	v, err := nvim.New(stdin, stdout, stdout, stdlog.Printf)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"io"
 	"time"
 
 	"github.com/claude-nvim/claude.nvim/memtrim"
@@ -21,3 +22,8 @@ func (h *Host) trimMemory() {
 	}
 	h.log.Debug("memory trim: executable pages dropped", "advised_KiB", advised>>10)
 }
+
+// CountsAsActivity returns r (the RPC stream from Neovim) reading through which counts as
+// activity for the trim: a cursor moved, an autocmd or a handler call wakes the host as a
+// client's message does, and the pages it touched go once it is quiet again.
+func (h *Host) CountsAsActivity(r io.Reader) io.Reader { return h.idle.KickingReader(r) }

@@ -1,6 +1,7 @@
 package memtrim
 
 import (
+	"io"
 	"sync"
 	"time"
 )
@@ -43,4 +44,24 @@ func (i *Idle) Stop() {
 	if i.timer != nil {
 		i.timer.Stop()
 	}
+}
+
+// KickingReader returns r, kicking i on every read that returns data: a host reading its
+// RPC stream with it counts each message from Neovim (autocmds, handler calls) as activity,
+// not only its clients' messages. Without it an editor whose cursor moved after the CLI's
+// last call kept the pages the selection path touched resident for good (6.8 MiB of host
+// RSS against 4.3 trimmed, peerbench after cursor moves and 17 s of rest).
+func (i *Idle) KickingReader(r io.Reader) io.Reader { return kickingReader{r, i} }
+
+type kickingReader struct {
+	r    io.Reader
+	idle *Idle
+}
+
+func (k kickingReader) Read(p []byte) (int, error) {
+	n, err := k.r.Read(p)
+	if n > 0 {
+		k.idle.Kick()
+	}
+	return n, err
 }

@@ -3,6 +3,8 @@
 package memtrim
 
 import (
+	"io"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -59,6 +61,36 @@ func TestIdleDoesNothingBeforeTheFirstKickOrAfterStop(t *testing.T) {
 		synctest.Wait()
 		if trims != 0 {
 			t.Fatalf("%d trims after Stop", trims)
+		}
+	})
+}
+
+// What Neovim sends the host (an autocmd's notification, a handler call) is activity: each
+// read that brings data delays the trim, and the trim follows the last of them.
+func TestEveryReadOfTheRPCStreamCountsAsActivity(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		trims := 0
+		idle := NewIdle(time.Second, func() { trims++ })
+		defer idle.Stop()
+		r := idle.KickingReader(strings.NewReader("a cursor moved, twice"))
+		buf := make([]byte, 8)
+		for range 3 {
+			if n, err := r.Read(buf); n == 0 || err != nil {
+				t.Fatalf("read %d bytes: %v", n, err)
+			}
+			time.Sleep(900 * time.Millisecond)
+		}
+		synctest.Wait()
+		if trims != 0 {
+			t.Fatalf("%d trims while reads kept coming", trims)
+		}
+		if n, err := r.Read(buf); n != 0 || err != io.EOF { // the end: no data, no kick
+			t.Fatalf("read %d bytes at the end: %v", n, err)
+		}
+		time.Sleep(200 * time.Millisecond)
+		synctest.Wait()
+		if trims != 1 {
+			t.Fatalf("%d trims a second after the last read, want 1", trims)
 		}
 	})
 }
