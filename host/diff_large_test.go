@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A diff past LARGE_DIFF_LINES (lua/claude/diff/init.lua) is shown without
@@ -72,4 +73,35 @@ func TestALargeManyHunkDiffKeepsNativeDiffMode(t *testing.T) {
 	if after.Diff || after.Folded != 0 {
 		t.Errorf("after closing: diff %v, fold level of line 1 %d; want neither", after.Diff, after.Folded)
 	}
+}
+
+// A proposal of a megabyte or more makes the host give back the memory it read and sent it
+// with as soon as it shows, not when it closes: the user may look at it for minutes. A small
+// one does not (a full collection each time would cost more than it gives).
+func TestALargeProposalGivesMemoryBackOnceShown(t *testing.T) {
+	d := newDiffEnv(t, "")
+	released := make(chan struct{}, 4)
+	d.host.editor.SetAfterLargeProposal(func() { released <- struct{}{} })
+
+	p := d.openDiff(d.path, "a small change\n", "small")
+	callTool(t, d.c, "close_tab", map[string]string{"tab_name": "small"})
+	answer(t, p)
+	select {
+	case <-released:
+		t.Fatal("a 15-byte proposal released memory")
+	default:
+	}
+
+	big := strings.Repeat("a line of the large proposal, long enough\n", (1<<20)/42+1)
+	path := d.nv.WriteFile("big.txt", "")
+	d.nv.Cmd("edit " + path)
+	p = d.openDiff(path, big, "big")
+	select {
+	case <-released: // while it shows: no decision yet
+	case <-time.After(30 * time.Second):
+		t.Fatal("a 1 MiB proposal showed and nothing gave memory back within 30 s")
+	}
+	callTool(t, d.c, "close_tab", map[string]string{"tab_name": "big"})
+	answer(t, p)
+	d.assertClosed("after the large proposal")
 }

@@ -103,6 +103,7 @@ func (h *Host) Register(p *plugin.Plugin) error {
 		h.tracker = selection.NewTracker(h.editor, h.sendSelection, nil, h.log)
 		h.editor.SetLatestSelection(h.tracker.Latest)
 		h.editor.SetEditPlace(h.places.of)
+		h.editor.SetAfterLargeProposal(h.releaseMemory)
 		h.diags = newDiagnosticsNotifier(h.editor, h.notifyDiagnostics, h.log)
 		h.newChats(h.editor)
 	} else {

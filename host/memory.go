@@ -2,6 +2,7 @@ package host
 
 import (
 	"io"
+	"runtime/debug"
 	"time"
 
 	"github.com/claude-nvim/claude.nvim/memtrim"
@@ -27,3 +28,13 @@ func (h *Host) trimMemory() {
 // activity for the trim: a cursor moved, an autocmd or a handler call wakes the host as a
 // client's message does, and the pages it touched go once it is quiet again.
 func (h *Host) CountsAsActivity(r io.Reader) io.Reader { return h.idle.KickingReader(r) }
+
+// releaseMemory runs once a large proposal shows: the heap the host read and sent it with
+// goes back to the system, and so do the pages of our code that took it there, without
+// waiting for the 2 s of quiet (the CLI and the user are quiet while they look at it).
+// Host RSS while a many-hunk proposal shows (peerbench, one run): 1 MiB 14.9 -> 8.0 MiB,
+// 5 MiB 29.8 -> 11.4 MiB.
+func (h *Host) releaseMemory() {
+	debug.FreeOSMemory()
+	h.trimMemory()
+}

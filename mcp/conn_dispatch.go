@@ -110,6 +110,7 @@ func (c *conn) launch(m message, tool *toolEntry, args json.RawMessage) *wireErr
 
 func (c *conn) runCall(ctx context.Context, id json.RawMessage, key string, cl *call, t *toolEntry, args json.RawMessage) {
 	defer c.srv.wg.Done()
+	big := len(args) >= bigCallArgs
 	resp := invoke(ctx, c.log, id, t, args)
 
 	c.callsMu.Lock()
@@ -127,7 +128,7 @@ func (c *conn) runCall(ctx context.Context, id json.RawMessage, key string, cl *
 	delete(c.calls, key)
 	c.callsMu.Unlock()
 	cl.cancel()
-	if len(args) >= bigCallArgs {
+	if big { // args is dead past invoke: an openDiff's megabytes may go while it waits
 		c.srv.mem.request()
 	}
 	c.srv.activity()

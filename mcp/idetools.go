@@ -104,16 +104,21 @@ func (t ideTools) openDiff(ctx context.Context, raw json.RawMessage) (*ToolResul
 	if err := DecodeArgs(raw, &a); err != nil {
 		return nil, err
 	}
-	res, err := t.ed.OpenDiff(ctx, DiffRequest{OldPath: a.OldPath, NewPath: a.NewPath, NewContents: a.Contents, TabName: a.TabName})
+	req := DiffRequest{OldPath: a.OldPath, NewPath: a.NewPath, NewContents: a.Contents, TabName: a.TabName}
+	// Only the names outlive the call into the editor: the proposal may be megabytes, which
+	// the editor lets go of once Neovim has it (nvimapi's openDiff).
+	newPath, tabName := a.NewPath, a.TabName
+	a.Contents = ""
+	res, err := t.ed.OpenDiff(ctx, req)
 	if err != nil {
 		// The CLI ignores an error answer and lets its own prompt decide.
-		return nil, fmt.Errorf("open diff %s: %w", a.NewPath, err)
+		return nil, fmt.Errorf("open diff %s: %w", newPath, err)
 	}
 	if res.Outcome == DiffAccepted {
 		return TextResult("FILE_SAVED", savedText(res.FinalText, res.NewFile, ClientVersion(ctx))), nil
 	}
 	// Never TAB_CLOSED: the CLI takes that as acceptance and writes the file.
-	return TextResult("DIFF_REJECTED", a.TabName), nil
+	return TextResult("DIFF_REJECTED", tabName), nil
 }
 
 // savedText is the text to answer FILE_SAVED with. The CLI 2.1.197

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -197,12 +198,30 @@ func (e *Editor) OpenDiff(ctx context.Context, req mcp.DiffRequest) (mcp.DiffRes
 }
 
 func (e *Editor) openDiff(ctx context.Context, session int, req mcp.DiffRequest) (mcp.DiffResult, error) {
+	big := len(req.NewContents) >= bigProposal
 	d, err := e.showDiff(ctx, session, req)
 	if err != nil {
 		return mcp.DiffResult{}, err
 	}
+	if big {
+		// The proposal is in Neovim now; what the host read and sent it as is garbage, but
+		// the runtime would collect it only when the heap next grows and give it back
+		// slowly after that: the host held 15 MiB while a 1 MiB proposal was shown and
+		// until it closed. req is dead past showDiff, and the caller's copy too
+		// (mcp's openDiff keeps only the names).
+		e.mu.Lock()
+		after := e.afterBig
+		e.mu.Unlock()
+		if after == nil {
+			after = debug.FreeOSMemory
+		}
+		go after()
+	}
 	return e.waitDiff(ctx, d)
 }
+
+// bigProposal: a proposal this large makes the host give its memory back once it shows.
+const bigProposal = 1 << 20
 
 // shownDiff is a proposal on screen (or waiting for the user to go to
 // it), not yet decided.
@@ -325,7 +344,14 @@ func (e *Editor) closeDiff(ctx context.Context, session int, tabName string) (bo
 		return false, nil
 	}
 	d.decide(mcp.DiffResult{Outcome: mcp.DiffRejected})
-	return true, e.closeView(ctx, d.id)
+	// The view leaves Neovim's list now and its windows and buffers go on the next turn of
+	// Neovim's loop, after this answer: the CLI waits for close_tab, not for the tear-down.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), closeViewTimeout)
+	defer cancel()
+	if err := e.lua(ctx, nil, `return require('claude.handlers').close_diff_later(...)`, d.id); err != nil {
+		return true, luaError(err)
+	}
+	return true, nil
 }
 
 // CloseAllDiffs closes the diff views of no session (the chat's) and

@@ -33,6 +33,7 @@ type Editor struct {
 	mu         sync.Mutex
 	latest     func() *mcp.Selection
 	editPlace  func(session int, path string) (place, of int)
+	afterBig   func() // SetAfterLargeProposal
 	diffs      diffs
 	code       codeProposals
 	notes      takenBackNotes
@@ -73,6 +74,15 @@ func (e *Editor) SetEditPlace(place func(session int, path string) (int, int)) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.editPlace = place
+}
+
+// SetAfterLargeProposal tells the editor what to run, on a goroutine of its own, once a
+// proposal of a megabyte or more shows in Neovim (the host gives its memory back);
+// debug.FreeOSMemory when unset.
+func (e *Editor) SetAfterLargeProposal(f func()) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.afterBig = f
 }
 
 // lua runs one Lua chunk in Neovim. go-client calls cannot be cancelled,

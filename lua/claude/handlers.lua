@@ -124,6 +124,12 @@ function M.close_diff(id)
   return require("claude.diff").close(id)
 end
 
+--- Closes proposal id as close_diff, answering before its windows and
+--- buffers are torn down (on the next turn of the event loop).
+function M.close_diff_later(id)
+  return require("claude.diff").close(id, nil, true)
+end
+
 --- Closes every proposal of session (all without one); how many.
 function M.close_diffs(session)
   return require("claude.diff").close_all(session)

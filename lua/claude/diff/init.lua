@@ -665,8 +665,13 @@ end
 --- Closes a diff view without deciding (the CLI decided, or gave up).
 ---@param id integer
 ---@param result string|nil for the ClaudeDiffClosed event; "closed" by default
+---@param later boolean|nil tear the windows and buffers down on the next turn of the
+--- event loop: the view is gone from the list at once (a second close finds nothing),
+--- and the caller is answered before the work (close_tab, nvimapi.Editor.closeDiff).
+--- What Neovim runs next in its queue, a request sent after the answer included,
+--- comes after the tear-down.
 ---@return boolean closed whether there was such a view
-function M.close(id, result)
+function M.close(id, result, later)
   require("claude.diff.large").drop(id) -- its openDiff ended while staging
   local view = views[id]
   if not view then
@@ -694,6 +699,12 @@ function M.close(id, result)
         end)
       end,
     })
+    return true
+  end
+  if later then
+    vim.schedule(function()
+      tear_down(view, result)
+    end)
     return true
   end
   tear_down(view, result)
