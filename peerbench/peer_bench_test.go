@@ -245,6 +245,15 @@ func (p *prober) start() {
 // longest stall.
 func openAndClose(b *testing.B, e *editor, p plugin, c *mcptest.Client, path, proposal, tab string, pr *prober) (visible, stall time.Duration) {
 	b.Helper()
+	pending, visible, stall := openShown(b, e, p, c, path, proposal, tab, pr)
+	closeShown(b, c, pending, tab)
+	return visible, stall
+}
+
+// openShown opens a diff of path with proposal and returns once the plugin
+// says it shows, with the openDiff call still pending (see openAndClose).
+func openShown(b *testing.B, e *editor, p plugin, c *mcptest.Client, path, proposal, tab string, pr *prober) (pending *mcptest.Pending, visible, stall time.Duration) {
+	b.Helper()
 	e.lua(nil, `
 		vim.g.bench_diff_shown = 0
 		vim.api.nvim_create_autocmd('User', { pattern = ..., once = true,
@@ -282,7 +291,16 @@ func openAndClose(b *testing.B, e *editor, p plugin, c *mcptest.Client, path, pr
 			visible = min(visible, pr.seen.Sub(t))
 		}
 	}
+	return pending, visible, stall
+}
+
+// closeShown closes a diff openShown showed as the CLI does (close_tab) and
+// waits for the openDiff answer; it returns close_tab's round trip.
+func closeShown(b *testing.B, c *mcptest.Client, pending *mcptest.Pending, tab string) time.Duration {
+	b.Helper()
+	t := time.Now()
 	call(b, c, "close_tab", map[string]string{"tab_name": tab})
+	closing := time.Since(t)
 	// Ours answers the openDiff at once; the peer (2390c6e) never does
 	// after close_tab, so wait a little only.
 	answered := make(chan error, 1)
@@ -291,5 +309,5 @@ func openAndClose(b *testing.B, e *editor, p plugin, c *mcptest.Client, path, pr
 	case <-answered:
 	case <-time.After(5 * time.Second):
 	}
-	return visible, stall
+	return closing
 }
