@@ -39,7 +39,16 @@ func TestOverSSHTheRelayIsPutThereWhenMissingOrDifferent(t *testing.T) {
 	// An older or damaged copy there is replaced.
 	r.nv.Cmd("ClaudeRemote! dev")
 	r.waitState("stopped", 0)
-	if err := os.WriteFile(installed, []byte("#!/bin/sh\necho an old build\n"), 0o700); err != nil {
+	// Put in place by a rename, as an install does: the relay just stopped may still be
+	// running that file (writing it in place is "text file busy" then).
+	old := installed + ".old"
+	if err := os.WriteFile(old, []byte("#!/bin/sh\necho an old build\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(old, r.uid, -1); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(old, installed); err != nil {
 		t.Fatal(err)
 	}
 	st = r.connect()
