@@ -23,7 +23,7 @@ func TestTheChatIsAFirstClassWayInAndNoPreview(t *testing.T) {
 	if !ok {
 		t.Fatal("README.md has no ## Contents")
 	}
-	for _, want := range []string{"`:ClaudeOpen`", "`:ClaudeChat`", "> What does greet.txt say?"} {
+	for _, want := range []string{"`:Claude open`", "`:ClaudeChat`", "> What does greet.txt say?"} {
 		if !strings.Contains(first, want) {
 			t.Errorf("README's first screen lacks %s: the chat is to be shown beside the terminal", want)
 		}

@@ -344,3 +344,91 @@ func TestTheManualInstallsSayToGenerateTheHelpTags(t *testing.T) {
 		}
 	}
 }
+
+// commandPaths walks the command tree (lua/claude/cmdtree.lua): every
+// subcommand, as the words after :Claude ("chat mode"), and whether it
+// runs something (a leaf or a node that runs bare).
+func commandPaths(t *testing.T, nv *nvimtest.Nvim) (all, runnable []string) {
+	t.Helper()
+	var paths [][]any
+	nv.Lua(&paths, `
+		local out = {}
+		local function walk(node, path)
+			for _, s in ipairs(node.subs or {}) do
+				local p = path == "" and s[1] or (path .. " " .. s[1])
+				table.insert(out, { p, s[2].run ~= nil })
+				walk(s[2], p)
+			end
+		end
+		walk(require("claude.cmdtree").root, "")
+		return out`)
+	for _, p := range paths {
+		all = append(all, p[0].(string))
+		if p[1].(bool) {
+			runnable = append(runnable, p[0].(string))
+		}
+	}
+	if len(all) < 20 {
+		t.Fatalf("the command tree has %d subcommands (%q); the walk lost track of it", len(all), all)
+	}
+	return all, runnable
+}
+
+// Every subcommand of :Claude has its help tag, :Claude-{words joined by -}.
+func TestEverySubcommandHasAHelpTag(t *testing.T) {
+	nv := nvimtest.New(t)
+	_, tags := helptags(t, nv)
+	all, _ := commandPaths(t, nv)
+	var want []string
+	for _, p := range all {
+		want = append(want, ":Claude-"+strings.ReplaceAll(p, " ", "-"))
+	}
+	requireTags(t, tags, "subcommand", append(want, ":Claude", "claude-commands-old"))
+}
+
+// README's command section is one table of :Claude {sub}, a row for every
+// subcommand that runs something, and no old name in it.
+func TestTheREADMEsCommandsAreOneTableOfClaudeSub(t *testing.T) {
+	nv := nvimtest.New(t)
+	_, runnable := commandPaths(t, nv)
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "\n## Commands\n")
+	if !ok {
+		t.Fatal("README.md has no ## Commands section")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	var rows []string
+	tables := 0
+	inTable := false
+	for _, line := range strings.Split(section, "\n") {
+		isRow := strings.HasPrefix(line, "|")
+		if isRow && !inTable {
+			tables++
+		}
+		inTable = isRow
+		if isRow && !strings.HasPrefix(line, "|---") && !strings.HasPrefix(line, "| Command") {
+			rows = append(rows, line)
+		}
+	}
+	if tables != 1 {
+		t.Errorf("README's ## Commands has %d tables; want one", tables)
+	}
+	row := regexp.MustCompile("^\\| `:(?:\\[range\\])?Claude ([a-z -]+?)(?: [\\[{@].*)?`")
+	listed := map[string]bool{}
+	for _, r := range rows {
+		m := row.FindStringSubmatch(r)
+		if m == nil {
+			t.Errorf("README command row does not start with `:Claude {sub}`: %s", r)
+			continue
+		}
+		listed[m[1]] = true
+	}
+	for _, p := range runnable {
+		if !listed[p] && !listed[strings.TrimPrefix(p, "chat ")] {
+			t.Errorf("README's command table has no row for :Claude %s", p)
+		}
+	}
+}

@@ -25,6 +25,7 @@ local root = vim.env.CLAUDE_TEST_ROOT
 vim.opt.runtimepath:remove(root)
 local opts = { terminal_cmd = { vim.env.CLAUDE_TEST_CLI } }
 local commands = {
+  "Claude",
   "ClaudeOpen", "ClaudeToggle", "ClaudeFocus", "ClaudeClose", "ClaudeSend", "ClaudeAdd",
   "ClaudeStart", "ClaudeStop", "ClaudeStatus", "ClaudeDiffAccept", "ClaudeDiffReject", "ClaudeDiffDeny",
   "ClaudeDiffFocus", "ClaudeAsk", "ClaudeSendText", "ClaudeSessions",
@@ -130,7 +131,7 @@ func pluginCommands(t *testing.T) []string {
 		t.Fatal(err)
 	}
 	var names []string
-	for _, m := range regexp.MustCompile(`(?m)^command\("(Claude\w+)"`).FindAllStringSubmatch(string(src), -1) {
+	for _, m := range regexp.MustCompile(`(?m)^(?:command|alias)\("(Claude\w*)"`).FindAllStringSubmatch(string(src), -1) {
 		names = append(names, m[1])
 	}
 	sort.Strings(names)
