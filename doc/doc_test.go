@@ -432,3 +432,46 @@ func TestTheREADMEsCommandsAreOneTableOfClaudeSub(t *testing.T) {
 		}
 	}
 }
+
+// :help claude-keys lists every default key of lua/claude/keys.lua, with
+// its <Plug> map where it has one.
+func TestTheKeyTableInTheHelpListsEveryDefault(t *testing.T) {
+	nv := nvimtest.New(t)
+	var defaults [][]string
+	nv.Lua(&defaults, `
+		local out = {}
+		for name, d in pairs(require("claude.keys").defaults) do
+			table.insert(out, { name, d[1], d[2], d.plug or "" })
+		end
+		return out`)
+	if len(defaults) < 30 {
+		t.Fatalf("lua/claude/keys.lua declares %d keys; the table went missing", len(defaults))
+	}
+	text, err := os.ReadFile(helpFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(text), "*claude-keys*")
+	if !ok {
+		t.Fatal("doc/claude.txt has no *claude-keys* section")
+	}
+	section, _, _ = strings.Cut(section, "\n====")
+	for _, d := range defaults {
+		name, area, lhs, plug := d[0], d[1], d[2], d[3]
+		heading := "(`" + area + "`) ~\n"
+		_, block, ok := strings.Cut(section, heading)
+		if !ok {
+			t.Errorf("the key table has no heading for area %s", area)
+			continue
+		}
+		// Each area's block follows a heading ending in (`area`) ~.
+		block, _, _ = strings.Cut(block, " ~\n")
+		block = "\n" + block
+		if !strings.Contains(block, "\n  "+lhs+" ") && !strings.Contains(block, "\n  "+lhs+"\n") {
+			t.Errorf("the key table lists no %s under %s (%s)", lhs, area, name)
+		}
+		if plug != "" && !strings.Contains(block, "|<Plug>("+plug+")|") {
+			t.Errorf("the key table names no <Plug>(%s) under %s (%s)", plug, area, name)
+		}
+	}
+}

@@ -154,7 +154,7 @@ func (s *session) openPlan() {
 	if got := strings.Join(plan.Lines, "\n") + "\n"; got != chatPlan || plan.Filetype != "markdown" {
 		s.t.Errorf("the plan's buffer holds %q (filetype %q), want the plan %q in markdown", got, plan.Filetype, chatPlan)
 	}
-	if !strings.Contains(plan.Winbar, "ga approve") || !strings.Contains(plan.Winbar, "gk keep planning") {
+	if !strings.Contains(plan.Winbar, `\a approve`) || !strings.Contains(plan.Winbar, `\k keep planning`) {
 		s.t.Errorf("the plan's winbar says %q, want its keys", plan.Winbar)
 	}
 }
@@ -167,7 +167,7 @@ func TestAChatPlanEditedAndApprovedInAcceptEditsModeGoesOnWithoutReviews(t *test
 	s.openPlan()
 	s.nv.Keys("Go2. Keep the other lines<Esc>")
 	s.pickInOrder("acceptEdits: make the edits without asking")
-	s.nv.Keys("ga")
+	s.nv.Keys(`\a`)
 	s.waitChat("  ⎿  approved with your edits: going on in mode acceptEdits")
 	s.waitChat("Done, as planned.")
 	if st := s.chatStatus(); !strings.Contains(st, "acceptEdits") {
@@ -197,13 +197,13 @@ func TestAChatPlanKeptWithFeedbackTellsTheModelAndStaysInPlanMode(t *testing.T) 
 	s := startChatPlan(t, fakeapi.Say("I will add a test to the plan."))
 	s.openPlan()
 	s.pickInOrder("\x00") // the feedback prompt cancelled: the plan still waits
-	s.nv.Keys("gk")
+	s.nv.Keys(`\k`)
 	nvimtest.Wait(t, "the feedback prompt", turnTimeout, func() bool { return len(s.asked()) == 1 })
 	if strings.Contains(s.chatTranscript(), "keep planning") || !strings.Contains(s.chatStatus(), "waits for you") {
 		t.Errorf("after a cancelled feedback: winbar %q; want the plan still waiting", s.chatStatus())
 	}
 	s.pickInOrder(feedback)
-	s.nv.Keys("gk")
+	s.nv.Keys(`\k`)
 	s.waitChat("  ⎿  keep planning: " + feedback)
 	s.waitChat("I will add a test to the plan.")
 	result := s.toolResult("ExitPlanMode")
@@ -234,7 +234,7 @@ func TestAChatPlansLineCommentsReachTheModelAsOneFeedback(t *testing.T) {
 	if len(shown) != 1 || shown[0] != "2:  ✎ "+comment {
 		t.Errorf("after gl the plan shows the comments %q, want %q under line 3", shown, comment)
 	}
-	s.nv.Keys("gk")
+	s.nv.Keys(`\k`)
 	s.waitChat("  ⎿  keep planning: " + overall + " (1 line comment)")
 	s.waitChat("I will say by how much.")
 	result := s.toolResult("ExitPlanMode")

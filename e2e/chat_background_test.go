@@ -37,9 +37,10 @@ func TestACommandSentToTheBackgroundShowsInTheTaskListAndStops(t *testing.T) {
 	s.waitChat("_Mode: acceptEdits_")
 	s.chatSend("Run the slow thing")
 	nvimtest.Wait(t, "the command to start as a task", turnTimeout, func() bool { return len(s.chatTaskIDs()) == 1 })
-	// <C-b> in the input, as in the terminal.
+	// <C-b> in the input's Insert mode, as in the terminal (Normal mode's
+	// is Vim's: a screen back).
 	s.nv.Lua(nil, `vim.api.nvim_set_current_win(vim.fn.bufwinid(require('claude.chat').buffers().input))`)
-	s.nv.Keys("<C-b>")
+	s.nv.Keys("a<C-b><Esc>")
 	s.waitChat("It runs in the background now.")
 	s.waitChat("_Still running in the background: Wait a minute (command) (gl: the task list)_")
 	v := s.waitTaskView("Background", "◐ Wait a minute (command) · running in the background (o output, x stop)")

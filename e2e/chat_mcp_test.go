@@ -123,10 +123,10 @@ func TestTheChatShowsItsMCPServersAndReconnectsAndTogglesOne(t *testing.T) {
 
 	// Turned off, and on again while it is still down: the CLI's error is shown.
 	s.panelCursorTo("mcp", "later: ")
-	s.nv.Keys("e")
-	s.waitPanel("mcp", "Done: disable later", "later: disabled (e turns it on)  · user")
+	s.nv.Keys("o")
+	s.waitPanel("mcp", "Done: disable later", "later: disabled (o turns it on)  · user")
 	s.panelCursorTo("mcp", "later: ")
-	s.nv.Keys("e")
+	s.nv.Keys("o")
 	s.waitPanel("mcp", "Error: enable later: ", "later: failed: ")
 
 	// Up now: r reconnects it.

@@ -72,9 +72,9 @@ func TestAReasonTypedForATakenBackHunkOrFileReachesClaudeWithTheNote(t *testing.
 	c.turn("fix the letters")
 	c.request("list", `vim.cmd('ClaudeChanges')`)
 	c.cursorTo("M b.txt")
-	c.request("revert_file", `vim.api.nvim_feedkeys('W' .. 'too clever by half' .. vim.keycode('<CR>'), 't', false)`)
+	c.request("revert_file", `vim.api.nvim_feedkeys('C' .. 'too clever by half' .. vim.keycode('<CR>'), 't', false)`)
 	if got := c.disk("b.txt"); got != "b1\nb2\n" {
-		t.Errorf("b.txt = %q after W, want it reverted", got)
+		t.Errorf("b.txt = %q after C, want it reverted", got)
 	}
 	c.cursorTo("M a.txt")
 	c.request("open", `vim.api.nvim_feedkeys(vim.keycode('<CR>'), 'x', false)`)

@@ -132,6 +132,25 @@ local function environment(value)
   end
 end
 
+-- The areas of setup's keys (claude.keys says what each is).
+local KEY_AREAS = { "chat", "input", "plan", "rewind", "history", "panels", "tasks", "changes", "review" }
+M.key_areas = KEY_AREAS
+
+-- keys = { area = false, ... }: only those areas, each a boolean.
+local function key_areas(value)
+  if type(value) ~= "table" then
+    return nil
+  end
+  for area, on in pairs(value) do
+    if not vim.tbl_contains(KEY_AREAS, area) then
+      return string.format("has no area %s (areas: %s)", tostring(area), table.concat(KEY_AREAS, ", "))
+    end
+    if type(on) ~= "boolean" then
+      return string.format("%s must be true or false", area)
+    end
+  end
+end
+
 -- remotes = { name = { command = { "ssh", "host", "claude-nvim", "relay" },
 -- map = { ["/remote/dir"] = "~/local/dir" } } } (see :help claude-remote).
 local function remotes(value)
@@ -287,6 +306,12 @@ M.schema = group({
   -- CLIs on other machines or in containers, reached through a relay
   -- (:ClaudeRemote NAME; :help claude-remote).
   remotes = option({}, "table", { whole = true, check = remotes }),
+  -- The default keys of the plugin's own buffers (:help claude-keys):
+  -- false turns them all off; a table turns areas off, e.g.
+  -- { chat = false, history = false } (areas: chat, input, plan, rewind,
+  -- history, panels, tasks, changes, review). Every key is also a command
+  -- or a <Plug> map to bind yourself.
+  keys = option(true, { "boolean", "table" }, { whole = true, check = key_areas }),
   diff = group({
     -- "vertical" or "horizontal" split between current file and proposal.
     layout = option("vertical", "string", { one_of = { "vertical", "horizontal" } }),

@@ -167,24 +167,29 @@ local function help()
     table.insert(lines, string.format("%-12s %s", lhs or "(no key)", a[3]))
   end
   table.insert(lines, "]c / [c      next / previous hunk (Neovim's diff)")
-  table.insert(lines, "q            close (in the before window)")
+  local close = require("claude.keys").lhs("changes.close")
+  if close then
+    table.insert(lines, string.format("%-12s close (in the before window)", close))
+  end
   vim.api.nvim_echo({ { table.concat(lines, "\n") } }, false, {})
 end
 
 -- Buffer-local keys: on the before buffer (ours) always; on the file's own
--- buffer only where the user has no map of their own, removed when the
--- view closes.
--- Whether buf has a buffer-local normal-mode map of lhs.
+-- buffer only where the key maps nothing at all, the user's and other
+-- plugins' global maps included (avante's and CopilotChat's <leader>a…
+-- stay theirs), removed when the view closes. g? and q only on ours.
+-- Whether lhs maps anything in buf, buffer-local or global.
 local function has_map(buf, lhs)
   return vim.api.nvim_buf_call(buf, function()
-    return vim.fn.maparg(lhs, "n", false, true).buffer == 1
+    return next(vim.fn.maparg(lhs, "n", false, true)) ~= nil
   end)
 end
 
 local function set_keymaps(view)
+  local keys = require("claude.keys")
   local targets = { { buf = view.before_buf, owned = true }, { buf = view.file_buf, owned = false } }
-  for _, target in ipairs(targets) do
-    if cfg().use_default_keymaps then
+  if cfg().use_default_keymaps and keys.on("changes") then
+    for _, target in ipairs(targets) do
       for _, a in ipairs(ACTIONS) do
         local lhs = cfg().keymaps[a[1]]
         if lhs and (target.owned or not has_map(target.buf, lhs)) then
@@ -195,14 +200,9 @@ local function set_keymaps(view)
         end
       end
     end
-    if target.owned or not has_map(target.buf, "g?") then
-      vim.keymap.set("n", "g?", help, { buffer = target.buf, nowait = true, desc = "Claude changes: show the keys" })
-      if not target.owned then
-        table.insert(view.maps, { buf = target.buf, lhs = "g?" })
-      end
-    end
   end
-  vim.keymap.set("n", "q", "<Cmd>tabclose<CR>", { buffer = view.before_buf, nowait = true, desc = "Claude changes: close the diff" })
+  keys.map(view.before_buf, "changes.help", help, { nowait = true })
+  keys.map(view.before_buf, "changes.close", "<Cmd>tabclose<CR>", { nowait = true })
 end
 
 local function close(tab)

@@ -146,18 +146,29 @@ local function render()
   vim.bo[buf].modifiable = false
 end
 
+-- The list's keys (claude.keys) and what each does, for g?.
 local HELP = {
-  "<CR>  open the file under the cursor: before -> now as a diff;",
-  "      on a turn's line, show or hide its files",
-  "X     revert the file under the cursor; on a turn's line, X twice reverts the whole turn",
-  "W     as X, and tell Claude why (it hears the reason at the next prompt)",
-  "a     show or hide the turns that changed nothing",
-  "s     next scope: each turn, the newest session, not committed (HEAD), the branch",
-  "r     refresh",
-  "q     close",
-  "In the diff (see :help claude-changes-keys): revert hunk, mark reviewed,",
-  "revert file, revert turn; ]c and [c move between hunks.",
+  { "open", "open the file under the cursor: before -> now as a diff;\n      on a turn's line, show or hide its files" },
+  { "revert", "revert the file under the cursor; on a turn's line, twice reverts the whole turn" },
+  { "revert_why", "as revert, and tell Claude why (it hears the reason at the next prompt)" },
+  { "empty", "show or hide the turns that changed nothing" },
+  { "scope", "next scope: each turn, the newest session, not committed (HEAD), the branch" },
+  { "refresh", "refresh" },
+  { "list_close", "close" },
 }
+
+local function help_lines()
+  local lines = {}
+  for _, h in ipairs(HELP) do
+    local lhs = require("claude.keys").lhs("changes." .. h[1])
+    if lhs then
+      table.insert(lines, string.format("%-5s %s", lhs, h[2]))
+    end
+  end
+  table.insert(lines, "In the diff (see :help claude-changes-keys): revert hunk, mark reviewed,")
+  table.insert(lines, "revert file, revert turn; ]c and [c move between hunks.")
+  return lines
+end
 
 --- The row under the cursor in the list: { turn, file|nil } or nil.
 function M.row()
@@ -234,27 +245,28 @@ function M.show_buffer()
     vim.bo[buf].bufhidden = "hide"
     vim.bo[buf].filetype = "claudechanges"
     vim.api.nvim_buf_set_name(buf, "claude://changes")
-    local function map(lhs, fn, desc)
-      vim.keymap.set("n", lhs, fn, { buffer = buf, nowait = true, desc = "Claude changes: " .. desc })
+    local keys = require("claude.keys")
+    local function map(name, fn)
+      keys.map(buf, "changes." .. name, fn, { nowait = true })
     end
-    map("<CR>", M.open_under_cursor, "open the file's diff")
-    map("X", function()
+    map("open", M.open_under_cursor)
+    map("revert", function()
       M.revert_under_cursor()
-    end, "revert the file or turn under the cursor")
-    map("W", M.revert_under_cursor_why, "revert the file or turn under the cursor and tell Claude why")
-    map("r", function()
+    end)
+    map("revert_why", M.revert_under_cursor_why)
+    map("refresh", function()
       request("list", state.cwd, state.scope)
-    end, "refresh")
-    map("s", function()
+    end)
+    map("scope", function()
       state.scope = next_scope()
       state.listing = nil
       render()
       request("list", state.cwd, state.scope)
-    end, "next scope")
-    map("a", function()
+    end)
+    map("empty", function()
       state.show_empty = not state.show_empty
       render()
-    end, "show or hide the turns that changed nothing")
+    end)
     -- The question X asked about a turn lasts until the cursor leaves its line.
     vim.api.nvim_create_autocmd("CursorMoved", {
       group = vim.api.nvim_create_augroup("ClaudeChangesList", { clear = true }),
@@ -267,10 +279,10 @@ function M.show_buffer()
         end
       end,
     })
-    map("q", "<Cmd>close<CR>", "close")
-    map("g?", function()
-      vim.api.nvim_echo({ { table.concat(HELP, "\n") } }, false, {})
-    end, "show the keys")
+    map("list_close", "<Cmd>close<CR>")
+    map("list_help", function()
+      vim.api.nvim_echo({ { table.concat(help_lines(), "\n") } }, false, {})
+    end)
   end
   local win = vim.fn.bufwinid(state.buf)
   if win ~= -1 then

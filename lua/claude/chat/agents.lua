@@ -258,7 +258,7 @@ function M.running_at(c, row)
 end
 
 --- Stops the running subagent under the cursor in chat c's transcript
---- (or the only one running): gS, :ClaudeChatStopAgent. The CLI says it
+--- (or the only one running): gC, :Claude chat cancel-agent. The CLI says it
 --- stopped (its line then reads "stopped").
 function M.stop(c)
   local row

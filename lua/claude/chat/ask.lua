@@ -183,8 +183,19 @@ M.plan_modes = {
   { mode = "default", label = "default: ask me about each edit" },
 }
 
-local WINBAR =
-  "Claude's plan: edit it as you like · gl comment a line · ga approve · gk keep planning (feedback) · q close (it still waits)"
+-- The plan window's winbar: its keys as the user types them (claude.keys).
+local function winbar()
+  local keys = require("claude.keys")
+  local parts = { "Claude's plan: edit it as you like" }
+  for _, k in ipairs({ { "plan.comment", "comment a line" }, { "plan.approve", "approve" }, { "plan.keep_planning", "keep planning (feedback)" } }) do
+    local lhs = keys.shown(k[1])
+    if lhs then
+      table.insert(parts, lhs .. " " .. k[2])
+    end
+  end
+  table.insert(parts, ":q closes (it still waits)")
+  return table.concat(parts, " · "):gsub("%%", "%%%%")
+end
 
 local function plan_text(buf)
   return table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), "\n")
@@ -224,10 +235,8 @@ function M.open_plan(c, item, send)
         vim.api.nvim_buf_delete(buf, { force = true })
       end
     end
-    local function map(lhs, fn, desc)
-      vim.keymap.set("n", lhs, fn, { buffer = buf, desc = "claude.nvim: " .. desc })
-    end
-    map("ga", function()
+    local keys = require("claude.keys")
+    keys.map(buf, "plan.approve", function()
       vim.ui.select(M.plan_modes, {
         prompt = "Approve Claude's plan and go on in mode:",
         kind = "claude_plan",
@@ -245,8 +254,8 @@ function M.open_plan(c, item, send)
           string.format("approved%s: going on in mode %s", edited and " with your edits" or "", m.mode)
         )
       end)
-    end, "approve the plan, choosing the mode to go on in")
-    map("gk", function()
+    end)
+    keys.map(buf, "plan.keep_planning", function()
       vim.ui.input({ prompt = "What should Claude change in the plan? " }, function(text)
         if text == nil then
           return left_waiting()
@@ -259,17 +268,14 @@ function M.open_plan(c, item, send)
         end
         done({ allow = false, message = require("claude.chat.plan_comments").feedback(buf, text) }, line)
       end)
-    end, "keep planning, telling Claude what to change (with the line comments)")
-    map("gl", function()
+    end)
+    keys.map(buf, "plan.comment", function()
       require("claude.chat.plan_comments").comment(buf)
-    end, "comment on this line of the plan (sent with gk)")
-    map("q", function()
-      pcall(vim.api.nvim_win_close, 0, false)
-    end, "close the plan (it still waits for an answer)")
+    end)
   end
   vim.cmd("botright split")
   vim.api.nvim_win_set_buf(0, buf)
-  vim.api.nvim_set_option_value("winbar", WINBAR, { scope = "local", win = vim.api.nvim_get_current_win() })
+  vim.api.nvim_set_option_value("winbar", winbar(), { scope = "local", win = vim.api.nvim_get_current_win() })
 end
 
 return M

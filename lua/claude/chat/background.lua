@@ -101,7 +101,7 @@ function M.show_output(c, _, it)
   local panel = require("claude.chat.panel")
   local p = panel.get("output", c.dir, {
     {
-      "R",
+      "panels.refresh",
       "read the output again",
       function(pp)
         require("claude.host").chat_task_output(pp.dir, pp.task_id)
@@ -110,7 +110,7 @@ function M.show_output(c, _, it)
   })
   p.task_id = it.task_id
   local t = c.bg and c.bg[it.task_id]
-  local lines = { string.format("Output of %s (R reads it again, q closes)", t and t.description or it.task_id) }
+  local lines = { "Output of " .. (t and t.description or it.task_id) .. panel.hint({ { "panels.refresh", "reads it again" }, { "panels.close", "closes" } }) }
   if it.text and it.text ~= "" then
     table.insert(lines, "Error: " .. it.text)
   else

@@ -94,18 +94,9 @@ local function make_buffer(b)
   vim.bo[buf].bufhidden = "hide"
   vim.bo[buf].modifiable = false
   vim.b[buf].claude_history_dir = b.dir
-  local keys = {
-    { "<CR>", "Resume" },
-    { "p", "Preview" },
-    { "r", "Rename" },
-    { "d", "Delete" },
-    { "s", "Search" },
-    { "R", "Refresh" },
-    { "q", "Close" },
-    { "g?", "Help" },
-  }
-  for _, k in ipairs(keys) do
-    vim.keymap.set("n", k[1], "<Plug>(ClaudeHistory" .. k[2] .. ")", { buffer = buf, desc = "claude.nvim: conversations: " .. k[2]:lower() })
+  for _, name in ipairs({ "resume", "preview", "rename", "delete", "search", "refresh", "close", "help" }) do
+    local key = "history." .. name
+    require("claude.keys").map(buf, key, "<Plug>(" .. require("claude.keys").defaults[key].plug .. ")")
   end
   -- A delete waits for its second d on the same line; going elsewhere keeps
   -- the conversation.

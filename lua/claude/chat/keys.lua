@@ -1,5 +1,5 @@
 -- The native chat's keys that are not about one turn: the help (g?) and
--- the jumps between the user's prompts ([[ and ]], through <Plug> maps).
+-- the jumps between the user's prompts ([r and ]r, through <Plug> maps).
 -- render.lua marks each prompt's first line with an extmark in NS: marks
 -- follow the text, and a transcript started over loses them with its lines.
 local M = {}
@@ -31,7 +31,7 @@ end
 
 --- Moves the cursor to the count-th next (step 1) or previous (step -1)
 --- prompt of the transcript in the current window; stays put at either end,
---- as [[ and ]] do past the last section.
+--- as Vim's [[ and ]] do past the last section.
 ---@param step integer
 function M.jump_prompt(step)
   local buf = vim.api.nvim_get_current_buf()
@@ -52,34 +52,54 @@ function M.jump_prompt(step)
   vim.api.nvim_win_set_cursor(0, { row + 1, 0 })
 end
 
--- What g? shows: the chat's keys, by buffer. Kept beside the maps'
--- documentation (:help claude-chat-keys).
+-- What g? shows: the chat's keys (claude.keys), by buffer. Kept beside
+-- the maps' documentation (:help claude-chat-keys).
 local HELP = {
-  { "Input", "" },
-  { "  <CR> (Normal), <C-s>", "send the message" },
-  { "  <C-c>", "interrupt Claude's turn; leaves Insert mode" },
-  { "  <C-p> <C-n>, <Up> <Down>", "recall earlier prompts (at the edge)" },
-  { "  <Tab> after / or @", "complete a /command or an @path" },
-  { "  <C-b>", "send what runs to the background" },
-  { "Transcript", "" },
-  { "  <CR>", "answer the request waiting (permission, rewind)" },
-  { "  [[ ]]", "previous / next prompt" },
-  { "  R", "rewind, fork or edit from the prompt here" },
-  { "  i", "type in the input" },
+  { "Input" },
+  { { "input.submit", "input.send" }, "send the message" },
+  { { "input.interrupt" }, "interrupt Claude's turn; in Insert mode leaves it too" },
+  { { "input.recall_prev", "input.recall_next", "input.recall_up", "input.recall_down" }, "recall earlier prompts (arrows: at the edge)" },
+  { { "input.complete" }, "after / or @: complete a /command or an @path" },
+  { { "input.background" }, "(Insert mode) send what runs to the background" },
+  { { "input.mode" }, "switch the permission mode" },
+  { "Transcript" },
+  { { "chat.answer" }, "answer the request waiting (permission, rewind)" },
+  { { "chat.prev_prompt", "chat.next_prompt" }, "previous / next prompt" },
+  { { "chat.rewind" }, "rewind, fork or edit from the prompt here" },
+  { { "chat.input" }, "type in the input" },
+  { { "chat.tasks" }, "task list on / off" },
+  { { "chat.cancel_agent" }, "stop the subagent here" },
+  { { "chat.mode" }, "switch the permission mode" },
+  { { "chat.interrupt" }, "interrupt Claude's turn" },
+  { { "chat.help" }, "this help" },
   { "  zo zc zR", "open / close a tool's or an Agent's fold" },
-  { "  gl / gS", "task list on / off; stop the subagent here" },
-  { "Both (Normal mode)", "" },
-  { "  <S-Tab>", "switch the permission mode" },
-  { "  <C-c>", "interrupt Claude's turn" },
-  { "  g?", "this help" },
-  { "Commands", ":ClaudeChat… (:help claude-chat lists them)" },
+  { "Commands", ":Claude chat {sub} (:help claude-chat lists them)" },
 }
+
+local function help_lines()
+  local keys = require("claude.keys")
+  local out = {}
+  for _, h in ipairs(HELP) do
+    if type(h[1]) == "string" then
+      table.insert(out, { h[1], h[2] or "" })
+    else
+      local shown = {}
+      for _, name in ipairs(h[1]) do
+        table.insert(shown, keys.shown(name))
+      end
+      if #shown > 0 then
+        table.insert(out, { "  " .. table.concat(shown, " "), h[2] })
+      end
+    end
+  end
+  return out
+end
 
 --- Shows the chat's keys as a message: it takes no focus, and :messages
 --- shows it again.
 function M.help()
   local chunks = { { "claude.nvim chat keys (:help claude-chat-keys)\n", "Title" } }
-  for _, row in ipairs(HELP) do
+  for _, row in ipairs(help_lines()) do
     if row[2] == "" then
       table.insert(chunks, { row[1] .. "\n", "Special" })
     else

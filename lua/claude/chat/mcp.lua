@@ -1,6 +1,6 @@
 -- The chat's MCP servers (:ClaudeChatMcp): each with its state as the
 -- chat's CLI reports it (connected, failed and why, needs sign-in,
--- connecting, disabled); r reconnects the one under the cursor, e turns it
+-- connecting, disabled); r reconnects the one under the cursor, o turns it
 -- off or on (chatctl/mcpstatus.go). "nvim" is the editor's own server.
 local M = {}
 
@@ -26,10 +26,10 @@ local function act(action)
 end
 
 local KEYS = {
-  { "r", "reconnect the server under the cursor", act("reconnect") },
-  { "e", "turn the server under the cursor off or on", act("toggle") },
+  { "panels.reconnect", "reconnect the server under the cursor", act("reconnect") },
+  { "panels.toggle", "turn the server under the cursor off or on", act("toggle") },
   {
-    "R",
+    "panels.refresh",
     "refresh",
     function(p)
       request(p.dir)
@@ -54,11 +54,12 @@ local function status(s)
   elseif s.status == "failed" then
     return "failed" .. (s.error ~= "" and (": " .. s.error) or "") .. " (r retries)"
   elseif s.status == "needs-auth" then
-    return "needs sign-in: authenticate it with /mcp in a Claude terminal, then r"
+    return "needs sign-in: authenticate it with /mcp in a Claude terminal, then " .. (require("claude.keys").shown("panels.reconnect") or ":Claude chat mcp")
   elseif s.status == "pending" then
     return "connecting…"
   elseif s.status == "disabled" then
-    return "disabled (e turns it on)"
+    local on = require("claude.keys").shown("panels.toggle")
+    return on and ("disabled (" .. on .. " turns it on)") or "disabled"
   end
   return s.status
 end
@@ -66,7 +67,7 @@ end
 --- The host's "mcp" item fills the list.
 function M.show(c, _, it)
   local p = panel.get("mcp", c.dir, KEYS)
-  local lines, rows = { "MCP servers of the chat's Claude (r reconnects, e turns off or on, R refreshes, g? keys)" }, {}
+  local lines, rows = { "MCP servers of the chat's Claude" .. require("claude.chat.panel").hint({ { "panels.reconnect", "reconnects" }, { "panels.toggle", "turns off or on" }, { "panels.refresh", "refreshes" }, { "panels.help", "keys" } }) }, {}
   if it.summary and it.summary ~= "" then
     table.insert(lines, "Done: " .. it.summary)
   end

@@ -30,17 +30,34 @@ function M.get(kind, dir, keys)
   vim.bo[buf].bufhidden = "hide"
   vim.bo[buf].modifiable = false
   local help = {}
-  for _, k in ipairs(keys) do
-    vim.keymap.set("n", k[1], function()
-      k[3](p)
-    end, { buffer = buf, desc = "claude.nvim: " .. kind .. ": " .. k[2] })
-    table.insert(help, k[1] .. " " .. k[2])
+  local k = require("claude.keys")
+  for _, key in ipairs(keys) do
+    k.map(buf, key[1], function()
+      key[3](p)
+    end)
+    if k.lhs(key[1]) then
+      table.insert(help, k.lhs(key[1]) .. " " .. key[2])
+    end
   end
-  vim.keymap.set("n", "q", "<Cmd>close<CR>", { buffer = buf, desc = "claude.nvim: " .. kind .. ": close" })
-  vim.keymap.set("n", "g?", function()
-    require("claude.notify").info(table.concat(help, ", ") .. ", q closes")
-  end, { buffer = buf, desc = "claude.nvim: " .. kind .. ": keys" })
+  k.map(buf, "panels.close", "<Cmd>close<CR>")
+  k.map(buf, "panels.help", function()
+    require("claude.notify").info(table.concat(help, ", ") .. (k.lhs("panels.close") and ", q closes" or ""))
+  end)
   return p
+end
+
+--- " (r reconnects, q closes)": the keys of names (claude.keys) that are
+--- on, each with what it does, for a panel's first line; "" when none is.
+---@param names table[] { { key name, what it does }, ... }
+function M.hint(names)
+  local parts = {}
+  for _, n in ipairs(names) do
+    local lhs = require("claude.keys").shown(n[1])
+    if lhs then
+      table.insert(parts, lhs .. " " .. n[2])
+    end
+  end
+  return #parts > 0 and (" (" .. table.concat(parts, ", ") .. ")") or ""
 end
 
 --- The panel of kind for dir if there is one, else nil.

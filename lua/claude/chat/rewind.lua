@@ -239,7 +239,7 @@ local function fork(c, r)
   state.follow(c)
 end
 
-local EDIT_WINBAR = "Your prompt: edit it · <C-s> rewinds to before it and sends it · q cancels"
+local EDIT_WINBAR = "Your prompt: edit it · <C-s> rewinds to before it and sends it · :q cancels"
 
 -- Opens r's prompt in a markdown buffer of its own; <C-s> there rewinds
 -- code and conversation (the dry run is in the transcript) and sends it.
@@ -267,12 +267,7 @@ local function edit(c, r)
     vim.cmd("stopinsert")
     vim.api.nvim_buf_delete(buf, { force = true })
   end
-  for _, mode in ipairs({ "n", "i" }) do
-    vim.keymap.set(mode, "<C-s>", send, { buffer = buf, desc = "claude.nvim: rewind to before the prompt and send it as edited" })
-  end
-  vim.keymap.set("n", "q", function()
-    pcall(vim.api.nvim_win_close, 0, false)
-  end, { buffer = buf, desc = "claude.nvim: close the prompt (nothing is rewound)" })
+  require("claude.keys").map(buf, "rewind.send", send)
   vim.cmd("botright split")
   vim.api.nvim_win_set_buf(0, buf)
   local preview = r.code_error and "the code cannot be rewound" or ("code: " .. files_text(c, r.preview))

@@ -57,9 +57,9 @@ local function remove(p)
 end
 
 local KEYS = {
-  { "d", "remove the rule under the cursor from its settings file", remove },
+  { "panels.remove_rule", "remove the rule under the cursor from its settings file", remove },
   {
-    "R",
+    "panels.refresh",
     "refresh",
     function(p)
       request(p.dir)
@@ -88,7 +88,7 @@ end
 function M.show(c, _, it)
   local p = panel.get("rules", c.dir, KEYS)
   local lines, rows = {}, {}
-  table.insert(lines, "Permission rules of the chat's Claude (d removes one, R refreshes, g? keys)")
+  table.insert(lines, "Permission rules of the chat's Claude" .. require("claude.chat.panel").hint({ { "panels.remove_rule", "removes one" }, { "panels.refresh", "refreshes" }, { "panels.help", "keys" } }))
   if it.summary and it.summary ~= "" then
     table.insert(lines, "Done: " .. it.summary)
   end

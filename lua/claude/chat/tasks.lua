@@ -76,13 +76,13 @@ local function buffer(c)
   vim.bo[buf].modifiable = false
   vim.b[buf].claude_chat_dir = c.dir
   -- On a background task's line: its output, or stop it.
-  for _, k in ipairs({ { "o", "output", "show the output of the background task under the cursor" }, { "x", "stop", "stop the background task under the cursor" } }) do
-    vim.keymap.set("n", k[1], function()
+  for _, what in ipairs({ "output", "stop" }) do
+    require("claude.keys").map(buf, "tasks." .. what, function()
       local t = c.task_rows and c.task_rows[vim.api.nvim_win_get_cursor(0)[1]]
       if t then
-        require("claude.chat.background")[k[2]](c, t)
+        require("claude.chat.background")[what](c, t)
       end
-    end, { buffer = buf, desc = "claude.nvim: " .. k[3] })
+    end)
   end
   c.taskbuf = buf
   return buf

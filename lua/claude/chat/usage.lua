@@ -10,7 +10,7 @@ local state = require("claude.chat.state")
 
 local KEYS = {
   {
-    "R",
+    "panels.refresh",
     "refresh",
     function(p)
       require("claude.host").chat_usage(p.dir)
@@ -35,7 +35,7 @@ end
 --- The host's "usage" item fills the list.
 function M.show(c, _, it)
   local p = panel.get("usage", c.dir, KEYS)
-  local lines = { "Usage of the chat's Claude since its CLI started (R refreshes, q closes)" }
+  local lines = { "Usage of the chat's Claude since its CLI started" .. require("claude.chat.panel").hint({ { "panels.refresh", "refreshes" }, { "panels.close", "closes" } }) }
   local u = it.usage
   if not u then
     table.insert(lines, "Error: " .. tostring(it.text))

@@ -5,6 +5,7 @@ local M = {}
 local state = require("claude.chat.state")
 local turns = require("claude.chat.turns")
 local input = require("claude.chat.input")
+local keys = require("claude.keys")
 local chats, valid, window, follow, update_status = state.chats, state.valid, state.window, state.follow, state.update_status
 
 local function cfg()
@@ -14,9 +15,6 @@ end
 -- Lines of the input window.
 local INPUT_HEIGHT = 5
 
-local function map(buf, modes, lhs, rhs, desc)
-  vim.keymap.set(modes, lhs, rhs, { buffer = buf, silent = true, desc = "claude.nvim: " .. desc })
-end
 
 -- A <C-c> typed while Neovim is busy (rendering a streamed answer, say)
 -- is taken as an interrupt of that work: Neovim sets got_int and hands the
@@ -54,15 +52,15 @@ local function make_buffers(c)
     require("claude.chat.highlight").attach(buf)
     vim.bo[buf].modifiable = false
     vim.b[buf].claude_chat_dir = c.dir
-    map(buf, { "n" }, "<C-c>", function()
+    keys.map(buf, "chat.interrupt", function()
       turns.interrupt(c.dir)
-    end, "interrupt Claude's turn")
-    map(buf, { "n" }, "<S-Tab>", function()
+    end)
+    keys.map(buf, "chat.mode", function()
       turns.set_mode("next", c.dir)
-    end, "switch Claude's permission mode")
+    end)
     -- Going to the transcript is deliberate, and Enter there has nothing
     -- else to do: it opens the answers to the permission request waiting.
-    vim.keymap.set("n", "<CR>", function()
+    keys.map(buf, "chat.answer", function()
       if c.trust then
         vim.schedule(function()
           require("claude.chat.trust").answer(c.dir, nil)
@@ -82,26 +80,25 @@ local function make_buffers(c)
         require("claude.chat.render").answer(c, nil)
       end)
       return ""
-    end, { buffer = buf, expr = true, desc = "claude.nvim: answer the permission request waiting" })
-    map(buf, { "n" }, "i", function()
+    end, { expr = true })
+    keys.map(buf, "chat.input", function()
       M.open(c.dir)
       vim.cmd.startinsert()
-    end, "type in the chat's input")
-    -- [[ and ]] go from prompt to prompt, as they do between the shell's
-    -- prompts in Neovim's terminal (markdown's ftplugin had them jump
-    -- between headers, which the transcript has none of).
-    vim.keymap.set("n", "[[", "<Plug>(ClaudeChatPrevPrompt)", { buffer = buf, desc = "claude.nvim: previous prompt" })
-    vim.keymap.set("n", "]]", "<Plug>(ClaudeChatNextPrompt)", { buffer = buf, desc = "claude.nvim: next prompt" })
+    end)
+    -- [r and ]r go from prompt (request) to prompt; [[ and ]] stay the
+    -- markdown ftplugin's, as every default leaves Vim's commands alone.
+    keys.map(buf, "chat.prev_prompt", "<Plug>(ClaudeChatPrevPrompt)")
+    keys.map(buf, "chat.next_prompt", "<Plug>(ClaudeChatNextPrompt)")
     -- The task list (chat/tasks.lua) and subagents (chat/agents.lua).
-    map(buf, { "n" }, "gl", function()
+    keys.map(buf, "chat.tasks", function()
       require("claude.chat.tasks").toggle(c)
-    end, "show or hide Claude's task list")
-    map(buf, { "n" }, "gS", function()
+    end)
+    keys.map(buf, "chat.cancel_agent", function()
       require("claude.chat.agents").stop(c)
-    end, "stop the subagent under the cursor")
+    end)
     -- R: the transcript is read-only, Replace mode has nothing to do there.
-    vim.keymap.set("n", "R", "<Plug>(ClaudeChatRewind)", { buffer = buf, desc = "claude.nvim: rewind, fork or edit from the prompt at the cursor" })
-    map(buf, { "n" }, "g?", require("claude.chat.keys").help, "show the chat's keys")
+    keys.map(buf, "chat.rewind", "<Plug>(ClaudeChatRewind)")
+    keys.map(buf, "chat.help", require("claude.chat.keys").help)
     c.tbuf, c.streaming, c.last = buf, nil, nil
   end
   if not valid(c.ibuf) then
@@ -112,42 +109,41 @@ local function make_buffers(c)
     local function submit()
       turns.submit(c.dir)
     end
-    map(buf, { "n" }, "<CR>", submit, "send the chat input to Claude")
-    map(buf, { "n", "i" }, "<C-s>", submit, "send the chat input to Claude")
-    map(buf, { "n" }, "<C-c>", function()
+    keys.map(buf, "input.submit", submit)
+    keys.map(buf, "input.send", submit)
+    keys.map(buf, "input.interrupt", function()
       turns.interrupt(c.dir)
-    end, "interrupt Claude's turn")
+    end)
     -- In Insert mode <C-c> still leaves it, as Vim's does (the text stays),
     -- and interrupts a turn only while there is one.
-    vim.keymap.set("i", "<C-c>", function()
+    keys.map(buf, "input.interrupt_insert", function()
       if c.busy then
         vim.schedule(function()
           turns.interrupt(c.dir)
         end)
       end
       return "<Esc>"
-    end, { buffer = buf, expr = true, desc = "claude.nvim: interrupt Claude's turn and leave Insert mode" })
-    map(buf, { "n" }, "g?", require("claude.chat.keys").help, "show the chat's keys")
-    map(buf, { "n" }, "<S-Tab>", function()
+    end, { expr = true })
+    keys.map(buf, "input.mode", function()
       turns.set_mode("next", c.dir)
-    end, "switch Claude's permission mode")
+    end)
     -- The CLI's Ctrl+B: the running command or subagent goes on in the
     -- background and the turn with it.
-    map(buf, { "n", "i" }, "<C-b>", function()
+    keys.map(buf, "input.background", function()
       require("claude.chat.background").send(c.dir)
-    end, "send the running command or subagent to the background")
-    map(buf, { "n" }, "<Up>", function()
+    end)
+    keys.map(buf, "input.recall_up", function()
       input.recall(c.dir, -1, true)
-    end, "on the first line: recall the previous prompt")
-    map(buf, { "n" }, "<Down>", function()
+    end)
+    keys.map(buf, "input.recall_down", function()
       input.recall(c.dir, 1, true)
-    end, "on the last line: recall the next prompt")
-    map(buf, { "n" }, "<C-p>", function()
+    end)
+    keys.map(buf, "input.recall_prev", function()
       input.recall(c.dir, -1)
-    end, "recall the previous prompt")
-    map(buf, { "n" }, "<C-n>", function()
+    end)
+    keys.map(buf, "input.recall_next", function()
       input.recall(c.dir, 1)
-    end, "recall the next prompt")
+    end)
     -- /commands and @paths: <C-x><C-u> (or <C-x><C-o>), or <Tab> after / or @.
     vim.bo[buf].completefunc = "v:lua.require'claude.chat.input'.complete"
     vim.bo[buf].omnifunc = "v:lua.require'claude.chat.input'.complete"
@@ -159,7 +155,7 @@ local function make_buffers(c)
         input.completed(buf)
       end,
     })
-    vim.keymap.set("i", "<Tab>", function()
+    keys.map(buf, "input.complete", function()
       if vim.fn.pumvisible() == 1 then
         return "<C-n>"
       end
@@ -177,7 +173,7 @@ local function make_buffers(c)
         return "<C-x><C-u>"
       end
       return "<Tab>"
-    end, { buffer = buf, expr = true, desc = "claude.nvim: complete a /command or an @path" })
+    end, { expr = true })
     c.ibuf = buf
   end
   update_status(c)

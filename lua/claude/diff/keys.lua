@@ -27,7 +27,7 @@ M.HUNK_ACTIONS = HUNK_ACTIONS
 --- decide_hunk(id, action), decide_current(decision) (claude.diff's).
 function M.set(view, buf, owned, actions)
   local cfg = require("claude.config").get().diff
-  if not cfg.use_default_keymaps then
+  if not cfg.use_default_keymaps or not require("claude.keys").on("review") then
     return
   end
   local keys = cfg.keymaps
@@ -50,10 +50,10 @@ function M.set(view, buf, owned, actions)
       else
         shared_maps[buf] = shared_maps[buf] or {}
         local uses = shared_maps[buf][lhs]
-        -- A hunk key gives way to any map of the user's, global ones too:
-        -- it is not needed there (the proposal's window has it).
-        local theirs = HUNK_ACTIONS[decision] and next(vim.fn.maparg(lhs, "n", false, true)) ~= nil
-        if not uses and not theirs and vim.fn.maparg(lhs, "n", false, true).buffer ~= 1 then
+        -- A key gives way to any map there, global ones too (the user's,
+        -- or another plugin's <leader>a…): the proposal's window has it.
+        local theirs = next(vim.fn.maparg(lhs, "n", false, true)) ~= nil
+        if not uses and not theirs then
           vim.keymap.set("n", lhs, function()
             actions.decide_current(decision)
           end, { buffer = buf, nowait = true, desc = desc })
@@ -88,9 +88,9 @@ end
 --- proposal is not: without this they would close it, a rejection, where
 --- the user asked to save. In the proposal they accept, like :wq.
 function M.save_and_quit_accepts(view, decide)
-  vim.keymap.set("n", "ZZ", function()
+  require("claude.keys").map(view.prop_buf, "review.accept_zz", function()
     decide(view.id, "accept")
-  end, { buffer = view.prop_buf, desc = "Claude: accept the proposal" })
+  end)
   vim.api.nvim_buf_call(view.prop_buf, function()
     for _, cmd in ipairs({ "x", "xi", "xit", "exi", "exit" }) do
       vim.cmd(
