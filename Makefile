@@ -159,7 +159,7 @@ e2e-range: ## make e2e on the pinned CLI and on the oldest supported one (CLAUDE
 	$(MAKE) e2e CLAUDE_CLI_VERSION=$(CLAUDE_CLI_OLDEST)
 
 manifest: ## Regenerate rplugin/claude-nvim.vim from the Go handlers.
-	$(GO) test ./host -run Manifest -update >/dev/null
+	$(GO) test ./host -run 'Manifest|LuaCalls' -update >/dev/null
 
 # scripts/demo provisions what it lacks itself (one Neovim, the CLI).
 demo: build ## Start a throwaway Neovim with the plugin loaded and Claude open.

@@ -21,7 +21,7 @@ type Reverted struct {
 }
 
 // ErrNoHunk: the key names no hunk of that file (the list is older than the ledger).
-var ErrNoHunk = errors.New("changes: no such hunk (reopen :ClaudeChanges)")
+var ErrNoHunk = errors.New("changes: no such hunk (reopen :Claude changes)")
 
 // Review marks a hunk reviewed (or not): its sign goes.
 func (r *Recorder) Review(ctx context.Context, cwd, turnID, path, key string, reviewed bool) error {

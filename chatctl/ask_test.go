@@ -13,7 +13,7 @@ func TestAChatQuestionWaitsAndIsAnsweredWithTheAnswersMap(t *testing.T) {
 	e.nv.Cmd("ClaudeChat")
 	e.prompt("questions")
 	e.waitTranscript("? Claude asks you a question", "  [Colour] Which colour?", "    - Red: warm", "    - Blue: cold",
-		"  ⎿  waiting for you: <CR> here or :ClaudeChatAnswer")
+		"  ⎿  waiting for you: <CR> here or :Claude chat answer")
 	var asked []map[string]any
 	e.nv.Lua(&asked, `return _G.asked`)
 	if len(asked) != 0 {
@@ -35,12 +35,12 @@ func TestAChatPlanOpensInABufferThatKeepsTheUsersEditsUntilTheAnswer(t *testing.
 	var name string
 	e.nv.Lua(&name, `return vim.api.nvim_buf_get_name(0)`)
 	if name != "claude-plan://p.md" {
-		t.Fatalf("after :ClaudeChatAnswer the current buffer is %q, want the plan's", name)
+		t.Fatalf("after :Claude chat answer the current buffer is %q, want the plan's", name)
 	}
-	e.nv.Keys("Go2. Whisper<Esc>q") // edit, then close the window: the plan still waits
+	e.nv.Keys("Go2. Whisper<Esc>:q<CR>") // edit, then close the window: the plan still waits
 	e.nv.Lua(&name, `return vim.api.nvim_buf_get_name(0)`)
 	if strings.HasPrefix(name, "claude-plan://") || !strings.Contains(e.transcript(), "waiting for you") {
-		t.Fatalf("after q the current buffer is %q; want the plan's window closed and the plan waiting", name)
+		t.Fatalf("after :q the current buffer is %q; want the plan's window closed and the plan waiting", name)
 	}
 	e.nv.Cmd("ClaudeChatAnswer")
 	var lines []string
@@ -49,7 +49,7 @@ func TestAChatPlanOpensInABufferThatKeepsTheUsersEditsUntilTheAnswer(t *testing.
 		t.Fatalf("the plan opened again holds %q, want the user's edit kept", got)
 	}
 	e.nv.Lua(nil, `_G.pick = 1`) // acceptEdits
-	e.nv.Keys("ga")
+	e.nv.Keys(`\a`)              // <LocalLeader>a
 	e.waitTranscript("  ⎿  approved with your edits: going on in mode acceptEdits")
 	e.recorded(`"updatedInput":{"plan":"# Plan\n\n1. Shout\n2. Whisper\n","planFilePath":"/tmp/plans/p.md"},"updatedPermissions":[{"type":"setMode","mode":"acceptEdits","destination":"session"}]`)
 }

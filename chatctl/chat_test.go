@@ -49,7 +49,7 @@ func TestClaudeChatStreamsAnAnswerIntoTheTranscript(t *testing.T) {
 }
 
 func TestClaudeChatInterruptAndCtrlCStopTheTurn(t *testing.T) {
-	for _, how := range []string{"<C-c>", "<C-c> while Neovim is busy", ":ClaudeChatInterrupt"} {
+	for _, how := range []string{"<C-c>", "<C-c> while Neovim is busy", ":Claude chat interrupt"} {
 		t.Run(how, func(t *testing.T) {
 			e := newChatEnv(t)
 			e.nv.Cmd("ClaudeChat")
@@ -104,7 +104,7 @@ func TestClaudeChatWithoutTheCLISaysSoAsClaudeOpenDoes(t *testing.T) {
 	e.nv.Lua(nil, `require('claude').setup({ terminal_cmd = { 'no-such-claude' } })`)
 	got := commandMessages(t, e.nv, "ClaudeChat")
 	if !strings.Contains(got, "no-such-claude is not an executable on PATH. Install the Claude Code CLI") {
-		t.Errorf(":ClaudeChat said %q; want the not-on-PATH message of :ClaudeOpen", got)
+		t.Errorf(":ClaudeChat said %q; want the not-on-PATH message of :Claude open", got)
 	}
 	var open bool
 	e.nv.Lua(&open, `return require('claude.chat').buffers() ~= nil`)
@@ -213,8 +213,8 @@ func TestAChatFoldsThinkingAndEachToolUseIntoOneLineThatUnfolds(t *testing.T) {
 	}
 }
 
-// :ClaudeAsk and :ClaudeSendText go to the chat open in the current tab
-// page, as :ClaudeSend does, never to a terminal.
+// :Claude ask and :Claude type go to the chat open in the current tab
+// page, as :Claude send does, never to a terminal.
 func TestClaudeAskAndSendTextGoToTheChatOpenInThisTabPage(t *testing.T) {
 	e := newChatEnv(t)
 	path := e.nv.WriteFile("ask.txt", "one\ntwo\nthree\n")
@@ -225,7 +225,7 @@ func TestClaudeAskAndSendTextGoToTheChatOpenInThisTabPage(t *testing.T) {
 	var input string
 	e.nv.Lua(&input, `return table.concat(vim.api.nvim_buf_get_lines(require('claude.chat').buffers().input, 0, -1, false), "\n")`)
 	if input != "draft words" {
-		t.Errorf("after :ClaudeSendText the chat input holds %q, want the text", input)
+		t.Errorf("after :Claude type the chat input holds %q, want the text", input)
 	}
 	e.nv.Lua(nil, `vim.api.nvim_buf_set_lines(require('claude.chat').buffers().input, 0, -1, false, {})`)
 	e.nv.Lua(nil, `vim.api.nvim_set_current_win(vim.fn.bufwinid(vim.fn.bufnr(...)))`, path)
@@ -235,6 +235,6 @@ func TestClaudeAskAndSendTextGoToTheChatOpenInThisTabPage(t *testing.T) {
 	var terminal bool
 	e.nv.Lua(&terminal, `return require('claude.terminal').buf() ~= nil`)
 	if terminal {
-		t.Errorf(":ClaudeAsk opened the Claude terminal while a chat was open")
+		t.Errorf(":Claude ask opened the Claude terminal while a chat was open")
 	}
 }

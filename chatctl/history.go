@@ -313,7 +313,7 @@ func (c *Controller) HistoryDelete(args []HistoryArgs) (bool, error) {
 	if dc != nil && dc.conversation == a.ID {
 		if dc.proc != nil {
 			c.mu.Unlock()
-			return false, errors.New("delete conversation: the chat runs it; :ClaudeChatStop first, or :ClaudeChat new")
+			return false, errors.New("delete conversation: the chat runs it; :Claude chat end first, or :ClaudeChat new")
 		}
 		dc.conversation = "" // the next message starts a new one instead of resuming it
 	}

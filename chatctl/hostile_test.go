@@ -222,7 +222,7 @@ func TestHugeTextIsCutWithAMarker(t *testing.T) {
 // 10,000 permission requests answered through a synchronous vim.ui.select (the default)
 // recursed into a Lua stack overflow at 3,816 (issue 23.7). An answer never opens the next
 // prompt and reaches the host as a notification, so answering the waiting requests one
-// after another in a loop holds no stack, and one :ClaudeChatAnswer answers one request. Of
+// after another in a loop holds no stack, and one :Claude chat answer answers one request. Of
 // 5,000 requests, 1,000 wait at most; the rest are refused, the CLI told.
 func TestAnsweringThousandsOfRequestsThroughASynchronousPickerDoesNotRecurse(t *testing.T) {
 	const asks = 1000 // chat.maxPending
@@ -241,7 +241,7 @@ func TestAnsweringThousandsOfRequestsThroughASynchronousPickerDoesNotRecurse(t *
 	}
 	e.nv.Cmd("ClaudeChatAnswer")
 	if n := waiting(); n != asks-1 {
-		t.Fatalf("one :ClaudeChatAnswer with a synchronous picker left %d waiting, want %d", n, asks-1)
+		t.Fatalf("one :Claude chat answer with a synchronous picker left %d waiting, want %d", n, asks-1)
 	}
 	var err string
 	e.nv.Lua(&err, `

@@ -43,11 +43,11 @@ func TestClaudeChatAttachRefusesAFileThatIsNoImageAndKeepsTheInput(t *testing.T)
 	}
 	e.nv.Keys("ihalf a message<Esc>")
 	got := commandMessages(t, e.nv, "ClaudeChatAttach "+notes)
-	if !strings.Contains(got, ":ClaudeChatAttach takes png, jpeg, gif or webp images up to 5 MiB; "+notes+" is not a png, jpeg, gif or webp image") {
-		t.Errorf(":ClaudeChatAttach of a text file said %q, want what it takes and why this is not it", got)
+	if !strings.Contains(got, ":Claude chat attach takes png, jpeg, gif or webp images up to 5 MiB; "+notes+" is not a png, jpeg, gif or webp image") {
+		t.Errorf(":Claude chat attach of a text file said %q, want what it takes and why this is not it", got)
 	}
 	if got := commandMessages(t, e.nv, "ClaudeChatAttach "+gif); strings.Contains(got, "takes png") {
-		t.Errorf(":ClaudeChatAttach of a gif was refused: %q", got)
+		t.Errorf(":Claude chat attach of a gif was refused: %q", got)
 	}
 	var attached []string
 	e.nv.Lua(&attached, `return require('claude.chat.state').chats[vim.fn.getcwd()].attached or {}`)
@@ -130,12 +130,13 @@ func TestCtrlCInTheChatInputLeavesInsertModeAndInterruptsOnlyAWorkingTurn(t *tes
 func TestGQuestionMarkShowsTheChatsKeysWithoutMovingTheCursor(t *testing.T) {
 	e := newChatEnv(t)
 	e.nv.Cmd("ClaudeChat")
-	for _, where := range []string{"input", "transcript"} {
+	// The transcript only: in the input (text being written) g? stays Vim's rot13.
+	for _, where := range []string{"transcript"} {
 		e.nv.Lua(nil, `vim.api.nvim_set_current_win(vim.fn.bufwinid(require('claude.chat').buffers()[...]))`, where)
 		before := e.nv.Messages()
 		e.nv.Keys("g?")
 		got := strings.TrimPrefix(e.nv.Messages(), before)
-		for _, want := range []string{"claude.nvim chat keys", "<C-c>", "[[ ]]", "previous / next prompt", "<S-Tab>"} {
+		for _, want := range []string{"claude.nvim chat keys", "<C-c>", "[r ]r", "previous / next prompt", "<S-Tab>"} {
 			if !strings.Contains(got, want) {
 				t.Errorf("g? in the %s showed %q, want it to list %q", where, got, want)
 			}
@@ -148,7 +149,7 @@ func TestGQuestionMarkShowsTheChatsKeysWithoutMovingTheCursor(t *testing.T) {
 	}
 }
 
-func TestBracketsJumpBetweenThePromptsOfTheTranscript(t *testing.T) {
+func TestBracketRJumpsBetweenThePromptsOfTheTranscript(t *testing.T) {
 	e := newChatEnv(t)
 	e.nv.Cmd("ClaudeChat")
 	e.prompt("stream one")
@@ -165,12 +166,12 @@ func TestBracketsJumpBetweenThePromptsOfTheTranscript(t *testing.T) {
 		return l
 	}
 	steps := []struct{ keys, want string }{
-		{"G[[", "> stream two"},
-		{"[[", "> stream one"},
-		{"[[", "> stream one"}, // the first stays
-		{"]]", "> stream two"},
-		{"gg2]]", "> stream two"},
-		{"G2[[", "> stream one"},
+		{"G[r", "> stream two"},
+		{"[r", "> stream one"},
+		{"[r", "> stream one"}, // the first stays
+		{"]r", "> stream two"},
+		{"gg2]r", "> stream two"},
+		{"G2[r", "> stream one"},
 		{"<C-o>", "─── 1.5 s · 10 tokens in, 5 out · $0.0123 (this run)"}, // a jump: back where it came from
 	}
 	for _, s := range steps {
@@ -185,8 +186,8 @@ func TestAfterAReviewTheCursorGoesBackToTheChatItCameFromInNormalMode(t *testing
 	for _, tt := range []struct {
 		name, from, act, shown string
 	}{
-		{"accepted after :ClaudeDiffFocus from the input", "input", "write", "  ⎿  accepted"},
-		{"rejected after :ClaudeDiffFocus from the transcript", "transcript", "ClaudeDiffReject", "  ⎿  rejected; the turn stops"},
+		{"accepted after :Claude review focus from the input", "input", "write", "  ⎿  accepted"},
+		{"rejected after :Claude review focus from the transcript", "transcript", "ClaudeDiffReject", "  ⎿  rejected; the turn stops"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newChatEnv(t)

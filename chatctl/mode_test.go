@@ -19,12 +19,12 @@ func TestClaudeChatModeAndShiftTabSwitchTheModeTheWinbarShows(t *testing.T) {
 		how  string
 		mode string
 	}{
-		{":ClaudeChatMode acceptEdits", "acceptEdits"},
+		{":Claude mode acceptEdits", "acceptEdits"},
 		{"<S-Tab> in the input", "plan"},
 		{"<S-Tab> in the transcript", "auto"},
 		{"<S-Tab> in the input", "default"},
-		{":ClaudeChatMode manual", "default"},
-		{":ClaudeChatMode plan", "plan"},
+		{":Claude mode manual", "default"},
+		{":Claude mode plan", "plan"},
 	}
 	for i, step := range steps {
 		switch step.how {
@@ -43,7 +43,7 @@ func TestClaudeChatModeAndShiftTabSwitchTheModeTheWinbarShows(t *testing.T) {
 		if got := e.recorded(); !strings.HasSuffix(got, `"request":{"mode":"`+step.mode+`","subtype":"set_permission_mode"}}`+"\n") {
 			t.Fatalf("after %s the CLI read\n%s\nwant a switch to %s last", step.how, got, step.mode)
 		}
-		if step.how != ":ClaudeChatMode manual" { // the CLI says nothing when the mode stays
+		if step.how != ":Claude mode manual" { // the CLI says nothing when the mode stays
 			e.waitTranscript("_Mode: " + step.mode + "_")
 		}
 		want := step.mode + " · Claude chat"
@@ -54,7 +54,7 @@ func TestClaudeChatModeAndShiftTabSwitchTheModeTheWinbarShows(t *testing.T) {
 	}
 	got := commandMessages(t, e.nv, "ClaudeChatMode bogus")
 	if !strings.Contains(got, "unknown chat mode bogus; use one of: default, acceptEdits, plan, auto, dontAsk, bypassPermissions") {
-		t.Errorf(":ClaudeChatMode bogus said %q; want the modes it takes", got)
+		t.Errorf(":Claude mode bogus said %q; want the modes it takes", got)
 	}
 }
 
@@ -81,7 +81,7 @@ func TestClaudeModelPicksFromTheCLIsListAndLaterStartsUseIt(t *testing.T) {
 		return ""
 	}
 
-	t.Run("a running chat switches at once and :ClaudeOpen gets --model", func(t *testing.T) {
+	t.Run("a running chat switches at once and :Claude open gets --model", func(t *testing.T) {
 		e := newChatEnv(t)
 		e.nv.Lua(nil, `_G.pick = 2`)
 		e.nv.Cmd("ClaudeChat")

@@ -9,11 +9,11 @@ import (
 )
 
 // A permission request never pops up: it waits in the transcript and the winbar until the
-// user answers it (:ClaudeChatAnswer, or its picker); allowing for good takes a typed yes.
+// user answers it (:Claude chat answer, or its picker); allowing for good takes a typed yes.
 func TestAChatPermissionWaitsUntilTheUserAnswersIt(t *testing.T) {
 	tests := []struct {
 		name   string
-		answer string // the :ClaudeChatAnswer argument
+		answer string // the :Claude chat answer argument
 		pick   string // _G.pick: an index into the picker, or ""
 		reason string // what vim.ui.input answers
 		shown  string // the transcript's answer line
@@ -47,7 +47,7 @@ func TestAChatPermissionWaitsUntilTheUserAnswersIt(t *testing.T) {
 			e.nv.Lua(nil, `local p, r = ...; _G.pick, _G.reason = tonumber(p) or p, r`, tt.pick, tt.reason)
 			e.nv.Cmd("ClaudeChat")
 			e.prompt("run bash")
-			e.waitTranscript("● Bash(echo hi)", "? Bash(echo hi) asks for permission", "  ⎿  waiting for you: <CR> here or :ClaudeChatAnswer")
+			e.waitTranscript("● Bash(echo hi)", "? Bash(echo hi) asks for permission", "  ⎿  waiting for you: <CR> here or :Claude chat answer")
 			var asked []map[string]any
 			e.nv.Lua(&asked, `return _G.asked`)
 			var status string

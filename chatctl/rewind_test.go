@@ -14,7 +14,7 @@ func TestARewindWhileClaudeWorksIsRefusedWithoutAskingTheCLI(t *testing.T) {
 	e := newChatEnv(t)
 	e.nv.Cmd("ClaudeChat")
 	if got := commandMessages(t, e.nv, "ClaudeChatRewind"); !strings.Contains(got, "put the cursor on one of your prompts in the chat's transcript first") {
-		t.Errorf(":ClaudeChatRewind in the input said %q; want it to say where", got)
+		t.Errorf(":Claude chat rewind in the input said %q; want it to say where", got)
 	}
 	e.prompt("be slow")
 	e.waitTranscript("Working")
@@ -60,7 +60,7 @@ func TestAnEditedPromptWhoseRewindFailsComesBackToTheInput(t *testing.T) {
 	var name string
 	e.nv.Lua(&name, `return vim.api.nvim_buf_get_name(0)`)
 	if !strings.HasPrefix(name, "claude-prompt://") {
-		t.Fatalf(":ClaudeChatRewind edit opened %q, want the prompt's buffer", name)
+		t.Fatalf(":Claude chat rewind edit opened %q, want the prompt's buffer", name)
 	}
 	e.nv.Lua(nil, `vim.api.nvim_buf_set_lines(0, 0, -1, false, { "stream, edited" })`)
 	e.nv.Keys("<C-s>")

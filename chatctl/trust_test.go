@@ -12,7 +12,7 @@ import (
 )
 
 // In a folder the CLI has not trusted, no chat CLI starts (not for a turn, not for
-// :ClaudeModel's list) until the user says yes in the chat; the yes is recorded in the CLI's
+// :Claude model's list) until the user says yes in the chat; the yes is recorded in the CLI's
 // config file, and the chat starts.
 func TestAnUntrustedFolderStartsNoCLIUntilTheUserTrustsIt(t *testing.T) {
 	e := newUntrustedChatEnv(t)
@@ -33,7 +33,7 @@ func TestAnUntrustedFolderStartsNoCLIUntilTheUserTrustsIt(t *testing.T) {
 	}
 
 	e.nv.Cmd("ClaudeChat")
-	e.waitTranscript(question+dir, "  ⎿  waiting for you: <CR> here or :ClaudeChatTrust yes / no")
+	e.waitTranscript(question+dir, "  ⎿  waiting for you: <CR> here or :Claude chat trust yes / no")
 	noCLI("with the question shown")
 	var winbar string
 	e.nv.Lua(&winbar, `return vim.b[require('claude.chat').buffers().transcript].claude_chat_status`)
@@ -49,13 +49,13 @@ func TestAnUntrustedFolderStartsNoCLIUntilTheUserTrustsIt(t *testing.T) {
 		t.Errorf("the input holds %q after sending in an untrusted folder, want the typed text kept", input)
 	}
 	e.nv.Cmd("ClaudeModel") // its answer comes later, from the host
-	nvimtest.Wait(t, ":ClaudeModel to say the folder is not trusted", waitTimeout, func() bool {
+	nvimtest.Wait(t, ":Claude model to say the folder is not trusted", waitTimeout, func() bool {
 		return strings.Contains(e.nv.Messages(), "could not get Claude's model list: "+dir+": the folder is not trusted yet")
 	})
 	e.nv.Cmd("ClaudeChat new") // the other ways to start a CLI wait for the same answer
 	e.nv.Cmd("ClaudeChat last")
 	e.nv.Cmd("ClaudeChatTrust no")
-	e.waitTranscript("  ⎿  not trusted: no Claude runs in this folder, nor its hooks, MCP servers or settings. :ClaudeChatTrust yes trusts it")
+	e.waitTranscript("  ⎿  not trusted: no Claude runs in this folder, nor its hooks, MCP servers or settings. :Claude chat trust yes trusts it")
 	noCLI("after no")
 	if n := strings.Count(e.transcript(), question); n != 1 {
 		t.Errorf("the question is in the transcript %d times, want once", n)

@@ -7,7 +7,7 @@ import (
 	"github.com/claude-nvim/claude.nvim/e2e/fakeapi"
 )
 
-// :ClaudeAsk types "@file#Lx-y question" into Claude's input and submits it: the model gets
+// :Claude ask types "@file#Lx-y question" into Claude's input and submits it: the model gets
 // the question and the lines.
 func TestClaudeAskSubmitsTheLinesWithTheQuestion(t *testing.T) {
 	for _, tt := range []struct {
@@ -27,7 +27,7 @@ func TestClaudeAskSubmitsTheLinesWithTheQuestion(t *testing.T) {
 			}
 			s.nv.Cmd("2,3ClaudeAsk what do these do?")
 			if !tt.running {
-				s.readPIDs(":ClaudeAsk")
+				s.readPIDs(":Claude ask")
 			}
 			got := s.mainRequest(1).LastUserText()
 			if !strings.Contains(got, "@greet.txt#L2-3 what do these do?") {

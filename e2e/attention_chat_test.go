@@ -8,7 +8,7 @@ import (
 )
 
 // A chat's permission in the attention list: the chat needs the user while its Bash waits,
-// ClaudeNeedsYou fires once, picking the chat from :ClaudeSessions puts the cursor on the
+// ClaudeNeedsYou fires once, picking the chat from :Claude sessions puts the cursor on the
 // line where <CR> answers, and after the answer the chat works, then is done.
 func TestAChatsPermissionNeedsYouUntilAnsweredFromTheLinePicked(t *testing.T) {
 	t.Parallel()
@@ -25,7 +25,7 @@ func TestAChatsPermissionNeedsYouUntilAnsweredFromTheLinePicked(t *testing.T) {
 		t.Errorf("ClaudeNeedsYou data %v", ev)
 	}
 
-	// Elsewhere (a new tab page), :ClaudeSessions goes back to the question's line.
+	// Elsewhere (a new tab page), :Claude sessions goes back to the question's line.
 	s.nv.Cmd("tabnew")
 	s.pickSession("chat")
 	s.nv.Cmd("ClaudeSessions")

@@ -9,7 +9,7 @@ import (
 
 // A terminal's edit under review: while its diff waits the session needs the user (the CLI
 // asks for the edit's permission while the diff is open), for a "review", the diff's word
-// (issue 36), and picking it from :ClaudeSessions goes to the proposal.
+// (issue 36), and picking it from :Claude sessions goes to the proposal.
 func TestATerminalsDiffNeedsYouAndPickingItGoesToTheProposal(t *testing.T) {
 	t.Parallel()
 	s := newSession(t)
@@ -28,7 +28,7 @@ func TestATerminalsDiffNeedsYouAndPickingItGoesToTheProposal(t *testing.T) {
 	var offered []string
 	s.nv.Lua(&offered, `return _G.offered`)
 	if len(offered) == 0 || !strings.HasPrefix(offered[0], "needs you (review) · terminal 1 ") {
-		t.Errorf(":ClaudeSessions offered %q, want first the review of terminal 1", offered)
+		t.Errorf(":Claude sessions offered %q, want first the review of terminal 1", offered)
 	}
 	if st := s.diffState(); !st.InProposal {
 		t.Errorf("after picking the session whose diff waits: %+v, want the cursor in the proposal", st)

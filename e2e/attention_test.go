@@ -185,7 +185,7 @@ func TestTheAttentionListShowsWhoNeedsYouAndTheSessionsComeBack(t *testing.T) {
 	}
 
 	// From b's tab page, out of any terminal (a's tab page too has its cursor elsewhere):
-	// :ClaudeSessions lists exactly that, and picking a lands in a's terminal, in Terminal
+	// :Claude sessions lists exactly that, and picking a lands in a's terminal, in Terminal
 	// mode, on its question.
 	s.nv.Cmd("stopinsert")
 	s.nv.Cmd("wincmd p")
@@ -198,7 +198,7 @@ func TestTheAttentionListShowsWhoNeedsYouAndTheSessionsComeBack(t *testing.T) {
 	if len(offered) != 3 || !strings.HasPrefix(offered[0], "needs you (permission) · terminal 1 ") ||
 		!strings.Contains(offered[0], `"`+promptA+`"`) || !strings.HasPrefix(offered[1], "working · terminal 2 ") ||
 		!strings.HasPrefix(offered[2], "done · chat ") {
-		t.Errorf(":ClaudeSessions offered %q, want a (needs you), b (working), the chat (done)", offered)
+		t.Errorf(":Claude sessions offered %q, want a (needs you), b (working), the chat (done)", offered)
 	}
 	s.waitMode("t", "Terminal mode after picking a")
 	var where struct {
@@ -225,7 +225,7 @@ func TestTheAttentionListShowsWhoNeedsYouAndTheSessionsComeBack(t *testing.T) {
 	default:
 	}
 
-	// A second Neovim on the same state: :ClaudeSessions restore brings the three back, each
+	// A second Neovim on the same state: :Claude sessions restore brings the three back, each
 	// with its conversation (the stand-in sees the earlier prompt in the resumed request).
 	s.restartOnSameState()
 	apiAfter := fakeapi.New(t, fakeapi.Say("Back in a."), fakeapi.Say("Back in b."), fakeapi.Say("Back in the chat."))
@@ -235,7 +235,7 @@ func TestTheAttentionListShowsWhoNeedsYouAndTheSessionsComeBack(t *testing.T) {
 	if msgs := strings.TrimPrefix(s.nv.Messages(), before); !strings.Contains(msgs, "3 sessions restored") {
 		var remembered string
 		s.nv.Lua(&remembered, `local a = require('claude.attention') return a.state_file() .. ': ' .. vim.inspect(a.remembered())`)
-		t.Fatalf(":ClaudeSessions restore said %q, want 3 sessions restored; the sessions remembered in %s", msgs, remembered)
+		t.Fatalf(":Claude sessions restore said %q, want 3 sessions restored; the sessions remembered in %s", msgs, remembered)
 	}
 	s.earlierCLIs = append(s.earlierCLIs, s.hostChildren()...) // the chat's CLI
 	for i := 0; i < 2; i++ {

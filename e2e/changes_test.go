@@ -10,7 +10,7 @@ import (
 	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
-// The change ledger (:ClaudeChanges) with the real CLI: a turn written without any review
+// The change ledger (:Claude changes) with the real CLI: a turn written without any review
 // (auto, acceptEdits) edits two files with Edit and a third with a shell command; the hooks
 // record it; the user reverts one hunk (their own later edit to that file survives) and one
 // file; the next prompt tells the model what was undone.
@@ -51,7 +51,7 @@ func (s *session) ledgerTurn(closing string) []fakeapi.Turn {
 	}
 }
 
-// changesRequest runs lua (a user's action in :ClaudeChanges) and waits for the host's
+// changesRequest runs lua (a user's action in :Claude changes) and waits for the host's
 // answer to op.
 func (s *session) changesRequest(op, lua string) {
 	s.t.Helper()
@@ -96,7 +96,7 @@ func (s *session) reviewAndRevert() {
 	list := s.currentLines()
 	for _, want := range []string{"M a.txt  +2 -2", "M b.txt  +1 -0", "M c.txt  +1 -1"} {
 		if !strings.Contains(list, want) {
-			t.Errorf(":ClaudeChanges has no %q:\n%s", want, list)
+			t.Errorf(":Claude changes has no %q:\n%s", want, list)
 		}
 	}
 	// The user's own edit to a.txt, after Claude's, away from its hunks.

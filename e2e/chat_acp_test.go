@@ -97,7 +97,7 @@ func TestAnACPAgentsPermissionsAreTheChatsOwn(t *testing.T) {
 	// The turn is in the ledger, and reverted from it.
 	s.changesRequest("list", `vim.cmd('ClaudeChanges')`)
 	if list := s.currentLines(); !strings.Contains(list, "M a.txt  +1 -1") {
-		t.Fatalf(":ClaudeChanges has no a.txt:\n%s", list)
+		t.Fatalf(":Claude changes has no a.txt:\n%s", list)
 	}
 	s.cursorToLineWith("M a.txt") // not the turn's line: its prompt names a.txt too
 	s.changesRequest("revert_file", `vim.api.nvim_feedkeys('X', 'x', false)`)

@@ -42,7 +42,7 @@ func TestCaptureAChatQuestionAndPlanScreen(t *testing.T) {
 	}
 	wait("hello")
 	openChat(ctx, t, term, ":ClaudeChat")
-	term.Type(":ClaudeChatMode plan")
+	term.Type(":Claude mode plan")
 	term.Send("Enter")
 	wait("Mode: plan")
 	term.Type("iMake the greeting louder")

@@ -84,7 +84,7 @@ func TestAChatQuestionIsAnsweredInTheEditorAndTheModelGetsTheAnswers(t *testing.
 		"  [Fruit] Which fruits? (choose any)", "    - Apple: crisp", "    - Pear", "  [Else] Anything else?"} {
 		s.waitChat(want)
 	}
-	s.waitChat("  ⎿  waiting for you: <CR> here or :ClaudeChatAnswer")
+	s.waitChat("  ⎿  waiting for you: <CR> here or :Claude chat answer")
 	if asked := s.asked(); len(asked) != 0 || !strings.Contains(s.chatStatus(), "waits for you") {
 		t.Errorf("before the user answered: asked %q, winbar %q; want nothing asked, the winbar saying Claude waits", asked, s.chatStatus())
 	}
@@ -130,7 +130,7 @@ func startChatPlan(t *testing.T, script ...fakeapi.Turn) *session {
 	s.chatSend("Plan how to make greet.txt louder")
 	s.waitChat("? Claude's plan waits for your approval (3 lines)")
 	s.waitChat("  │ 1. Make the second line of greet.txt louder")
-	s.waitChat("  ⎿  waiting for you: <CR> here or :ClaudeChatAnswer")
+	s.waitChat("  ⎿  waiting for you: <CR> here or :Claude chat answer")
 	return s
 }
 

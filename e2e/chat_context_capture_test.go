@@ -26,7 +26,7 @@ func TestCaptureTheChatContextWinbar(t *testing.T) {
 		t.Fatal(err)
 	}
 	term.Send("Escape")
-	term.Type(":ClaudeChatEffort high")
+	term.Type(":Claude effort high")
 	term.Send("Enter")
 	if _, err := term.WaitForText(ctx, "effort high"); err != nil {
 		t.Fatal(err)

@@ -9,7 +9,7 @@ import (
 )
 
 // Issue 25 items 3 and 6: how full the context window is and the effort, in the chat's
-// winbar; compactions in the transcript; :ClaudeChatEffort.
+// winbar; compactions in the transcript; :Claude effort.
 
 // waitStatus waits until the chat's winbar shows want.
 func (s *session) waitStatus(want string) {
@@ -105,7 +105,7 @@ func TestClaudeChatEffortReachesTheAPIRequestAndTheWinbar(t *testing.T) {
 	var levels []string
 	s.nv.Lua(&levels, `return vim.fn.getcompletion('ClaudeChatEffort ', 'cmdline')`)
 	if strings.Join(levels, " ") != "low medium high xhigh max default" {
-		t.Errorf(":ClaudeChatEffort completes %q, want the CLI's levels and default", levels)
+		t.Errorf(":Claude effort completes %q, want the CLI's levels and default", levels)
 	}
 	s.chatSend("Think as usual.")
 	s.waitChat("At the default effort.")
@@ -120,7 +120,7 @@ func TestClaudeChatEffortReachesTheAPIRequestAndTheWinbar(t *testing.T) {
 	s.chatSend("Think less.")
 	s.waitChat("At low effort.")
 	if got := s.chatRequest(2).Messages.OutputConfig; got == nil || got.Effort != "low" {
-		t.Errorf("after :ClaudeChatEffort low the request's output_config is %+v, want effort low", got)
+		t.Errorf("after :Claude effort low the request's output_config is %+v, want effort low", got)
 	}
 	// The same CLI took it: the conversation went on.
 	if got := s.chatRequest(2).UserText(); !strings.Contains(got, "Think as usual.") {
@@ -128,7 +128,7 @@ func TestClaudeChatEffortReachesTheAPIRequestAndTheWinbar(t *testing.T) {
 	}
 	s.nv.Cmd("ClaudeChatEffort bogus")
 	if msgs := s.nv.Messages(); !strings.Contains(msgs, "unknown effort bogus") {
-		t.Errorf(":ClaudeChatEffort bogus said %q, want it refused by name", msgs)
+		t.Errorf(":Claude effort bogus said %q, want it refused by name", msgs)
 	}
 	// The chat keeps the choice: the next CLI it starts runs with it.
 	s.nv.Cmd("ClaudeChatStop")

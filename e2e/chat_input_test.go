@@ -12,7 +12,7 @@ import (
 )
 
 // The chat's input with the real CLI: completion of its slash commands and of workspace
-// paths, and :ClaudeSend adding lines to the next message while a chat is open.
+// paths, and :Claude send adding lines to the next message while a chat is open.
 
 // chatInput returns the chat input's lines, joined.
 func (s *session) chatInput() string {
@@ -109,7 +109,7 @@ func TestClaudeSendAddsLinesToTheChatsNextMessageWhileAChatIsOpen(t *testing.T) 
 	var inInput bool
 	s.nv.Lua(&inInput, `return vim.api.nvim_get_current_buf() == require('claude.chat').buffers().input`)
 	if !inInput {
-		t.Errorf("after :ClaudeSend the cursor is not in the chat's input")
+		t.Errorf("after :Claude send the cursor is not in the chat's input")
 	}
 	s.nv.Keys("Awhat are these?<Esc><CR>")
 	s.waitChat("Those are lines one and two.")
@@ -119,6 +119,6 @@ func TestClaudeSendAddsLinesToTheChatsNextMessageWhileAChatIsOpen(t *testing.T) 
 	var terminal bool
 	s.nv.Lua(&terminal, `return require('claude.terminal').buf() ~= nil`)
 	if terminal {
-		t.Errorf(":ClaudeSend opened the Claude terminal while a chat was open")
+		t.Errorf(":Claude send opened the Claude terminal while a chat was open")
 	}
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // Every permission mode of the CLI in the chat (issue 39, item 1): offered with what it means
-// for the review, switched with :ClaudeChatMode and <S-Tab>, bypassPermissions only after a
+// for the review, switched with :Claude mode and <S-Tab>, bypassPermissions only after a
 // typed confirmation, and auto mode without its safety check said in plain words.
 
 // pickMode makes the mode picker (vim.ui.select) pick the mode whose label starts with mode;
@@ -96,10 +96,10 @@ func TestAutoModeWithoutItsSafetyCheckSaysSoInsteadOfWaiting(t *testing.T) {
 	got := s.chatTranscript()
 	switch cliVersion {
 	case "2.1.197":
-		s.waitChat("  ⎿  Bash refused without asking you: auto mode's safety check: Auto mode could not evaluate this action and is blocking it for safety — run with --debug for details. <S-Tab> or :ClaudeChatMode switches to a mode that asks you instead.")
+		s.waitChat("  ⎿  Bash refused without asking you: auto mode's safety check: Auto mode could not evaluate this action and is blocking it for safety — run with --debug for details. <S-Tab> or :Claude mode switches to a mode that asks you instead.")
 	default:
-		s.waitChat("**Auto mode cannot check actions here:** its safety check runs on Anthropic's servers and does not reach this session, so every action that needs it is refused, without asking you. <S-Tab> or :ClaudeChatMode switches to a mode that asks you instead.")
-		s.waitChat("  ⎿  Bash refused without asking you: auto mode's safety check does not run in this session. <S-Tab> or :ClaudeChatMode switches to a mode that asks you instead.")
+		s.waitChat("**Auto mode cannot check actions here:** its safety check runs on Anthropic's servers and does not reach this session, so every action that needs it is refused, without asking you. <S-Tab> or :Claude mode switches to a mode that asks you instead.")
+		s.waitChat("  ⎿  Bash refused without asking you: auto mode's safety check does not run in this session. <S-Tab> or :Claude mode switches to a mode that asks you instead.")
 		if status := s.chatStatus(); !strings.Contains(status, "auto (no safety check here: actions refused)") {
 			t.Errorf("the winbar says %q, want it to say auto mode refuses", status)
 		}

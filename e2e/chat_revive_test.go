@@ -179,7 +179,7 @@ func TestAPermissionWaitingWhenTheGoHostDiesIsCancelledAndAnsweringItDoesNothing
 	// Answered late, by the command and by <CR> in the transcript: nothing is allowed.
 	s.nv.Cmd("ClaudeChatAnswer allow")
 	if msgs := s.nv.Messages(); !strings.Contains(msgs, "Claude waits for no answer in this chat") {
-		t.Errorf(":ClaudeChatAnswer allow after the host died said nothing true; messages:\n%s", msgs)
+		t.Errorf(":Claude chat answer allow after the host died said nothing true; messages:\n%s", msgs)
 	}
 	s.goToTranscript()
 	s.nv.Keys("<CR>")
@@ -276,7 +276,7 @@ func TestAGoHostDyingAgainRightAfterItsRestartWaitsForTheNextMessage(t *testing.
 	s.waitRevived(oldHost)
 
 	_, cli := s.killHost()
-	s.waitChat("**The Go process stopped (SIGKILL).** It stopped again right after a restart, so it is not restarted now (see :ClaudeLog); your next message starts it and resumes the conversation.")
+	s.waitChat("**The Go process stopped (SIGKILL).** It stopped again right after a restart, so it is not restarted now (see :Claude log); your next message starts it and resumes the conversation.")
 	s.waitGone("the dead host's chat CLI", cli)
 	// A restart would come once the dead host's CLIs have ended: after that, none came.
 	s.nv.Lua(nil, `require('claude.reap').after(function() vim.g.revive_test_ended = true end)`)

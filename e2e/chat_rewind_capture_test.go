@@ -35,7 +35,7 @@ func TestCaptureAChatRewindScreen(t *testing.T) {
 	}
 	wait("~")
 	openChat(ctx, t, term, ":ClaudeChat")
-	term.Type(":ClaudeChatMode acceptEdits")
+	term.Type(":Claude mode acceptEdits")
 	term.Send("Enter")
 	wait("Mode: acceptEdits")
 	term.Type("i" + firstPrompt)

@@ -164,7 +164,7 @@ func TestQuittingNeovimMidTurnAsksTheModelNothingMore(t *testing.T) {
 	s.assertTheTurnWentNoFurther(asked, "Neovim quit")
 }
 
-// :ClaudeChatStop mid-turn does the same, and the message queued behind the turn goes back
+// :Claude chat end mid-turn does the same, and the message queued behind the turn goes back
 // into the input, where the user can send it again: typed text is never lost.
 func TestClaudeChatStopMidTurnEndsTheTurnAndGivesTheQueuedMessageBack(t *testing.T) {
 	t.Parallel()
@@ -175,8 +175,8 @@ func TestClaudeChatStopMidTurnEndsTheTurnAndGivesTheQueuedMessageBack(t *testing
 	nvimtest.Wait(t, "the queued message back in the input", turnTimeout, func() bool {
 		return strings.Contains(s.chatInput(), queued)
 	})
-	s.assertTheTurnWentNoFurther(asked, ":ClaudeChatStop")
+	s.assertTheTurnWentNoFurther(asked, ":Claude chat end")
 	if q := s.chatQueued(); len(q) != 0 {
-		t.Errorf("after :ClaudeChatStop the chat still shows %q as queued", q)
+		t.Errorf("after :Claude chat end the chat still shows %q as queued", q)
 	}
 }

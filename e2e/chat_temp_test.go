@@ -56,7 +56,7 @@ func TestTheCLIsEmptyScratchDirectoriesGoWhenTheChatEndsAndWhenTheHostExits(t *t
 	t.Logf("while the chat runs: %q", during)
 	s.nv.Cmd("ClaudeChatStop")
 	s.waitChat("_Claude exited (code 0)._")
-	nvimtest.Wait(t, "the scratch directories to go after :ClaudeChatStop", turnTimeout, func() bool {
+	nvimtest.Wait(t, "the scratch directories to go after :Claude chat end", turnTimeout, func() bool {
 		_, left := s.cliTemp()
 		return len(left) == 0
 	})

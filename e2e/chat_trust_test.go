@@ -74,7 +74,7 @@ func TestAFoldersHookRunsOnlyAfterTheUserTrustsItInTheChat(t *testing.T) {
 	nothingRan("with the question shown")
 	s.nv.Keys("iHello?<Esc><CR>") // sent before answering: kept in the input, nothing starts
 	s.nv.Cmd("ClaudeChatTrust no")
-	s.waitChat("  ⎿  not trusted: no Claude runs in this folder, nor its hooks, MCP servers or settings. :ClaudeChatTrust yes trusts it")
+	s.waitChat("  ⎿  not trusted: no Claude runs in this folder, nor its hooks, MCP servers or settings. :Claude chat trust yes trusts it")
 	nothingRan("after no")
 
 	s.nv.Cmd("ClaudeChatTrust yes")

@@ -10,7 +10,7 @@ import (
 )
 
 // Usage (issue 39, item 3): the CLI's tokens and cost so far in the winbar's context meter
-// and in :ClaudeChatUsage, by model; the plan's windows where the CLI reports them (an API
+// and in :Claude chat usage, by model; the plan's windows where the CLI reports them (an API
 // key, as here, has none, and the list says so).
 
 func TestTheChatShowsTheCLIsTokensAndCostInTheWinbarAndUsage(t *testing.T) {

@@ -75,11 +75,11 @@ func TestContextPickedInTheChatInputIsShownAndReachesTheModelAsIs(t *testing.T) 
 	s.nv.Keys("<Esc>")
 	want := qfBlock + blockEnd + "\n"
 	nvimtest.Wait(t, "the quickfix block in the chat input", turnTimeout, func() bool { return s.chatInput() == want })
-	// More context in the same message: :ClaudeAdd @hunks:FILE goes to the chat's input too.
+	// More context in the same message: :Claude add @hunks:FILE goes to the chat's input too.
 	s.nv.Cmd("ClaudeAdd @hunks:greet.txt")
 	want += hunksBlock + blockEnd + "\n"
 	if got := s.chatInput(); got != want {
-		t.Fatalf("after :ClaudeAdd @hunks:greet.txt the input holds\n%s\nwant\n%s", got, want)
+		t.Fatalf("after :Claude add @hunks:greet.txt the input holds\n%s\nwant\n%s", got, want)
 	}
 	s.nv.Keys("<Esc>GAWhat now?<Esc><CR>")
 	s.waitChat("I see the list and the hunk.")

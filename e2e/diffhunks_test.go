@@ -196,7 +196,7 @@ func TestAHunkTakenBackWithAReasonTellsTheModelWhy(t *testing.T) {
 	s.waitText("Only the fourth line shouts now.", turnTimeout)
 }
 
-// The same in the chat's review, the reason given as :ClaudeDiffTakeBack's argument: it goes
+// The same in the chat's review, the reason given as :Claude review take-back's argument: it goes
 // with the chat's own word that the user modified the proposal.
 func TestAHunkTakenBackWithAReasonInTheChatTellsTheModelWhy(t *testing.T) {
 	t.Parallel()

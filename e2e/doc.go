@@ -4,7 +4,7 @@
 // The CLI talks to a scripted stand-in for the Anthropic API (fakeapi) and runs in an
 // isolated environment (clienv). The scenarios (scenarios_test.go) start a fresh headless
 // Neovim per test with that environment and the plugin, built from this checkout; its
-// :ClaudeOpen runs the CLI in the plugin's terminal split, and the tests act as the user
+// :Claude open runs the CLI in the plugin's terminal split, and the tests act as the user
 // does: keys into Neovim, text typed into the terminal, read back from the terminal buffer.
 // A test that needs no editor runs the CLI in a tmux pane (tmuxterm).
 //

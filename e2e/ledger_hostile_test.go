@@ -86,10 +86,10 @@ func TestATurnThatArmsANestedRepositoryRunsNothingOfIt(t *testing.T) {
 	s.changesRequest("list", `vim.cmd('ClaudeChanges')`)
 	list := s.currentLines()
 	if !strings.Contains(list, "M a.txt  +1 -1") {
-		t.Errorf(":ClaudeChanges does not list the workspace's change:\n%s", list)
+		t.Errorf(":Claude changes does not list the workspace's change:\n%s", list)
 	}
 	if strings.Contains(list, "x/") {
-		t.Errorf(":ClaudeChanges lists the nested repository's files:\n%s", list)
+		t.Errorf(":Claude changes lists the nested repository's files:\n%s", list)
 	}
 	if strings.Contains(list, "NOT recorded") {
 		t.Errorf("a turn was not recorded:\n%s", list)
@@ -137,7 +137,7 @@ func TestARevertRefusesAFileThatBecameALinkOutOfTheWorkspace(t *testing.T) {
 	}
 }
 
-// changesRefused runs lua (a user's action in :ClaudeChanges) and returns the error the
+// changesRefused runs lua (a user's action in :Claude changes) and returns the error the
 // host answered op with; the test fails if op succeeds.
 func (s *session) changesRefused(op, lua string) string {
 	s.t.Helper()

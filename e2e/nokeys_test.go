@@ -95,7 +95,7 @@ func TestAReviewInTheTerminalNeverTakesTheKeysOfAUserTypingInTheirFile(t *testin
 			s.nv.Cmd("ClaudeDiffFocus") // the user goes to the review
 			s.nextDiffOpened(path)
 			if st := s.diffState(); !st.InProposal {
-				t.Fatalf("after :ClaudeDiffFocus: %+v; want the cursor in the proposal", st)
+				t.Fatalf("after :Claude review focus: %+v; want the cursor in the proposal", st)
 			}
 			s.nv.Cmd("write")
 			s.nextDiffClosed("accepted")

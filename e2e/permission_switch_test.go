@@ -9,9 +9,9 @@ import (
 
 // A mode switched inside the CLI (shift+tab in its terminal) is seen by the plugin with the
 // next hook event (the CLI sends its permission_mode with each; 2.1.332 cycles default →
-// acceptEdits → plan → auto): :ClaudeStatus, the statusline and :checkhealth show it, and
+// acceptEdits → plan → auto): :Claude status, the statusline and :checkhealth show it, and
 // the user is told once that edits are no longer reviewed before they are written, and that
-// :ClaudeChanges still records them (issue 36, defect 2).
+// :Claude changes still records them (issue 36, defect 2).
 
 // switchNotice is the start of the message that edits stopped being reviewed.
 const switchNotice = "Claude switched to auto mode"
@@ -37,8 +37,8 @@ func TestAModeSwitchedInTheTerminalShowsInClaudeStatusAfterThePrompt(t *testing.
 		t.Errorf("statusline() = %q, want %q", line, "Claude ● auto")
 	}
 	msgs := s.nv.Messages()
-	if n := strings.Count(msgs, switchNotice); n != 1 || !strings.Contains(msgs, ":ClaudeChanges still records") {
-		t.Errorf(":messages has %d notices %q (want 1, saying :ClaudeChanges still records the edits):\n%s", n, switchNotice, msgs)
+	if n := strings.Count(msgs, switchNotice); n != 1 || !strings.Contains(msgs, ":Claude changes still records") {
+		t.Errorf(":messages has %d notices %q (want 1, saying :Claude changes still records the edits):\n%s", n, switchNotice, msgs)
 	}
 
 	s.prompt("Hello again")

@@ -12,7 +12,7 @@ import (
 // (permission_mode, or the user's own Claude settings): the review in Neovim before the
 // write, or the edit written (or refused) without it, and a message that says so.
 
-// withPermissionMode sets permission_mode (nil for "") before :ClaudeOpen, keeping the rest
+// withPermissionMode sets permission_mode (nil for "") before :Claude open, keeping the rest
 // of newSession's setup.
 func (s *session) withPermissionMode(mode string) {
 	s.t.Helper()
@@ -23,15 +23,15 @@ func (s *session) withPermissionMode(mode string) {
 		require('claude').setup(cfg)`, mode)
 }
 
-// statusSays checks :ClaudeStatus's permission line.
+// statusSays checks :Claude status's permission line.
 func (s *session) statusSays(want string) {
 	s.t.Helper()
 	out, err := s.nv.Exec("ClaudeStatus", true)
 	if err != nil {
-		s.t.Fatalf(":ClaudeStatus: %v", err)
+		s.t.Fatalf(":Claude status: %v", err)
 	}
 	if !strings.Contains(out, "permission mode: "+want) {
-		s.t.Errorf(":ClaudeStatus printed\n%s\nwant a line with %q", out, "permission mode: "+want)
+		s.t.Errorf(":Claude status printed\n%s\nwant a line with %q", out, "permission mode: "+want)
 	}
 }
 
@@ -56,7 +56,7 @@ func TestEachPermissionModeGivesTheEditReviewOrSaysWhyNot(t *testing.T) {
 		settings map[string]any // the user's Claude settings
 		review   bool           // the diff opens (accepted here)
 		written  bool           // the file ends as proposed
-		status   string         // :ClaudeStatus's permission line
+		status   string         // :Claude status's permission line
 		warning  string         // in :messages, when the review is skipped
 		line     string         // statusline() with the CLI connected
 	}{

@@ -1,6 +1,6 @@
 package e2e
 
-// What happens to a running CLI when the plugin's server goes away: :ClaudeStop and a crash
+// What happens to a running CLI when the plugin's server goes away: :Claude server stop and a crash
 // of the Go host. The CLI must find the editor again without being restarted.
 
 import (
@@ -73,15 +73,15 @@ func TestTheCLIReconnectsAfterClaudeStopAndClaudeOpen(t *testing.T) {
 	s, _ := openOnGreet(t)
 
 	s.nv.Cmd("ClaudeStop")
-	if msgs := s.nv.Messages(); !strings.Contains(msgs, "server stopped: Claude is disconnected. :ClaudeStart (or :ClaudeOpen) within about 15 s reconnects it") {
-		t.Errorf(":ClaudeStop said nothing true; messages:\n%s", msgs)
+	if msgs := s.nv.Messages(); !strings.Contains(msgs, "server stopped: Claude is disconnected. :Claude server start (or :Claude open) within about 15 s reconnects it") {
+		t.Errorf(":Claude server stop said nothing true; messages:\n%s", msgs)
 	}
 	s.nv.Cmd("ClaudeOpen")
-	nvimtest.Next(t, s.connected, "the CLI to reconnect after :ClaudeOpen", startTimeout)
+	nvimtest.Next(t, s.connected, "the CLI to reconnect after :Claude open", startTimeout)
 	if port := status(t, s).Port; port != s.port {
-		t.Errorf("after :ClaudeOpen the server listens on %d, want the port the CLI knows, %d", port, s.port)
+		t.Errorf("after :Claude open the server listens on %d, want the port the CLI knows, %d", port, s.port)
 	}
-	s.assertEditorReaches("after :ClaudeOpen", "1GVj", "⧉ 2 lines selected")
+	s.assertEditorReaches("after :Claude open", "1GVj", "⧉ 2 lines selected")
 }
 
 type serverStatus struct {

@@ -131,7 +131,7 @@ func (r *remoteRig) waitState(state string, clients int) remoteState {
 	return st
 }
 
-// connect runs :ClaudeRemote dev and waits for the relay's lock.
+// connect runs :Claude remote connect dev and waits for the relay's lock.
 func (r *remoteRig) connect() remoteState {
 	r.t.Helper()
 	r.nv.Cmd("ClaudeRemote dev")

@@ -13,7 +13,7 @@ import (
 	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
-// The scenarios: each runs the real CLI in a fresh Neovim through :ClaudeOpen (session_test.go)
+// The scenarios: each runs the real CLI in a fresh Neovim through :Claude open (session_test.go)
 // and checks what the user sees, what lands on disk and what reaches the model.
 
 const (
@@ -33,7 +33,7 @@ func TestClaudeOpenConnectsTheCLIToNeovim(t *testing.T) {
 	}
 	out, err := s.nv.Exec("ClaudeStatus", true)
 	if err != nil {
-		t.Fatalf(":ClaudeStatus: %v", err)
+		t.Fatalf(":Claude status: %v", err)
 	}
 	for _, want := range []string{
 		"listening on 127.0.0.1:" + strconv.Itoa(s.port),
@@ -41,12 +41,12 @@ func TestClaudeOpenConnectsTheCLIToNeovim(t *testing.T) {
 		"client: claude-code " + cliVersion + " pid " + strconv.Itoa(s.cliPID) + " since ",
 	} {
 		if !strings.Contains(out, want) {
-			t.Errorf(":ClaudeStatus printed\n%s\nwant a line with %q", out, want)
+			t.Errorf(":Claude status printed\n%s\nwant a line with %q", out, want)
 		}
 	}
-	s.assertTerminalFits("after :ClaudeOpen")
+	s.assertTerminalFits("after :Claude open")
 	if strings.Contains(out, "(connecting)") {
-		t.Errorf(":ClaudeStatus printed\n%s\nwant the client ready, not connecting", out)
+		t.Errorf(":Claude status printed\n%s\nwant the client ready, not connecting", out)
 	}
 	var statusline string
 	s.nv.Lua(&statusline, `return require('claude').statusline()`)
@@ -83,12 +83,12 @@ func TestClaudeSendMentionsTheLinesInTheCLIInput(t *testing.T) {
 	s.open()
 
 	s.nv.Cmd("2,3ClaudeSend")
-	// :ClaudeSend leaves the user typing in Claude's terminal, after the mention.
-	s.waitMode("t", "terminal mode in the Claude terminal after :ClaudeSend")
+	// :Claude send leaves the user typing in Claude's terminal, after the mention.
+	s.waitMode("t", "terminal mode in the Claude terminal after :Claude send")
 	var buftype string
 	s.nv.Lua(&buftype, `return vim.bo.buftype`)
 	if buftype != "terminal" {
-		t.Fatalf("after :ClaudeSend the current buffer's buftype is %q, want the Claude terminal", buftype)
+		t.Fatalf("after :Claude send the current buffer's buftype is %q, want the Claude terminal", buftype)
 	}
 	s.waitInput("@greet.txt#L2-3")
 	s.typeKeys("what do these do?")
@@ -152,7 +152,7 @@ func startEdit(t *testing.T, final string, before func(s *session)) (*session, s
 
 // goToTheProposal does what the user does when a diff opens while they are in Claude's
 // terminal, typing or not: it opens beside the terminal and leaves the keys there, so they
-// go to it with :ClaudeDiffFocus.
+// go to it with :Claude review focus.
 func (s *session) goToTheProposal() {
 	s.t.Helper()
 	s.assertStillInTerminal("when the diff opened")

@@ -32,7 +32,7 @@ const (
 )
 
 // session is one scenario's world: a fresh headless Neovim with the plugin, the real CLI
-// started by :ClaudeOpen in the plugin's terminal split, and the API stand-in the CLI talks
+// started by :Claude open in the plugin's terminal split, and the API stand-in the CLI talks
 // to. Neovim runs with the CLI's isolated environment (clienv), which the terminal job
 // inherits (plus what the plugin adds), and the host writes its lock under the
 // CLAUDE_CONFIG_DIR the CLI reads.
@@ -122,15 +122,15 @@ func (s *session) edit(path string) {
 	s.editing = path
 }
 
-// open runs :ClaudeOpen and waits until the CLI has connected to the plugin and is ready
+// open runs :Claude open and waits until the CLI has connected to the plugin and is ready
 // for a prompt. When a file was opened with edit, the cursor then goes back to it
 // (backToFile). It returns the ClaudeConnected event's data.
 func (s *session) open() map[string]any {
 	s.t.Helper()
 	s.nv.Cmd("ClaudeOpen")
-	s.readPIDs(":ClaudeOpen")
+	s.readPIDs(":Claude open")
 	ev := nvimtest.Next(s.t, s.connected, "User ClaudeConnected (the CLI's ide_connected)", startTimeout)
-	// Only now: right after :ClaudeOpen the job may not have exec'd the CLI yet and still
+	// Only now: right after :Claude open the job may not have exec'd the CLI yet and still
 	// carry Neovim's own environment.
 	s.checkCLIEnvironment()
 	var answered time.Time // when the auto-mode offer was last answered
@@ -199,7 +199,7 @@ func (s *session) readPIDs(cmd string) {
 const nudgeInterval = 3 * time.Second
 
 // backToFile goes from Claude's terminal back to the file being edited, as a user does
-// after :ClaudeOpen, and waits until the CLI shows it ("⧉ In greet.txt": in its footer up to
+// after :Claude open, and waits until the CLI shows it ("⧉ In greet.txt": in its footer up to
 // 2.1.197, as a chip in its input box in 2.1.332).
 //
 // That is the sign the CLI is fully connected. ide_connected and its prompt come before it

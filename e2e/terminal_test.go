@@ -75,12 +75,12 @@ func (s *session) waitRejected(name string) string {
 
 func isReady(screen string) bool { return clienv.Idle(screen) }
 
-// focusClaude does what a user does to talk to Claude: :ClaudeFocus, which puts the cursor
+// focusClaude does what a user does to talk to Claude: :Claude focus, which puts the cursor
 // in the terminal in terminal mode, so keys go to the CLI.
 func (s *session) focusClaude() {
 	s.t.Helper()
 	s.nv.Cmd("ClaudeFocus")
-	s.waitMode("t", "terminal mode in the Claude terminal after :ClaudeFocus")
+	s.waitMode("t", "terminal mode in the Claude terminal after :Claude focus")
 }
 
 // waitMode waits until Neovim is in mode (nvim_get_mode's "mode"): modes entered with

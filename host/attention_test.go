@@ -114,7 +114,7 @@ func TestATerminalsHooksReachTheAttentionListOncePerWait(t *testing.T) {
 	noMore(t, needs, "ClaudeNeedsYou")
 }
 
-// :ClaudeSessions lists what needs the user first, with the workspace and the last prompt.
+// :Claude sessions lists what needs the user first, with the workspace and the last prompt.
 func TestClaudeSessionsListsWhatNeedsYouFirst(t *testing.T) {
 	e := newEnv(t)
 	a, b := t.TempDir(), t.TempDir()
@@ -134,10 +134,10 @@ func TestClaudeSessionsListsWhatNeedsYouFirst(t *testing.T) {
 	e.nv.Lua(&items, `return _G.picked`)
 	if len(items) != 2 || !strings.HasPrefix(items[0], "needs you (permission) · terminal 2 ") || !strings.Contains(items[0], `"ask about b"`) ||
 		!strings.HasPrefix(items[1], "working · terminal 1 ") || !strings.Contains(items[1], `"work on a"`) {
-		t.Errorf(":ClaudeSessions items %q, want b's permission first, then a working", items)
+		t.Errorf(":Claude sessions items %q, want b's permission first, then a working", items)
 	}
 	if msgs := commandMessages(t, e.nv, "ClaudeSessions bogus"); !strings.Contains(msgs, "takes next, restore, restore-from or nothing") {
-		t.Errorf(":ClaudeSessions bogus said %q", msgs)
+		t.Errorf(":Claude sessions bogus said %q", msgs)
 	}
 }
 

@@ -16,7 +16,7 @@ import (
 // asks Neovim for a trivial value every millisecond: stallProbe) while the ledger records a
 // turn that changed 2,000 files of a git work tree (the snapshots at UserPromptSubmit and
 // Stop, then the signs pushed to the editor, one of the files open), and while
-// :ClaudeChanges opens on it (the listing and its rendering). record and list are the times
+// :Claude changes opens on it (the listing and its rendering). record and list are the times
 // from the prompt's hook to the signs, and from the command to the list drawn. idle-freeze is
 // the same probe over a second with nothing of ours running: what the machine's load alone
 // costs, to read the others against.

@@ -8,7 +8,7 @@ import (
 	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
-// The hunk under the cursor in the file's window of a :ClaudeChanges diff is found in the
+// The hunk under the cursor in the file's window of a :Claude changes diff is found in the
 // file as it is now, not at the lines Claude left it on: the user's lines added above a hunk
 // move it down.
 func TestTheHunkUnderTheCursorIsFoundWhereTheUsersEditsMovedIt(t *testing.T) {

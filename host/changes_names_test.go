@@ -12,7 +12,7 @@ import (
 )
 
 // A file whose name holds a newline, a byte that is not UTF-8 and words that look like the
-// plugin's: :ClaudeChanges lists it escaped (a buffer line cannot hold a newline), the
+// plugin's: :Claude changes lists it escaped (a buffer line cannot hold a newline), the
 // quickfix list shows it escaped too, and everything that touches the file (its diff, its
 // signs, the unsaved-edits guard, the revert and the reload) uses its real bytes.
 func TestClaudeChangesShowsAnOddNameEscapedAndRevertsItsHunk(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
-// :ClaudeChanges at a scope (issue 36): the newest session's turns as one change, everything
+// :Claude changes at a scope (issue 36): the newest session's turns as one change, everything
 // not committed against HEAD, the branch against its merge base; the same keys in each.
 
 func TestTheScopesShowTheSessionTheUncommittedAndTheBranchWithTheSameKeys(t *testing.T) {

@@ -14,7 +14,7 @@ import (
 	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
-// :ClaudeChanges against a child Neovim: the turns a CLI's hook events recorded, listed; a
+// :Claude changes against a child Neovim: the turns a CLI's hook events recorded, listed; a
 // file opened as a before → now diff; a hunk reverted with the user's later edit kept; a
 // file reverted from the list; refusals that change nothing; the signs and the note.
 
@@ -300,7 +300,7 @@ func TestAReviewedHunkLosesItsSignTheQuickfixListHasTheRestAndClearForgetsAll(t 
 	c.request("clear", `vim.cmd('ClaudeChanges clear')`)
 	c.request("list", `vim.cmd('ClaudeChanges')`)
 	if list := strings.Join(c.bufLines(), "\n"); !strings.Contains(list, "No turn recorded yet") {
-		t.Errorf("the list after :ClaudeChanges clear:\n%s", list)
+		t.Errorf("the list after :Claude changes clear:\n%s", list)
 	}
 }
 

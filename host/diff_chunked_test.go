@@ -113,7 +113,7 @@ func TestALargeProposalArrivingInPiecesIsExactlyClaudesText(t *testing.T) {
 // A large proposal is made ready by steps after its call returns; the
 // typing rule is applied when it is ready: a user typing in their file
 // (the only window) keeps it and their keys, the diff waits for
-// :ClaudeDiffFocus, and their unsaved text is still theirs after.
+// :Claude review focus, and their unsaved text is still theirs after.
 func TestALargeProposalArrivingWhileTheUserTypesWaitsAndTheKeysStayTheirs(t *testing.T) {
 	d := newDiffEnv(t, `require('claude.typing').QUIET_MS = 600000`)
 	file, proposal, _ := manyHunkProposal(30000)
@@ -138,7 +138,7 @@ func TestALargeProposalArrivingWhileTheUserTypesWaitsAndTheKeysStayTheirs(t *tes
 	}
 
 	d.nv.Cmd("ClaudeDiffFocus")
-	nvimtest.Next(t, d.opened, "the diff to open on :ClaudeDiffFocus", waitTimeout)
+	nvimtest.Next(t, d.opened, "the diff to open on :Claude review focus", waitTimeout)
 	d.nv.Cmd("ClaudeDiffReject")
 	if got := answer(t, p); got[0] != "DIFF_REJECTED" {
 		t.Errorf("answer %q, want the user's rejection", got)

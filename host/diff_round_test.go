@@ -50,15 +50,15 @@ func TestAfterAReviewTheNextWaitingOneComesForwardAndTheLastPutsTheCursorBack(t 
 		t.Fatalf("while the user types: %d diff windows, %d proposals shown; want both waiting unseen", wins, props)
 	}
 
-	// Which one :ClaudeDiffFocus takes (the newest) depends on which openDiff came first.
+	// Which one :Claude review focus takes (the newest) depends on which openDiff came first.
 	pending := map[string]*mcptest.Pending{"greet.txt": first, "other.txt": second}
 	d.nv.Cmd("ClaudeDiffFocus")
-	nvimtest.Next(t, d.opened, "a proposal on :ClaudeDiffFocus", waitTimeout)
+	nvimtest.Next(t, d.opened, "a proposal on :Claude review focus", waitTimeout)
 	name, next := "greet.txt", "other.txt"
 	if d.inProposalOf("other.txt") {
 		name, next = next, name
 	} else if !d.inProposalOf("greet.txt") {
-		t.Fatalf("after :ClaudeDiffFocus the cursor is in no proposal")
+		t.Fatalf("after :Claude review focus the cursor is in no proposal")
 	}
 	d.nv.Keys(":w<CR>")
 	if got := answer(t, pending[name]); got[0] != "FILE_SAVED" {

@@ -115,14 +115,14 @@ func TestKeysTypedIntoClaudesTerminalNeverReachAProposal(t *testing.T) {
 		d.nv.Lua(&text, `return table.concat(vim.api.nvim_buf_get_lines(require('claude.terminal').buf(), 0, -1, false), "\n")`)
 		return strings.Contains(text, "and then #o the README too")
 	})
-	if msgs := d.nv.Messages(); !strings.Contains(msgs, "Claude proposes a change to greet.txt: the diff is open beside; :ClaudeDiffFocus goes to it") {
+	if msgs := d.nv.Messages(); !strings.Contains(msgs, "Claude proposes a change to greet.txt: the diff is open beside; :Claude review focus goes to it") {
 		t.Errorf("the user was not told where the diff is; messages: %q", msgs)
 	}
 	d.nv.Cmd("ClaudeDiffFocus")
 	var inProposal bool
 	d.nv.Lua(&inProposal, `return vim.b.claude_diff ~= nil`)
 	if !inProposal {
-		t.Errorf(":ClaudeDiffFocus did not go to the proposal")
+		t.Errorf(":Claude review focus did not go to the proposal")
 	}
 	d.nv.Cmd("ClaudeDiffAccept")
 	if got := answer(t, p); got[0] != "FILE_SAVED" || got[1] != proposed {
@@ -181,7 +181,7 @@ func TestAFloatingTerminalStepsAsideForADiff(t *testing.T) {
 
 	d.nv.Cmd("ClaudeOpen")
 	if shown, w, h, focused := floating(); !shown || w != columns/2 || h != 10 || !focused {
-		t.Fatalf("after :ClaudeOpen: float shown %v, %dx%d, focused %v; want a focused %dx10 float", shown, w, h, focused, columns/2)
+		t.Fatalf("after :Claude open: float shown %v, %dx%d, focused %v; want a focused %dx10 float", shown, w, h, focused, columns/2)
 	}
 	waitMode(t, d.nv, "t") // else hiding the float below carries the pending :startinsert into the file
 	d.nv.Cmd("set columns=100 | doautocmd VimResized")
@@ -190,10 +190,10 @@ func TestAFloatingTerminalStepsAsideForADiff(t *testing.T) {
 	}
 	d.nv.Cmd("ClaudeToggle")
 	if shown, _, _, _ := floating(); shown {
-		t.Errorf(":ClaudeToggle left the float shown")
+		t.Errorf(":Claude toggle left the float shown")
 	}
 	d.nv.Cmd("ClaudeToggle")
-	// :ClaudeToggle's :startinsert takes effect only when Neovim next waits
+	// :Claude toggle's :startinsert takes effect only when Neovim next waits
 	// for keys. A diff arriving before that finds the user idle in the
 	// float's Normal mode (no key typed: these are RPC commands), so it
 	// rightly takes the focus: 20 of 300 runs failed so, under load.
@@ -216,7 +216,7 @@ func TestAFloatingTerminalStepsAsideForADiff(t *testing.T) {
 		t.Errorf("the diff opened by itself once the user left terminal mode")
 	}
 	d.nv.Cmd("ClaudeDiffFocus")
-	nvimtest.Next(t, d.opened, "the diff to open on :ClaudeDiffFocus", waitTimeout)
+	nvimtest.Next(t, d.opened, "the diff to open on :Claude review focus", waitTimeout)
 	if shown, _, _, _ := floating(); shown {
 		t.Errorf("the float still covers the diff")
 	}

@@ -145,7 +145,7 @@ func TestAcceptingADiff(t *testing.T) {
 		{"with the accept keymap", "", func(d *diffEnv) { d.nv.Keys(`\aa`) }, proposed},
 		{"with a remapped accept key", `require('claude').setup({ diff = { keymaps = { accept = 'ga' } } })`,
 			func(d *diffEnv) { d.nv.Keys("ga") }, proposed},
-		{"with :ClaudeDiffAccept from the file's window", "", func(d *diffEnv) {
+		{"with :Claude review accept from the file's window", "", func(d *diffEnv) {
 			d.nv.Cmd("wincmd p")
 			d.nv.Cmd("ClaudeDiffAccept")
 		}, proposed},
@@ -194,7 +194,7 @@ func TestRejectingADiff(t *testing.T) {
 		act   func(d *diffEnv)
 	}{
 		{"with the reject keymap", "", func(d *diffEnv) { d.nv.Keys(`\ad`) }},
-		{"with :ClaudeDiffDeny", "", func(d *diffEnv) { d.nv.Cmd("ClaudeDiffDeny") }},
+		{"with :Claude review reject", "", func(d *diffEnv) { d.nv.Cmd("ClaudeDiffDeny") }},
 		{"by quitting the proposal's window", "", func(d *diffEnv) { d.nv.Cmd("quit") }},
 		{"by quitting the proposal's window after editing it", "", func(d *diffEnv) {
 			d.nv.Keys("Gochanged my mind<Esc>")
@@ -510,7 +510,7 @@ func TestADiffArrivingInTheCommandLineWindowWaitsUntilTheUserGoesToIt(t *testing
 				t.Errorf("the diff opened by itself once the command-line window closed (%d diff windows)", wins)
 			}
 			d.nv.Cmd("ClaudeDiffFocus")
-			nvimtest.Next(t, d.opened, "the diff to open on :ClaudeDiffFocus", waitTimeout)
+			nvimtest.Next(t, d.opened, "the diff to open on :Claude review focus", waitTimeout)
 			d.nv.Cmd("write")
 			if got := answer(t, p); got[0] != "FILE_SAVED" || got[1] != proposed {
 				t.Errorf("answer %q", got)
@@ -540,7 +540,7 @@ func TestADiffClosedWhileTheCommandLineWindowIsOpenGoesWhenTheUserLeavesIt(t *te
 }
 
 // A proposal arriving while the user types must not catch their keys, nor
-// open when they stop: it waits until they go to it (:ClaudeDiffFocus).
+// open when they stop: it waits until they go to it (:Claude review focus).
 func TestADiffWaitsWhileTheUserTypes(t *testing.T) {
 	for _, tt := range []struct {
 		name, before, after, wantLine string
@@ -553,7 +553,7 @@ func TestADiffWaitsWhileTheUserTypes(t *testing.T) {
 			d := newDiffEnv(t, "")
 			p := d.diffWhileTyping(tt.before)
 			// (Neovim 0.10 keeps no message given on the command line.)
-			if msgs := d.nv.Messages(); tt.before != ":s/one/ONE" && !strings.Contains(msgs, "Claude proposes a change to greet.txt; it waits until you go to it (:ClaudeDiffFocus)") {
+			if msgs := d.nv.Messages(); tt.before != ":s/one/ONE" && !strings.Contains(msgs, "Claude proposes a change to greet.txt; it waits until you go to it (:Claude review focus)") {
 				t.Errorf("the user was not told a diff waits; messages: %q", msgs)
 			}
 			d.nv.Keys(tt.after)
@@ -571,7 +571,7 @@ func TestADiffWaitsWhileTheUserTypes(t *testing.T) {
 				t.Errorf("the statusline says %q, want that a proposal waits", status)
 			}
 			d.nv.Cmd("ClaudeDiffFocus")
-			nvimtest.Next(t, d.opened, "the diff to open on :ClaudeDiffFocus", waitTimeout)
+			nvimtest.Next(t, d.opened, "the diff to open on :Claude review focus", waitTimeout)
 			d.nv.Cmd("write")
 			if got := answer(t, p); got[0] != "FILE_SAVED" || got[1] != proposed {
 				t.Errorf("answer %q, want the proposal as sent", got)

@@ -67,7 +67,7 @@ func TestADiffArrivingBetweenNormalModeCommandsWaitsAndTheKeysStayInTheUsersFile
 		t.Errorf("after the user's dd and :w: %d diff windows, %d proposals; want it waiting unseen", wins, props)
 	}
 	d.nv.Cmd("ClaudeDiffFocus")
-	nvimtest.Next(t, d.opened, "the diff to open on :ClaudeDiffFocus", waitTimeout)
+	nvimtest.Next(t, d.opened, "the diff to open on :Claude review focus", waitTimeout)
 	d.nv.Cmd("ClaudeDiffReject")
 	if got := answer(t, p); got[0] != "DIFF_REJECTED" {
 		t.Errorf("answer %q, want the user's own rejection", got)

@@ -63,14 +63,14 @@ func (w testWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// start runs :ClaudeStart and returns the port and the lock file's content.
+// start runs :Claude server start and returns the port and the lock file's content.
 func (e *env) start() (int, lockfile.Info) {
 	e.t.Helper()
 	e.nv.Cmd("ClaudeStart")
 	var port int
 	e.nv.Lua(&port, `return require('claude').status().port or 0`)
 	if port == 0 {
-		e.t.Fatalf(":ClaudeStart did not start the server; messages:\n%s", e.nv.Messages())
+		e.t.Fatalf(":Claude server start did not start the server; messages:\n%s", e.nv.Messages())
 	}
 	info, err := lockfile.Read(e.lockPath(port))
 	if err != nil {
@@ -86,7 +86,7 @@ func (e *env) lockPath(port int) string {
 // connect starts the server if needed and connects a client the way the
 // CLI does (token from the lock file, initialize, ide_connected). It
 // returns once Lua has heard of the client too: the host tells it on a
-// goroutine of its own, and a command typed before that (:ClaudeSend)
+// goroutine of its own, and a command typed before that (:Claude send)
 // would see no client and open a terminal for one.
 func (e *env) connect() *mcptest.Client {
 	e.t.Helper()

@@ -109,7 +109,6 @@ func (h *Host) Register(p *plugin.Plugin) error {
 	} else {
 		h.newChats(nil) // the manifest only needs the handlers' signatures
 	}
-	chat := h.chats.ctl
 	// The attention list first: it only notes the state, while the ledger may snapshot a
 	// large work tree before the CLI goes on.
 	h.hookBus.subscribe(h.attentionHook)
@@ -117,53 +116,11 @@ func (h *Host) Register(p *plugin.Plugin) error {
 	h.hookBus.subscribe(h.places.hook)    // "2 of 3" on the reviews of one message (reviews.go)
 	h.hookBus.subscribe(h.takenBackHook)  // why hunks were taken back, with the edit's result (reviews.go)
 
-	// Sync: the Lua layer waits for these; each returns in well under a
-	// millisecond of work plus at most one call back into Neovim.
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostVersion"}, h.hostVersion)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostStart"}, h.start)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostStop"}, h.stop)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostStatus"}, h.status)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatStart"}, chat.Start)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatSessions"}, chat.Conversations)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatTrusted"}, chat.Trusted)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChangesConfigure"}, h.configureChanges)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChangesHealth"}, h.changesHealth)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatRename"}, chat.HistoryRename)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatDelete"}, chat.HistoryDelete)
-
-	// Async: fire and forget from Lua.
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostStartAsync"}, h.startAsync)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostMention"}, h.mention)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostSession"}, h.useBridge)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostDiffDone"}, h.diffDone)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostCodeDone"}, h.codeDone)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostKernelClose"}, h.kernelClose)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostLSPDone"}, h.lspDone)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatSend"}, chat.Send)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatAnswer"}, chat.Answer)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatInterrupt"}, chat.Interrupt)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatWithdraw"}, chat.Withdraw)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatStop"}, chat.Stop)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatMode"}, chat.Mode)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatModel"}, chat.Model)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatEffort"}, chat.Effort)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatModels"}, chat.Models)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatTrust"}, chat.Trust)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatStopTask"}, chat.StopTask)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatRewind"}, chat.Rewind)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatRules"}, chat.Rules)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatUsage"}, chat.UsageShow)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatMcp"}, chat.MCP)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatSuggest"}, chat.Suggest)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatBackground"}, chat.Background)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatTaskOutput"}, chat.TaskOutput)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChanges"}, h.changesRequest)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatHistory"}, chat.HistoryList)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostChatPreview"}, chat.HistoryPreview)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostAttention"}, h.attentionFromLua)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostRemoteConnect"}, h.remoteConnect)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostRemoteStop"}, h.remoteStop)
-	p.HandleFunction(&plugin.FunctionOptions{Name: "ClaudeHostRemoteStatus"}, h.remoteStatus)
+	// The functions Lua calls, one declared list (calls.go) that also writes
+	// lua/claude/host_calls.lua, the list host.lua builds its wrappers from.
+	for _, c := range h.calls() {
+		p.HandleFunction(&plugin.FunctionOptions{Name: c.Go}, c.fn)
+	}
 
 	for _, event := range []string{"CursorMoved", "CursorMovedI", "ModeChanged", "BufEnter"} {
 		p.HandleAutocmd(&plugin.AutocmdOptions{Event: event, Pattern: "*", Eval: "*"}, h.cursorEvent)

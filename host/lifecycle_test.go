@@ -49,14 +49,14 @@ func TestClaudeStopRemovesTheLockAndClaudeStartMakesANewOne(t *testing.T) {
 	port, first := e.start()
 	e.nv.Cmd("ClaudeStop")
 	if _, err := os.Stat(e.lockPath(port)); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("after :ClaudeStop the lock file is still there (stat: %v)", err)
+		t.Errorf("after :Claude server stop the lock file is still there (stat: %v)", err)
 	}
 	port2, second := e.start()
 	if second.AuthToken == first.AuthToken {
 		t.Errorf("a restarted server reused the token; each start needs a fresh one")
 	}
 	if _, err := os.Stat(e.lockPath(port2)); err != nil {
-		t.Errorf("after a second :ClaudeStart: %v", err)
+		t.Errorf("after a second :Claude server start: %v", err)
 	}
 }
 
@@ -132,7 +132,7 @@ func TestAStaleBinaryIsRefusedWithTheCommandToRun(t *testing.T) {
 	nv.Lua(nil, `vim.g.claude_nvim_binary = ...; require('claude').version = '0.0.0-other'`, stale)
 	install := "run `" + nvimtest.RepoRoot() + "/scripts/install-binary`"
 	if msg := commandMessages(t, nv, "ClaudeStart"); !contains(msg, "but the plugin is 0.0.0-other: update it: "+install) {
-		t.Errorf(":ClaudeStart with a stale binary said %q; want it to say to %s", msg, install)
+		t.Errorf(":Claude server start with a stale binary said %q; want it to say to %s", msg, install)
 	}
 	// Nothing of the refused host may linger: editing goes on without errors.
 	if err := nv.Command("doautocmd CursorMoved | doautocmd BufEnter | doautocmd ModeChanged"); err != nil {
@@ -140,7 +140,7 @@ func TestAStaleBinaryIsRefusedWithTheCommandToRun(t *testing.T) {
 	}
 	nv.Lua(nil, `vim.g.claude_nvim_binary = ...`, filepath.Join(dir, "missing"))
 	if msg := commandMessages(t, nv, "ClaudeStart"); !contains(msg, "is missing: "+install) {
-		t.Errorf(":ClaudeStart without a binary said %q; want it to say to %s", msg, install)
+		t.Errorf(":Claude server start without a binary said %q; want it to say to %s", msg, install)
 	}
 }
 
@@ -195,7 +195,7 @@ func TestTheGoHostIsRestartedAfterItDies(t *testing.T) {
 		t.Errorf("the openDiff of a dead host got an answer; want the connection gone")
 	}
 	if msg := commandMessages(t, nv, "ClaudeDiffAccept"); strings.Contains(msg, "E117") || !strings.Contains(msg, "no Claude diff here") {
-		t.Errorf(":ClaudeDiffAccept after the host died said %q; want no diff here (and no E117)", msg)
+		t.Errorf(":Claude review accept after the host died said %q; want no diff here (and no E117)", msg)
 	}
 	ev := nvimtest.Next(t, started, "the host to be restarted", waitTimeout)
 	if nvimtest.Int(ev["port"]) != st.Port {
@@ -210,7 +210,7 @@ func TestTheGoHostIsRestartedAfterItDies(t *testing.T) {
 	if pid == dead {
 		t.Errorf("the host pid is still %d", pid)
 	}
-	if msgs := nv.Messages(); !strings.Contains(msgs, "the Go host exited with code 137 (see :ClaudeLog); restarting it") {
+	if msgs := nv.Messages(); !strings.Contains(msgs, "the Go host exited with code 137 (see :Claude log); restarting it") {
 		t.Errorf("the user was not told; messages:\n%s", msgs)
 	}
 	if err := nv.Command("doautocmd CursorMoved | doautocmd BufEnter | doautocmd DirChanged"); err != nil {
@@ -231,7 +231,7 @@ func TestTheGoHostIsRestartedAfterItDies(t *testing.T) {
 	var running bool
 	nv.Lua(&running, `return require('claude').status().running`)
 	if !running {
-		t.Errorf(":ClaudeStart after the host died twice did not start it; messages:\n%s", nv.Messages())
+		t.Errorf(":Claude server start after the host died twice did not start it; messages:\n%s", nv.Messages())
 	}
 }
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// :ClaudeStart with a lock directory that is a symbolic link starts no
+// :Claude server start with a lock directory that is a symbolic link starts no
 // server and tells the user why and what to run.
 func TestClaudeStartRefusesALinkedLockDirectoryAndSaysHowToFixIt(t *testing.T) {
 	e := newEnv(t)
@@ -23,7 +23,7 @@ func TestClaudeStartRefusesALinkedLockDirectoryAndSaysHowToFixIt(t *testing.T) {
 	msg := commandMessages(t, e.nv, "ClaudeStart")
 	for _, want := range []string{e.lockDir + " is a symbolic link", "mkdir -m 700 " + e.lockDir} {
 		if !contains(msg, want) {
-			t.Errorf(":ClaudeStart said %q; want it to say %q", msg, want)
+			t.Errorf(":Claude server start said %q; want it to say %q", msg, want)
 		}
 	}
 	var port int

@@ -10,7 +10,7 @@ import (
 	"github.com/neovim/go-client/nvim/plugin"
 )
 
-var update = flag.Bool("update", false, "rewrite rplugin/claude-nvim.vim from the handlers")
+var update = flag.Bool("update", false, "rewrite rplugin/claude-nvim.vim and lua/claude/host_calls.lua from the handlers")
 
 // The manifest Neovim loads (rplugin/claude-nvim.vim) must declare exactly
 // the handlers Register declares; regenerate with
@@ -33,6 +33,30 @@ func TestManifestIsUpToDate(t *testing.T) {
 	}
 	if string(got) != string(want) {
 		t.Errorf("%s is stale; run `go test ./host -run Manifest -update`\ngot:\n%s\nwant:\n%s", path, got, want)
+	}
+}
+
+// lua/claude/host_calls.lua, the list host.lua makes its wrappers from,
+// is calls.go's, as Register declares it; regenerate with
+// `go test ./host -run LuaCalls -update` (or `make manifest`).
+func TestLuaCallsAreUpToDate(t *testing.T) {
+	h := New(Options{})
+	if err := h.Register(plugin.New(nil)); err != nil {
+		t.Fatal(err)
+	}
+	got := h.LuaCalls()
+	path := filepath.Join(nvimtest.RepoRoot(), "lua", "claude", "host_calls.lua")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("%s is stale; run `go test ./host -run LuaCalls -update`\ngot:\n%s\nwant:\n%s", path, got, want)
 	}
 }
 
@@ -60,8 +84,8 @@ func TestStartupLoadsNoPluginModules(t *testing.T) {
 		t.Errorf("modules loaded at startup: %v; want none", loaded)
 	}
 	var hasCmd bool
-	nv.Lua(&hasCmd, `return vim.fn.exists(':ClaudeOpen') == 2`)
+	nv.Lua(&hasCmd, `return vim.fn.exists(':Claude') == 2 and vim.fn.exists(':ClaudeOpen') == 2`)
 	if !hasCmd {
-		t.Errorf(":ClaudeOpen is not defined after startup")
+		t.Errorf(":Claude or :ClaudeOpen is not defined after startup")
 	}
 }

@@ -23,7 +23,7 @@ func lines(m atMentioned) string {
 	return itoa(*m.LineStart) + "-" + itoa(*m.LineEnd)
 }
 
-// A stand-in for the CLI that just stays alive, so :ClaudeSend has a
+// A stand-in for the CLI that just stays alive, so :Claude send has a
 // terminal to focus without running the real claude.
 const idleCLI = `require('claude').setup({ terminal_cmd = { 'sh', '-c', 'exec cat', 'cli' }, permission_mode = false })`
 
@@ -38,7 +38,7 @@ func TestAMentionMadeBeforeTheCLIConnectsIsDeliveredWhenItDoes(t *testing.T) {
 	var buftype string
 	e.nv.Lua(&buftype, `return vim.bo.buftype`)
 	if buftype != "terminal" {
-		t.Errorf("after :ClaudeSend the current buffer is %q, want the Claude terminal", buftype)
+		t.Errorf("after :Claude send the current buffer is %q, want the Claude terminal", buftype)
 	}
 
 	c := e.connect()
@@ -58,13 +58,13 @@ func TestMentionsOfRangesFilesAndDirectories(t *testing.T) {
 	e.nv.Keys("2GVj<Esc>")
 	e.nv.Cmd("'<,'>ClaudeSend")
 	if got := mcptest.Next[atMentioned](t, c, "at_mentioned"); got.FilePath != path || lines(got) != "1-2" {
-		t.Errorf("visual :ClaudeSend sent %s %s, want %s 1-2", got.FilePath, lines(got), path)
+		t.Errorf("visual :Claude send sent %s %s, want %s 1-2", got.FilePath, lines(got), path)
 	}
 
 	e.nv.Cmd("wincmd p")
 	e.nv.Cmd("ClaudeSend")
 	if got := mcptest.Next[atMentioned](t, c, "at_mentioned"); got.FilePath != path || lines(got) != "whole" {
-		t.Errorf(":ClaudeSend without a range sent %s %s, want the whole file", got.FilePath, lines(got))
+		t.Errorf(":Claude send without a range sent %s %s, want the whole file", got.FilePath, lines(got))
 	}
 
 	// lazy.nvim key specs map visual mode to "<Cmd>ClaudeSend<CR>": no
@@ -83,13 +83,13 @@ func TestMentionsOfRangesFilesAndDirectories(t *testing.T) {
 
 	e.nv.Cmd("ClaudeAdd dir/m.txt 4 3")
 	if got := mcptest.Next[atMentioned](t, c, "at_mentioned"); got.FilePath != path || lines(got) != "2-3" {
-		t.Errorf(":ClaudeAdd dir/m.txt 4 3 sent %s %s, want %s 2-3", got.FilePath, lines(got), path)
+		t.Errorf(":Claude add dir/m.txt 4 3 sent %s %s, want %s 2-3", got.FilePath, lines(got), path)
 	}
 
 	e.nv.Cmd("ClaudeAdd dir")
 	got := mcptest.Next[atMentioned](t, c, "at_mentioned")
 	if !strings.HasSuffix(got.FilePath, "/dir/") || lines(got) != "whole" {
-		t.Errorf(":ClaudeAdd dir sent %s %s, want the directory path ending in /", got.FilePath, lines(got))
+		t.Errorf(":Claude add dir sent %s %s, want the directory path ending in /", got.FilePath, lines(got))
 	}
 }
 
@@ -97,7 +97,7 @@ func TestClaudeAddRejectsAMissingPath(t *testing.T) {
 	e := newEnv(t)
 	e.nv.Lua(nil, idleCLI)
 	if msg := commandMessages(t, e.nv, "ClaudeAdd no/such/file"); !strings.Contains(msg, "claude.nvim: no such file or directory: no/such/file") {
-		t.Errorf(":ClaudeAdd no/such/file said %q, want a clear error naming the path", msg)
+		t.Errorf(":Claude add no/such/file said %q, want a clear error naming the path", msg)
 	}
 }
 
@@ -107,8 +107,8 @@ func TestClaudeAddRejectsAMissingPath(t *testing.T) {
 func TestClaudeAddSaysWhatItCannotSend(t *testing.T) {
 	for _, tt := range []struct{ name, setup, cmd, want string }{
 		{"the working directory", "", "ClaudeAdd .", ". is Claude's working directory: Claude sees all of it already"},
-		{"the current buffer, Claude's terminal", "ClaudeOpen", "ClaudeAdd %", "Claude's terminal is not a file; use :ClaudeAdd {path}"},
-		{"the current buffer, a terminal", "terminal", "ClaudeAdd %", "is not a file; use :ClaudeAdd {path}"},
+		{"the current buffer, Claude's terminal", "ClaudeOpen", "ClaudeAdd %", "Claude's terminal is not a file; use :Claude add {path}"},
+		{"the current buffer, a terminal", "terminal", "ClaudeAdd %", "is not a file; use :Claude add {path}"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t)
@@ -130,7 +130,7 @@ func TestClaudeAddSaysWhatItCannotSend(t *testing.T) {
 	}
 }
 
-// :ClaudeSendText types into Claude's input and leaves it there; :ClaudeAsk
+// :Claude type types into Claude's input and leaves it there; :Claude ask
 // without a question asks for one (vim.ui.input) and types the mention and
 // the question, then Enter.
 func TestClaudeSendTextAndClaudeAskTypeIntoClaudesInput(t *testing.T) {
@@ -153,7 +153,7 @@ func TestClaudeSendTextAndClaudeAskTypeIntoClaudesInput(t *testing.T) {
 	var inTerminal bool
 	e.nv.Lua(&inTerminal, `return vim.b.claude_terminal == true`)
 	if !inTerminal {
-		t.Errorf("after :ClaudeSendText the cursor is not in Claude's terminal")
+		t.Errorf("after :Claude type the cursor is not in Claude's terminal")
 	}
 	// The terminal shows the typed keys as they come, and cat prints the
 	// line again once Enter ends it: twice means it was submitted.
@@ -170,7 +170,7 @@ func TestClaudeSendTextAndClaudeAskTypeIntoClaudesInput(t *testing.T) {
 	}
 }
 
-// :ClaudeAdd without a path in netrw sends the entry on the cursor's line,
+// :Claude add without a path in netrw sends the entry on the cursor's line,
 // or each entry of a Visual selection.
 func TestClaudeAddInNetrwSendsTheEntriesUnderTheCursor(t *testing.T) {
 	e := newEnv(t)
@@ -191,20 +191,20 @@ func TestClaudeAddInNetrwSendsTheEntriesUnderTheCursor(t *testing.T) {
 	e.nv.Cmd(itoa(at.File))
 	e.nv.Cmd("ClaudeAdd")
 	if got := mcptest.Next[atMentioned](t, c, "at_mentioned"); got.FilePath != file || lines(got) != "whole" {
-		t.Errorf(":ClaudeAdd on m.txt in netrw sent %s %s, want %s", got.FilePath, lines(got), file)
+		t.Errorf(":Claude add on m.txt in netrw sent %s %s, want %s", got.FilePath, lines(got), file)
 	}
 	e.nv.Cmd("wincmd p")
-	e.nv.Keys(itoa(at.Sub) + "GV" + itoa(at.File) + "G:ClaudeAdd<CR>")
+	e.nv.Keys(itoa(at.Sub) + "GV" + itoa(at.File) + "G:Claude add<CR>")
 	var got []string
 	for range 2 {
 		got = append(got, mcptest.Next[atMentioned](t, c, "at_mentioned").FilePath)
 	}
 	if want := []string{dir + "/sub/", file}; !slices.Equal(got, want) && !slices.Equal(got, []string{file, dir + "/sub/"}) {
-		t.Errorf("Visual :ClaudeAdd in netrw sent %q, want %q", got, want)
+		t.Errorf("Visual :Claude add in netrw sent %q, want %q", got, want)
 	}
 	e.nv.Cmd("wincmd p")
 	if msg := commandMessages(t, e.nv, "1ClaudeAdd"); !strings.Contains(msg, "no file or directory on this line") {
-		t.Errorf(":ClaudeAdd on netrw's banner said %q", msg)
+		t.Errorf(":Claude add on netrw's banner said %q", msg)
 	}
 
 	// Marked files (mf) go instead of the cursor's entry, all of them;
@@ -217,11 +217,11 @@ func TestClaudeAddInNetrwSendsTheEntriesUnderTheCursor(t *testing.T) {
 	}
 	slices.Sort(got)
 	if want := []string{file, dir + "/sub/"}; !slices.Equal(got, want) {
-		t.Errorf(":ClaudeAdd with m.txt and sub/ marked in netrw sent %q, want %q", got, want)
+		t.Errorf(":Claude add with m.txt and sub/ marked in netrw sent %q, want %q", got, want)
 	}
 	e.nv.Keys("mu" + itoa(at.File) + "G")
 	e.nv.Cmd("ClaudeAdd")
 	if got := mcptest.Next[atMentioned](t, c, "at_mentioned"); got.FilePath != file {
-		t.Errorf(":ClaudeAdd after netrw's marks were cleared sent %s, want the cursor's %s", got.FilePath, file)
+		t.Errorf(":Claude add after netrw's marks were cleared sent %s, want the cursor's %s", got.FilePath, file)
 	}
 }

@@ -50,7 +50,7 @@ func TestClaudeStartWritesALockFileAndServes(t *testing.T) {
 	}
 	for _, want := range []string{strconv.Itoa(port), e.lockPath(port), "client: mcptest"} {
 		if !strings.Contains(out, want) {
-			t.Errorf(":ClaudeStatus output %q lacks %q", out, want)
+			t.Errorf(":Claude status output %q lacks %q", out, want)
 		}
 	}
 }

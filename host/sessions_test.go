@@ -64,7 +64,7 @@ func newTwoSessions(t *testing.T) *twoSessions {
 	var sessions []sessionInfo
 	e.nv.Lua(&sessions, `return require('claude').status().sessions or {}`)
 	if len(sessions) != 2 {
-		t.Fatalf("after :ClaudeOpen in two tab pages with two cwds: sessions %+v, want two; messages:\n%s", sessions, e.nv.Messages())
+		t.Fatalf("after :Claude open in two tab pages with two cwds: sessions %+v, want two; messages:\n%s", sessions, e.nv.Messages())
 	}
 	s.infoA, s.infoB = sessions[0], sessions[1]
 	s.a, s.b = s.dialSession(s.infoA), s.dialSession(s.infoB)
@@ -154,7 +154,7 @@ func TestEachSessionHasItsOwnServerLockFileAndFolder(t *testing.T) {
 		t.Errorf("session cwds %q, want %q", cwds, []string{s.dirA, s.dirB})
 	}
 
-	// :ClaudeClose in b's tab page ends b only: its lock goes, a's stays.
+	// :Claude close in b's tab page ends b only: its lock goes, a's stays.
 	s.tab(2)
 	s.nv.Cmd("ClaudeClose")
 	nvimtest.Wait(t, "b's lock file to go", waitTimeout, func() bool {
@@ -164,7 +164,7 @@ func TestEachSessionHasItsOwnServerLockFileAndFolder(t *testing.T) {
 	select {
 	case <-s.b.Done():
 	case <-time.After(waitTimeout):
-		t.Errorf("b's client still connected after :ClaudeClose of its session")
+		t.Errorf("b's client still connected after :Claude close of its session")
 	}
 	if _, err := os.Stat(s.infoA.Lockfile); err != nil {
 		t.Errorf("a's lock file after b closed: %v", err)
@@ -195,7 +195,7 @@ func TestShutdownRemovesEverySessionsLockFile(t *testing.T) {
 
 func TestSelectionsAndMentionsReachOnlyTheSessionOfTheirTabPage(t *testing.T) {
 	s := newTwoSessions(t)
-	// In b's tab page (current since its :ClaudeOpen): select a line.
+	// In b's tab page (current since its :Claude open): select a line.
 	s.tab(2)
 	s.nv.Cmd("normal! ggVj")
 	sel := selectionWhere(t, s.b, func(x selectionChanged) bool {
@@ -211,7 +211,7 @@ func TestSelectionsAndMentionsReachOnlyTheSessionOfTheirTabPage(t *testing.T) {
 		}
 	}
 
-	// :ClaudeSend in a's tab page mentions to a alone.
+	// :Claude send in a's tab page mentions to a alone.
 	s.tab(1)
 	s.nv.Cmd("wincmd p") // a's file window, not its terminal
 	s.nv.Cmd("stopinsert")
@@ -237,7 +237,7 @@ func TestSelectionsAndMentionsReachOnlyTheSessionOfTheirTabPage(t *testing.T) {
 	s.nv.Cmd("ClaudeAdd " + s.fileB)
 	raw, err = s.b.WaitNotification("at_mentioned", waitTimeout)
 	if err != nil {
-		t.Fatalf("b got no at_mentioned for its own :ClaudeAdd: %v", err)
+		t.Fatalf("b got no at_mentioned for its own :Claude add: %v", err)
 	}
 	if err := json.Unmarshal(raw, &m); err != nil || m.FilePath != s.fileB {
 		t.Errorf("a's mention reached b too: b's first at_mentioned is %s, want its own %s", raw, s.fileB)
@@ -264,7 +264,7 @@ func TestATabPageOfAnotherDirectoryGetsItsOwnSessionOnFirstUse(t *testing.T) {
 			}
 		}
 	}
-	// :ClaudeSend there starts a third session, in that directory.
+	// :Claude send there starts a third session, in that directory.
 	s.nv.Cmd("ClaudeSend")
 	var cwds []string
 	s.nv.Lua(&cwds, `
@@ -272,7 +272,7 @@ func TestATabPageOfAnotherDirectoryGetsItsOwnSessionOnFirstUse(t *testing.T) {
 		for _, x in ipairs(require('claude.terminal').sessions()) do table.insert(out, x.cwd) end
 		return out`)
 	if !slices.Equal(cwds, []string{s.dirA, s.dirB, dirC}) {
-		t.Errorf("after :ClaudeSend in a third directory, sessions in %q; want a third in %s", cwds, dirC)
+		t.Errorf("after :Claude send in a third directory, sessions in %q; want a third in %s", cwds, dirC)
 	}
 }
 
@@ -367,7 +367,7 @@ func TestClaudeSessionsListsAndSwitches(t *testing.T) {
 		t.Errorf("after choosing b, tab page %d is current, want 2", tabnr)
 	}
 	if msgs := commandMessages(t, s.nv, "ClaudeStatus"); !strings.Contains(msgs, "session 2 (current)") || !strings.Contains(msgs, "session 1") {
-		t.Errorf(":ClaudeStatus with two sessions:\n%s", msgs)
+		t.Errorf(":Claude status with two sessions:\n%s", msgs)
 	}
 	s.nv.Cmd("checkhealth claude")
 	var report string
@@ -377,7 +377,7 @@ func TestClaudeSessionsListsAndSwitches(t *testing.T) {
 	}
 }
 
-// :ClaudeStatus in either tab page: its header describes that tab page's
+// :Claude status in either tab page: its header describes that tab page's
 // session's server, and each session is shown with its own directory (not
 // the current tab page's).
 func TestClaudeStatusDescribesEachSessionWhereItIs(t *testing.T) {
@@ -394,14 +394,14 @@ func TestClaudeStatusDescribesEachSessionWhereItIs(t *testing.T) {
 		lines := strings.Split(strings.TrimSpace(msgs), "\n")
 		header := fmt.Sprintf("listening on 127.0.0.1:%d", tt.here.Port)
 		if !strings.Contains(lines[0], header) || !strings.Contains(msgs, "lock file: "+tt.here.Lockfile) {
-			t.Errorf(":ClaudeStatus in tab page %d:\n%s\nwant its header to describe session %d's server (%s, %s)", tt.tab, msgs, tt.here.Session, header, tt.here.Lockfile)
+			t.Errorf(":Claude status in tab page %d:\n%s\nwant its header to describe session %d's server (%s, %s)", tt.tab, msgs, tt.here.Session, header, tt.here.Lockfile)
 		}
 		for _, want := range []string{
 			fmt.Sprintf("session 1%s: %s, 127.0.0.1:%d", map[bool]string{true: " (current)"}[tt.tab == 1], s.dirA, s.infoA.Port),
 			fmt.Sprintf("session 2%s: %s, 127.0.0.1:%d", map[bool]string{true: " (current)"}[tt.tab == 2], s.dirB, s.infoB.Port),
 		} {
 			if !strings.Contains(msgs, want) {
-				t.Errorf(":ClaudeStatus in tab page %d:\n%s\nwant a line with %q", tt.tab, msgs, want)
+				t.Errorf(":Claude status in tab page %d:\n%s\nwant a line with %q", tt.tab, msgs, want)
 			}
 		}
 	}

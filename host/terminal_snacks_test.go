@@ -45,7 +45,7 @@ func readSnacksTerm(t *testing.T, e *env) snacksTerm {
 
 // terminal.provider = "snacks": the CLI runs in a Snacks.terminal (the real
 // snacks.nvim), placed by terminal.position and size, and is still the
-// session's terminal: :ClaudeSendText types into it, :ClaudeToggle hides
+// session's terminal: :Claude type types into it, :Claude toggle hides
 // it and has snacks show it again, and a clean exit closes it.
 func TestSnacksProviderRunsClaudeInASnacksTerminal(t *testing.T) {
 	e := newEnv(t, nvimtest.WithPlugins(t, "snacks.nvim"))
@@ -57,7 +57,7 @@ func TestSnacksProviderRunsClaudeInASnacksTerminal(t *testing.T) {
 	e.nv.Cmd("ClaudeOpen")
 	st := readSnacksTerm(t, e)
 	if !st.Snacks || !st.Ours || !st.Running {
-		t.Fatalf(":ClaudeOpen with the snacks provider: %+v, want a running snacks terminal known as Claude's\n%s", st, e.nv.Messages())
+		t.Fatalf(":Claude open with the snacks provider: %+v, want a running snacks terminal known as Claude's\n%s", st, e.nv.Messages())
 	}
 	var current int
 	e.nv.Lua(&current, `return vim.api.nvim_get_current_buf()`)
@@ -76,11 +76,11 @@ func TestSnacksProviderRunsClaudeInASnacksTerminal(t *testing.T) {
 
 	e.nv.Cmd("ClaudeToggle")
 	if got := readSnacksTerm(t, e); got.Win != 0 || !got.Running {
-		t.Errorf("after :ClaudeToggle the snacks terminal is %+v, want hidden and running", got)
+		t.Errorf("after :Claude toggle the snacks terminal is %+v, want hidden and running", got)
 	}
 	e.nv.Cmd("ClaudeToggle")
 	if got := readSnacksTerm(t, e); got.Win == 0 || !got.SnackWin || got.Buf != st.Buf || got.Height != 7 {
-		t.Errorf("after a second :ClaudeToggle the snacks terminal is %+v, want buffer %d shown again by snacks, 7 lines high", got, st.Buf)
+		t.Errorf("after a second :Claude toggle the snacks terminal is %+v, want buffer %d shown again by snacks, 7 lines high", got, st.Buf)
 	}
 
 	// Enter, then Ctrl-D ends cat with status 0, as /exit ends Claude.
@@ -100,7 +100,7 @@ func TestSnacksProviderSaysWhenSnacksIsMissing(t *testing.T) {
 	e := newEnv(t)
 	e.nv.Lua(nil, `require('claude').setup({ terminal_cmd = { 'sh', '-c', 'exec cat', 'cli' }, permission_mode = false, terminal = { provider = 'snacks' } })`)
 	if msg := commandMessages(t, e.nv, "ClaudeOpen"); !strings.Contains(msg, `terminal.provider = "snacks" needs folke/snacks.nvim`) {
-		t.Errorf(":ClaudeOpen with the snacks provider and no snacks.nvim said %q, want that it needs snacks.nvim", msg)
+		t.Errorf(":Claude open with the snacks provider and no snacks.nvim said %q, want that it needs snacks.nvim", msg)
 	}
 	var terms int
 	e.nv.Lua(&terms, `local n = 0 for _, b in ipairs(vim.api.nvim_list_bufs()) do if vim.bo[b].buftype == 'terminal' then n = n + 1 end end return n`)

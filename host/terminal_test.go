@@ -44,9 +44,9 @@ func TestClaudeOpenStartsTheCLIWithTheIDEEnvironment(t *testing.T) {
 	}
 }
 
-// A server already running when Claude's terminal opens (:ClaudeStart, a :ClaudeSend
+// A server already running when Claude's terminal opens (:Claude server start, a :Claude send
 // before it, auto_start, a chat) still gives the terminal's CLI the hooks: without them its
-// turns are not recorded (:ClaudeChanges) and :ClaudeSessions does not follow it.
+// turns are not recorded (:Claude changes) and :Claude sessions does not follow it.
 func TestATerminalOpenedWhileTheServerRunsGetsTheHooks(t *testing.T) {
 	e := newEnv(t)
 	script, record := nvimtest.StandInCLI(t, t.TempDir())
@@ -111,15 +111,15 @@ func TestTheClaudeTerminalTogglesFocusesAndCloses(t *testing.T) {
 	e.nv.Cmd("ClaudeOpen")
 	wins, cur, job := state()
 	if wins != 1 || !cur || job == 0 {
-		t.Fatalf("after :ClaudeOpen: %d windows, focused %v, job %d; want 1, true, a job", wins, cur, job)
+		t.Fatalf("after :Claude open: %d windows, focused %v, job %d; want 1, true, a job", wins, cur, job)
 	}
 	e.nv.Cmd("ClaudeToggle")
 	if wins, _, _ := state(); wins != 0 {
-		t.Errorf("after :ClaudeToggle the terminal is in %d windows, want hidden", wins)
+		t.Errorf("after :Claude toggle the terminal is in %d windows, want hidden", wins)
 	}
 	e.nv.Cmd("ClaudeToggle")
 	if wins, cur, job2 := state(); wins != 1 || !cur || job2 != job {
-		t.Errorf("second :ClaudeToggle: %d windows, focused %v, job %d; want the same session (job %d) shown", wins, cur, job2, job)
+		t.Errorf("second :Claude toggle: %d windows, focused %v, job %d; want the same session (job %d) shown", wins, cur, job2, job)
 	}
 
 	// The terminal as the only window: toggling must not fail.
@@ -132,16 +132,16 @@ func TestTheClaudeTerminalTogglesFocusesAndCloses(t *testing.T) {
 	}
 	e.nv.Cmd("ClaudeFocus")
 	if wins, cur, job2 := state(); wins != 1 || !cur || job2 != job {
-		t.Errorf(":ClaudeFocus: %d windows, focused %v, job %d; want the same session focused", wins, cur, job2)
+		t.Errorf(":Claude focus: %d windows, focused %v, job %d; want the same session focused", wins, cur, job2)
 	}
 
 	e.nv.Cmd("ClaudeClose")
 	if wins, _, _ := state(); wins != 0 {
-		t.Errorf("after :ClaudeClose the terminal is in %d windows", wins)
+		t.Errorf("after :Claude close the terminal is in %d windows", wins)
 	}
 	e.nv.Cmd("ClaudeOpen")
 	if _, _, job2 := state(); job2 == 0 || job2 == job {
-		t.Errorf("reopening after :ClaudeClose gave job %d, want a new one (old %d)", job2, job)
+		t.Errorf("reopening after :Claude close gave job %d, want a new one (old %d)", job2, job)
 	}
 }
 
@@ -161,7 +161,7 @@ func TestReopeningAfterTheCLIExitsStartsANewOne(t *testing.T) {
 	var chan2 int
 	e.nv.Lua(&chan2, `return vim.b[require('claude.terminal').buf()].terminal_job_id`)
 	if chan2 == 0 || chan2 == chan1 {
-		t.Errorf("after the CLI exited, :ClaudeOpen ran job %d; want a new one (old %d)", chan2, chan1)
+		t.Errorf("after the CLI exited, :Claude open ran job %d; want a new one (old %d)", chan2, chan1)
 	}
 }
 
@@ -196,7 +196,7 @@ func TestClaudeOpenWithoutTheCLISaysHowToGetIt(t *testing.T) {
 			e.nv.Lua(nil, `require('claude').setup({ terminal_cmd = `+cmd+` })`)
 			msg := commandMessages(t, e.nv, "ClaudeOpen")
 			if !strings.Contains(msg, "no-such-claude is not an executable on PATH") || !strings.Contains(msg, "npm install -g @anthropic-ai/claude-code") {
-				t.Errorf(":ClaudeOpen said %q, want what is missing and how to install it", msg)
+				t.Errorf(":Claude open said %q, want what is missing and how to install it", msg)
 			}
 			var terms int
 			e.nv.Lua(&terms, `local n = 0 for _, b in ipairs(vim.api.nvim_list_bufs()) do if vim.bo[b].buftype == 'terminal' then n = n + 1 end end return n`)
@@ -207,21 +207,21 @@ func TestClaudeOpenWithoutTheCLISaysHowToGetIt(t *testing.T) {
 	}
 }
 
-// What :ClaudeStop, :ClaudeStatus and a CLI that exits tell the user.
+// What :Claude server stop, :Claude status and a CLI that exits tell the user.
 func TestTheUserIsToldWhatStoppedAndWhen(t *testing.T) {
-	t.Run(":ClaudeStop", func(t *testing.T) {
+	t.Run(":Claude server stop", func(t *testing.T) {
 		e := newEnv(t)
 		e.nv.Lua(nil, idleCLI)
 		if msg := commandMessages(t, e.nv, "ClaudeStop"); !strings.Contains(msg, "claude.nvim: the server is not running") {
-			t.Errorf(":ClaudeStop of a stopped server said %q", msg)
+			t.Errorf(":Claude server stop of a stopped server said %q", msg)
 		}
 		e.start()
 		if msg := commandMessages(t, e.nv, "ClaudeStop"); !strings.Contains(msg, "claude.nvim: server stopped; lock file removed") {
-			t.Errorf(":ClaudeStop said %q", msg)
+			t.Errorf(":Claude server stop said %q", msg)
 		}
 		e.nv.Cmd("ClaudeOpen")
-		if msg := commandMessages(t, e.nv, "ClaudeStop"); !strings.Contains(msg, "server stopped: Claude is disconnected. :ClaudeStart (or :ClaudeOpen) within about 15 s reconnects it") {
-			t.Errorf(":ClaudeStop with Claude running said %q", msg)
+		if msg := commandMessages(t, e.nv, "ClaudeStop"); !strings.Contains(msg, "server stopped: Claude is disconnected. :Claude server start (or :Claude open) within about 15 s reconnects it") {
+			t.Errorf(":Claude server stop with Claude running said %q", msg)
 		}
 	})
 	t.Run("the CLI exiting", func(t *testing.T) {
@@ -234,7 +234,7 @@ func TestTheUserIsToldWhatStoppedAndWhen(t *testing.T) {
 			t.Errorf("after the CLI exited with 3: messages %q", msgs)
 		}
 	})
-	t.Run(":ClaudeStatus shows local time", func(t *testing.T) {
+	t.Run(":Claude status shows local time", func(t *testing.T) {
 		e := newEnv(t)
 		e.connect()
 		out, err := e.nv.Exec("ClaudeStatus", true)
@@ -242,7 +242,7 @@ func TestTheUserIsToldWhatStoppedAndWhen(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !regexp.MustCompile(`since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\n`).MatchString(out + "\n") {
-			t.Errorf(":ClaudeStatus printed %q; want the connection time as a local date and time", out)
+			t.Errorf(":Claude status printed %q; want the connection time as a local date and time", out)
 		}
 	})
 }
@@ -345,7 +345,7 @@ func TestTheTerminalOpensWhereConfigured(t *testing.T) {
 }
 
 // A script that opens Claude and goes back to the file in one go (a
-// VimEnter autocmd running :ClaudeOpen, then :wincmd p) leaves the user in
+// VimEnter autocmd running :Claude open, then :wincmd p) leaves the user in
 // Normal mode in their file: the terminal's pending Insert mode stays with the
 // terminal, and the next key typed is a command, not text in the file.
 func TestInsertModeMeantForTheTerminalNeverLandsInTheWindowAScriptGoesTo(t *testing.T) {
@@ -362,7 +362,7 @@ func TestInsertModeMeantForTheTerminalNeverLandsInTheWindowAScriptGoesTo(t *test
 	}
 	e.nv.Lua(&got, `return { mode = vim.api.nvim_get_mode().mode, name = vim.fn.expand('%:t'), line = vim.fn.getline(1) }`)
 	if got.Name != "notes.txt" || got.Mode != "n" || got.Line != "y notes" {
-		t.Errorf("after :ClaudeOpen, :wincmd p and x: %+v; want Normal mode in notes.txt, its first character deleted", got)
+		t.Errorf("after :Claude open, :wincmd p and x: %+v; want Normal mode in notes.txt, its first character deleted", got)
 	}
 	// Going to the terminal still starts Insert mode there.
 	e.nv.Cmd("wincmd p")

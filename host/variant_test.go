@@ -17,7 +17,7 @@ import (
 )
 
 // The WebSocket variant's direct methods (issue 38) against a real Neovim and real files,
-// over the server :ClaudeStart starts, as a client of that variant calls them.
+// over the server :Claude server start starts, as a client of that variant calls them.
 
 // callDirect calls a direct method and returns its result, or the JSON-RPC error.
 func callDirect(t *testing.T, c *mcptest.Client, method string, params any) (json.RawMessage, *mcptest.RPCError) {

@@ -180,7 +180,7 @@ func (s *Store) Turns() ([]Turn, error) {
 }
 
 // Forget drops the turns beyond limits (the oldest first) and then the snapshots only they
-// kept; with a zero Limits it drops every turn (:ClaudeChanges clear). Over StoreSize, the
+// kept; with a zero Limits it drops every turn (:Claude changes clear). Over StoreSize, the
 // oldest turns go a quarter at a time until the store fits, the newest turn always kept.
 func (s *Store) Forget(ctx context.Context, limits Limits) error {
 	unlock, err := s.lock(ctx)
@@ -296,7 +296,7 @@ func (s *Store) readJournal() ([]Turn, error) {
 	}
 	var turns []Turn
 	if err := json.Unmarshal(data, &turns); err != nil {
-		return nil, fmt.Errorf("ledger: %s is damaged (%v); :ClaudeChanges clear starts a new one", journalName, err)
+		return nil, fmt.Errorf("ledger: %s is damaged (%v); :Claude changes clear starts a new one", journalName, err)
 	}
 	return turns, nil
 }

@@ -92,7 +92,7 @@ alias("ClaudeChatUsage", "chat usage", {})
 alias("ClaudeChatMcp", "chat mcp", {})
 alias("ClaudeChatBackground", "chat background", {})
 alias("ClaudeChatEffort", "chat effort", { nargs = 1 })
--- :ClaudeRemote {name} connects; with !, disconnects.
+-- :Claude remote connect {name} connects; with !, disconnects.
 command("ClaudeRemote", function(o)
   tree().run(o.bang and "remote disconnect" or "remote connect", { args = o.args })
 end, {
@@ -129,10 +129,10 @@ map({ "n" }, "<Plug>(ClaudeChatNextPrompt)", "<Cmd>lua require('claude.chat.keys
 map({ "n" }, "<Plug>(ClaudeChatRewind)", "<Cmd>lua require('claude.chat.rewind').start()<CR>", "Rewind, fork or edit from the chat's prompt at the cursor")
 map({ "n" }, "<Plug>(ClaudeChangeNext)", "<Cmd>lua require('claude.changes.signs').next()<CR>", "Go to Claude's next unreviewed change")
 map({ "n" }, "<Plug>(ClaudeChangePrev)", "<Cmd>lua require('claude.changes.signs').prev()<CR>", "Go to Claude's previous unreviewed change")
-map({ "n" }, "<Plug>(ClaudeChangeRevertHunk)", "<Cmd>lua require('claude.changes.diff').revert_hunk()<CR>", "Revert Claude's hunk under the cursor (:ClaudeChanges diff)")
-map({ "n" }, "<Plug>(ClaudeChangeReview)", "<Cmd>lua require('claude.changes.diff').review()<CR>", "Mark Claude's hunk under the cursor reviewed (:ClaudeChanges diff)")
-map({ "n" }, "<Plug>(ClaudeChangeRevertFile)", "<Cmd>lua require('claude.changes.diff').revert_file()<CR>", "Revert Claude's change to this file (:ClaudeChanges diff)")
-map({ "n" }, "<Plug>(ClaudeChangeRevertTurn)", "<Cmd>lua require('claude.changes.diff').revert_turn()<CR>", "Revert Claude's whole turn (:ClaudeChanges diff)")
+map({ "n" }, "<Plug>(ClaudeChangeRevertHunk)", "<Cmd>lua require('claude.changes.diff').revert_hunk()<CR>", "Revert Claude's hunk under the cursor (:Claude changes diff)")
+map({ "n" }, "<Plug>(ClaudeChangeReview)", "<Cmd>lua require('claude.changes.diff').review()<CR>", "Mark Claude's hunk under the cursor reviewed (:Claude changes diff)")
+map({ "n" }, "<Plug>(ClaudeChangeRevertFile)", "<Cmd>lua require('claude.changes.diff').revert_file()<CR>", "Revert Claude's change to this file (:Claude changes diff)")
+map({ "n" }, "<Plug>(ClaudeChangeRevertTurn)", "<Cmd>lua require('claude.changes.diff').revert_turn()<CR>", "Revert Claude's whole turn (:Claude changes diff)")
 map({ "n" }, "<Plug>(ClaudeHistoryResume)", "<Cmd>lua require('claude.chat.history').action('resume')<CR>", "Resume the conversation under the cursor")
 map({ "n" }, "<Plug>(ClaudeHistoryPreview)", "<Cmd>lua require('claude.chat.history').action('preview')<CR>", "Preview the conversation's first and last messages")
 map({ "n" }, "<Plug>(ClaudeHistoryRename)", "<Cmd>lua require('claude.chat.history').action('rename')<CR>", "Rename the conversation under the cursor")

@@ -56,7 +56,7 @@ func TestOnlyHostLuaCallsTheGoHost(t *testing.T) {
 	for _, dir := range []string{"lua", "plugin"} {
 		sourceLines(t, dir, ".lua", func(path string, n int, line string) {
 			code, _, _ := strings.Cut(line, "--")
-			if path != filepath.Join("lua", "claude", "host.lua") && goFunction.MatchString(code) {
+			if path != filepath.Join("lua", "claude", "host.lua") && path != filepath.Join("lua", "claude", "host_calls.lua") && goFunction.MatchString(code) {
 				t.Errorf("%s:%d calls %s; go through a wrapper in lua/claude/host.lua", path, n, goFunction.FindString(code))
 			}
 		})
@@ -98,5 +98,68 @@ func TestGoCallsLuaOnlyThroughHandlers(t *testing.T) {
 	}
 	if calls == 0 {
 		t.Error("found no Lua call in the Go sources; the pattern no longer matches how they call Lua")
+	}
+}
+
+// hostHelpers are host.lua's functions that are not a call of the Go host:
+// where the binary is, starting it, the generic call.
+var hostHelpers = map[string]bool{
+	"root": true, "binary": true, "manifest": true, "log_file": true, "origin": true,
+	"install_command": true, "describe_exit": true, "ensure": true, "finish_start": true,
+	"call": true, "channel": true, "running": true,
+}
+
+var hostUse = regexp.MustCompile(`require\(?\s*["']claude\.host["']\s*\)?\s*\.\s*(\w+)|\bhost\.(\w+)\(`)
+
+// The Lua–Go boundary is one declared list (host/calls.go, written to
+// lua/claude/host_calls.lua): host.lua has a wrapper for each entry and
+// none besides its helpers, and every call Lua makes through host.lua is
+// one of them. A call not in the list fails here.
+func TestEveryCallOfTheGoHostIsInTheDeclaredList(t *testing.T) {
+	nv := newNvim(t)
+	var declared map[string]string
+	nv.Lua(&declared, `
+		local out = {}
+		for name, c in pairs(require("claude.host_calls")) do out[name] = c.go end
+		return out`)
+	var exported []string
+	nv.Lua(&exported, `
+		local out = {}
+		for name, v in pairs(require("claude.host")) do
+			if type(v) == "function" then table.insert(out, name) end
+		end
+		return out`)
+	if len(declared) < 30 {
+		t.Fatalf("lua/claude/host_calls.lua declares %d calls; the list went missing", len(declared))
+	}
+	have := map[string]bool{}
+	for _, name := range exported {
+		have[name] = true
+		if _, ok := declared[name]; !ok && !hostHelpers[name] {
+			t.Errorf("lua/claude/host.lua has M.%s, which host/calls.go does not declare", name)
+		}
+	}
+	for name, goName := range declared {
+		// start_async, version and configure_changes are used inside host.lua only.
+		if !have[name] && name != "version" && name != "configure_changes" {
+			t.Errorf("host/calls.go declares %s (%s) but lua/claude/host.lua has no wrapper for it", name, goName)
+		}
+	}
+	uses := 0
+	sourceLines(t, "lua", ".lua", func(path string, n int, line string) {
+		code, _, _ := strings.Cut(line, "--")
+		for _, m := range hostUse.FindAllStringSubmatch(code, -1) {
+			name := m[1] + m[2]
+			uses++
+			if path == filepath.Join("lua", "claude", "host.lua") {
+				continue
+			}
+			if _, ok := declared[name]; !ok && !hostHelpers[name] {
+				t.Errorf("%s:%d calls host.%s, which is neither in host/calls.go's list nor a helper of host.lua", path, n, name)
+			}
+		}
+	})
+	if uses == 0 {
+		t.Error("found no call through claude.host; the pattern lost track of the sources")
 	}
 }

@@ -15,15 +15,15 @@ func TestCommandLineCompletion(t *testing.T) {
 		return got
 	}
 	if got := complete("ClaudeOpen --re"); !slices.Equal(got, []string{"--resume"}) {
-		t.Errorf(":ClaudeOpen --re<Tab> = %q, want [--resume]", got)
+		t.Errorf(":Claude open --re<Tab> = %q, want [--resume]", got)
 	}
 	if got := complete("ClaudeToggle --c"); !slices.Equal(got, []string{"--continue"}) {
-		t.Errorf(":ClaudeToggle --c<Tab> = %q, want [--continue]", got)
+		t.Errorf(":Claude toggle --c<Tab> = %q, want [--continue]", got)
 	}
 	if got := complete("ClaudeAdd sr"); !slices.Equal(got, []string{"src/"}) {
-		t.Errorf(":ClaudeAdd sr<Tab> = %q, want [src/]", got)
+		t.Errorf(":Claude add sr<Tab> = %q, want [src/]", got)
 	}
 	if got := complete("ClaudeAdd src/m"); !slices.Equal(got, []string{"src/main.go"}) {
-		t.Errorf(":ClaudeAdd src/m<Tab> = %q, want [src/main.go]", got)
+		t.Errorf(":Claude add src/m<Tab> = %q, want [src/main.go]", got)
 	}
 }

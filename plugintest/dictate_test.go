@@ -11,7 +11,7 @@ import (
 	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
-// :ClaudeDictate with stand-in record and transcribe commands (shell scripts written here):
+// :Claude dictate with stand-in record and transcribe commands (shell scripts written here):
 // the text lands where the user was, is never sent, and every failure says why and inserts
 // nothing.
 

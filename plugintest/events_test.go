@@ -65,7 +65,7 @@ func TestServerAndClientEventsAndTheStatusline(t *testing.T) {
 		t.Errorf("ClaudeServerStopped data = %v, want running false", ev)
 	}
 	if got := statusline(t, nv); got != "" {
-		t.Errorf("statusline after :ClaudeStop = %q, want \"\"", got)
+		t.Errorf("statusline after :Claude server stop = %q, want \"\"", got)
 	}
 }
 
@@ -105,7 +105,7 @@ func TestPlugClaudeSendMentionsTheSelectionOrTheFile(t *testing.T) {
 	}
 }
 
-// log.level filters what the Go host writes to log.file, and :ClaudeLog
+// log.level filters what the Go host writes to log.file, and :Claude log
 // opens that file.
 func TestTheLogFileHonoursTheLevelAndClaudeLogOpensIt(t *testing.T) {
 	for _, tc := range []struct {
@@ -124,7 +124,7 @@ func TestTheLogFileHonoursTheLevelAndClaudeLogOpensIt(t *testing.T) {
 			nv.Cmd("ClaudeStart")
 			b, err := os.ReadFile(logFile)
 			if err != nil {
-				t.Fatalf("no log file after :ClaudeStart: %v", err)
+				t.Fatalf("no log file after :Claude server start: %v", err)
 			}
 			if got := strings.Contains(string(b), "server started"); got != tc.wantStart {
 				t.Errorf("level %s: log has \"server started\" = %v, want %v; log:\n%s", tc.level, got, tc.wantStart, b)
@@ -136,7 +136,7 @@ func TestTheLogFileHonoursTheLevelAndClaudeLogOpensIt(t *testing.T) {
 			}
 			nv.Lua(&shown, `return { name = vim.api.nvim_buf_get_name(0), readonly = vim.bo.readonly }`)
 			if shown.Name != logFile || !shown.Readonly {
-				t.Errorf(":ClaudeLog shows %q (readonly %v), want %s read-only", shown.Name, shown.Readonly, logFile)
+				t.Errorf(":Claude log shows %q (readonly %v), want %s read-only", shown.Name, shown.Readonly, logFile)
 			}
 		})
 	}

@@ -10,13 +10,13 @@ import (
 	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
-// The file explorers :ClaudeAdd reads, each the real plugin at the commit
+// The file explorers :Claude add reads, each the real plugin at the commit
 // scripts/install-trees pins. They are not in `make deps`: without them
 // these tests skip and say how to get them.
 
 // explorerEnv is a child Neovim with some plugins on 'runtimepath' and a
 // directory for a tree to show: tree/{gamma/delta.txt, alpha.txt, beta.txt}.
-// :ClaudeAdd's sending is replaced by a recorder, so the tests see which
+// :Claude add's sending is replaced by a recorder, so the tests see which
 // paths the command would mention without a Claude to mention them to.
 type explorerEnv struct {
 	nv  *nvimtest.Nvim
@@ -82,7 +82,7 @@ func (e *explorerEnv) lines(t *testing.T, ft string, names ...string) map[string
 	return out
 }
 
-// add runs :ClaudeAdd with the cursor on line (or, with to > 0, on a Visual
+// add runs :Claude add with the cursor on line (or, with to > 0, on a Visual
 // selection of lines line..to) and returns the paths it sent, in order.
 func (e *explorerEnv) add(t *testing.T, line, to int) []string {
 	t.Helper()
@@ -91,7 +91,7 @@ func (e *explorerEnv) add(t *testing.T, line, to int) []string {
 		// The cursor moves by API, not by keys: trees map G, j and counts.
 		e.nv.Keys("V")
 		e.nv.Lua(nil, `vim.api.nvim_win_set_cursor(0, { ..., 0 })`, to)
-		e.nv.Keys(":ClaudeAdd<CR>")
+		e.nv.Keys(":Claude add<CR>")
 	} else {
 		e.nv.Cmd("ClaudeAdd")
 	}
@@ -108,19 +108,19 @@ func (e *explorerEnv) paths(names ...string) []string {
 	return out
 }
 
-// check runs :ClaudeAdd on alpha.txt's line, then on a Visual selection
+// check runs :Claude add on alpha.txt's line, then on a Visual selection
 // from the gamma directory's line to beta.txt's, in the tree the current
 // buffer shows.
 func (e *explorerEnv) check(t *testing.T, tree string, at map[string]int) {
 	t.Helper()
 	if got, want := e.add(t, at["alpha.txt"], 0), e.paths("alpha.txt"); !slices.Equal(got, want) {
-		t.Errorf(":ClaudeAdd on alpha.txt in %s sent %q, want %q\n%s", tree, got, want, e.nv.Messages())
+		t.Errorf(":Claude add on alpha.txt in %s sent %q, want %q\n%s", tree, got, want, e.nv.Messages())
 	}
 	lo, hi := min(at["gamma"], at["beta.txt"]), max(at["gamma"], at["beta.txt"])
 	got := e.add(t, lo, hi)
 	slices.Sort(got)
 	if want := e.paths("alpha.txt", "beta.txt", "gamma"); !slices.Equal(got, want) {
-		t.Errorf("Visual :ClaudeAdd on lines %d-%d in %s sent %q, want %q\n%s", lo, hi, tree, got, want, e.nv.Messages())
+		t.Errorf("Visual :Claude add on lines %d-%d in %s sent %q, want %q\n%s", lo, hi, tree, got, want, e.nv.Messages())
 	}
 }
 
@@ -137,7 +137,7 @@ func TestExplorerOilAddsTheEntriesOnTheLines(t *testing.T) {
 		local paths, err = require('claude.explorer').paths(0, vim.fn.line('$'), vim.fn.line('$'))
 		return err or vim.inspect(paths)`)
 	if !strings.Contains(msg, "new.txt is not saved yet") {
-		t.Errorf(":ClaudeAdd on an unsaved oil line said %q, want that it is not saved yet", msg)
+		t.Errorf(":Claude add on an unsaved oil line said %q, want that it is not saved yet", msg)
 	}
 }
 
@@ -164,7 +164,7 @@ func TestExplorerNvimTreeAddsTheEntriesOnTheLinesOrTheMarked(t *testing.T) {
 	got := e.add(t, at["beta.txt"], 0)
 	slices.Sort(got)
 	if want := e.paths("alpha.txt", "gamma"); !slices.Equal(got, want) {
-		t.Errorf(":ClaudeAdd on beta.txt with alpha.txt and gamma marked in nvim-tree sent %q, want the marked %q", got, want)
+		t.Errorf(":Claude add on beta.txt with alpha.txt and gamma marked in nvim-tree sent %q, want the marked %q", got, want)
 	}
 }
 
@@ -193,6 +193,6 @@ func TestExplorerSnacksAddsTheEntriesOnTheLinesOrTheSelected(t *testing.T) {
 	got := e.add(t, at["beta.txt"], 0)
 	slices.Sort(got)
 	if want := e.paths("alpha.txt", "gamma"); !slices.Equal(got, want) {
-		t.Errorf(":ClaudeAdd on beta.txt with alpha.txt and gamma selected in the snacks explorer sent %q, want the selected %q", got, want)
+		t.Errorf(":Claude add on beta.txt with alpha.txt and gamma selected in the snacks explorer sent %q, want the selected %q", got, want)
 	}
 }

@@ -193,7 +193,7 @@ func TestCheckhealthPointsAtACLIThatExited(t *testing.T) {
 	nvimtest.Next(t, exited, "User ClaudeTerminalExited", waitTimeout)
 	reports, text := checkhealth(t, nv)
 	expect(t, reports, text, "WARNING", "the CLI in the Claude terminal has exited")
-	if !strings.Contains(text, ":ClaudeFocus shows its last output") {
+	if !strings.Contains(text, ":Claude focus shows its last output") {
 		t.Errorf("the report does not say how to see why:\n%s", text)
 	}
 }

@@ -80,7 +80,7 @@ func TestEverySessionsServerComesBackAfterTheHostDies(t *testing.T) {
 	nv.Cmd("stopinsert")
 	before := sessionServers(t, nv)
 	if len(before) != 2 {
-		t.Fatalf("after :ClaudeOpen in two directories: servers %v, want two; messages:\n%s", before, nv.Messages())
+		t.Fatalf("after :Claude open in two directories: servers %v, want two; messages:\n%s", before, nv.Messages())
 	}
 
 	exited := nv.UserEvents("ClaudeHostExit")

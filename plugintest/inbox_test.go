@@ -7,9 +7,9 @@ import (
 	"testing"
 )
 
-// The inbox (issue 36): :ClaudeSessions lists what waits for the user first, an edit under
+// The inbox (issue 36): :Claude sessions lists what waits for the user first, an edit under
 // review in the diff's word ("review", not "permission"), then every file written and not
-// reviewed, then the sessions at work; :ClaudeSessions next goes to the first of them. The
+// reviewed, then the sessions at work; :Claude sessions next goes to the first of them. The
 // states are pushed as the Go host pushes them (attention.update, changes.signs.set).
 func TestTheInboxListsWhatWaitsThenWhatIsUnreviewed(t *testing.T) {
 	nv := newNvim(t)
@@ -52,6 +52,6 @@ func TestTheInboxListsWhatWaitsThenWhatIsUnreviewed(t *testing.T) {
 	}
 	nv.Lua(&at, `return { name = vim.api.nvim_buf_get_name(0), line = vim.api.nvim_win_get_cursor(0)[1] }`)
 	if at.Name != file || at.Line != 3 {
-		t.Errorf(":ClaudeSessions next went to %s line %d, want %s line 3 (its first unreviewed change)", at.Name, at.Line, file)
+		t.Errorf(":Claude sessions next went to %s line %d, want %s line 3 (its first unreviewed change)", at.Name, at.Line, file)
 	}
 }

@@ -33,7 +33,7 @@ func TestAReleaseBinaryInstalledWithoutGoPassesTheVersionCheck(t *testing.T) {
 	nv.Lua(nil, `vim.g.claude_nvim_binary = ...; require('claude').setup({})`, in.Bin)
 	nv.Cmd("ClaudeStart")
 	if s := status(t, nv); !s.Running {
-		t.Fatalf(":ClaudeStart with the downloaded binary did not start the server; messages:\n%s", nv.Messages())
+		t.Fatalf(":Claude server start with the downloaded binary did not start the server; messages:\n%s", nv.Messages())
 	}
 	reports, text := checkhealth(t, nv)
 	expect(t, reports, text, "OK", in.Bin+" (from vim.g.claude_nvim_binary), version "+version+" (matches the plugin)")

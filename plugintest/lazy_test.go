@@ -163,13 +163,13 @@ func TestLazyLoadingLoadsNothingUntilTheFirstCommandAndThatCommandWorks(t *testi
 	} {
 		// Each item ends its line, but the args, which end with the hooks' settings file.
 		if !strings.Contains(got, want+"\n") && !(strings.HasSuffix(want, "[") && strings.Contains(got, want)) {
-			t.Errorf("the first :ClaudeOpen (through the stub) started a CLI whose record lacks %q:\n%s", want, got)
+			t.Errorf("the first :Claude open (through the stub) started a CLI whose record lacks %q:\n%s", want, got)
 		}
 	}
 	var focused bool
 	nv.Lua(&focused, `return vim.b.claude_terminal == true`)
 	if !focused {
-		t.Errorf("after the first :ClaudeOpen the Claude terminal is not the current buffer; messages:\n%s", nv.Messages())
+		t.Errorf("after the first :Claude open the Claude terminal is not the current buffer; messages:\n%s", nv.Messages())
 	}
 
 	after := loaded(t, nv)
@@ -243,7 +243,7 @@ func TestPackaddLoadsThePlugin(t *testing.T) {
 	}
 	nv.Cmd("ClaudeStart")
 	if s := status(t, nv); !s.Running {
-		t.Errorf(":ClaudeStart after :packadd did not start the server; messages:\n%s", nv.Messages())
+		t.Errorf(":Claude server start after :packadd did not start the server; messages:\n%s", nv.Messages())
 	}
 }
 
@@ -254,10 +254,10 @@ func TestAUserErrorThroughLazysStubIsOneMessageWithoutAStackTrace(t *testing.T) 
 	nv.Lua(nil, `vim.g.claude_nvim_binary = "/nonexistent/claude-nvim"`)
 	before := nv.Messages()
 	if err := nv.Command("ClaudeStart"); err != nil {
-		t.Errorf(":ClaudeStart through the stub raised %v; want a message", err)
+		t.Errorf(":Claude server start through the stub raised %v; want a message", err)
 	}
 	said := strings.TrimPrefix(nv.Messages(), before)
 	if !strings.Contains(said, "claude.nvim: the Go binary /nonexistent/claude-nvim is missing") || strings.Contains(said, "stack traceback") {
-		t.Errorf(":ClaudeStart through the stub said %q; want the one-line message, no stack trace", said)
+		t.Errorf(":Claude server start through the stub said %q; want the one-line message, no stack trace", said)
 	}
 }

@@ -125,7 +125,7 @@ func TestTheMessageWindowNeverCoversATerminal(t *testing.T) {
 		var m editorMode
 		return nv.Call("nvim_get_mode", &m) == nil && m.Mode == "t"
 	})
-	modeAfter(t, nv, `require("claude.notify").info("Claude proposes a change to greet.txt: the diff is open beside; :ClaudeDiffFocus goes to it")`)
+	modeAfter(t, nv, `require("claude.notify").info("Claude proposes a change to greet.txt: the diff is open beside; :Claude review focus goes to it")`)
 	if shown := messageWindow(t, nv); !strings.Contains(shown, "Claude proposes a change") {
 		t.Fatalf("in Terminal mode the message window shows %q, want the message", shown)
 	}

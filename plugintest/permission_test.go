@@ -31,14 +31,14 @@ func writeClaudeSettings(t *testing.T, nv *nvimtest.Nvim, json string) {
 }
 
 // The CLI gets --permission-mode as permission_mode, the user's Claude settings and the
-// :ClaudeOpen arguments decide; :ClaudeStatus says which mode and why, the statusline names
+// :Claude open arguments decide; :Claude status says which mode and why, the statusline names
 // a mode whose edits skip the review, and the user is told so when the CLI starts.
 func TestClaudeOpenStartsTheCLIInTheChosenPermissionMode(t *testing.T) {
 	for _, tt := range []struct {
 		name     string
 		mode     string // permission_mode; "" for nil
 		settings string // the user's Claude settings.json, if any
-		open     string // :ClaudeOpen's arguments
+		open     string // :Claude open's arguments
 		wantArgs string // in the stand-in's "args …" record
 		noArg    bool   // wantArgs must NOT be there
 		status   string
@@ -57,7 +57,7 @@ func TestClaudeOpenStartsTheCLIInTheChosenPermissionMode(t *testing.T) {
 			status: "permission mode: default (from permission_mode)", line: "Claude ○"},
 		{name: "false passes no mode, for a terminal_cmd that takes none", mode: "false", wantArgs: "[--permission-mode]", noArg: true,
 			status: "permission mode: chosen by the CLI's own default (permission_mode = false)", line: "Claude ○"},
-		{name: "a mode given to :ClaudeOpen is left alone", mode: "auto", open: " --permission-mode plan",
+		{name: "a mode given to :Claude open is left alone", mode: "auto", open: " --permission-mode plan",
 			wantArgs: "[--permission-mode] [plan]", status: "permission mode: chosen by the CLI's arguments", line: "Claude ○"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -85,7 +85,7 @@ func TestClaudeOpenStartsTheCLIInTheChosenPermissionMode(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !strings.Contains(out, tt.status) {
-				t.Errorf(":ClaudeStatus printed\n%s\nwant a line with %q", out, tt.status)
+				t.Errorf(":Claude status printed\n%s\nwant a line with %q", out, tt.status)
 			}
 			var line string
 			nv.Lua(&line, `return require('claude').statusline()`)

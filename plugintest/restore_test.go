@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// :ClaudeSessions restore can bring back the sessions of another folder (issue 36): with none
+// :Claude sessions restore can bring back the sessions of another folder (issue 36): with none
 // remembered under the working directory it offers the folders that have some, and the one
 // picked goes through restore as the working directory's would (here its trust gate: the CLI
 // was never trusted there, so it is skipped, with the reason).
@@ -28,10 +28,10 @@ func TestRestoreOffersTheSessionsOfOtherFolders(t *testing.T) {
 	var offered []string
 	nv.Lua(&offered, `return _G.offered`)
 	if len(offered) != 1 || !strings.HasSuffix(other, strings.TrimPrefix(offered[0], "~")) {
-		t.Errorf(":ClaudeSessions restore with nothing remembered here offered %q, want the other folder %s", offered, other)
+		t.Errorf(":Claude sessions restore with nothing remembered here offered %q, want the other folder %s", offered, other)
 	}
 	msgs := strings.TrimPrefix(nv.Messages(), before)
 	if !strings.Contains(msgs, "0 sessions restored; skipped: "+other+" (not trusted") {
-		t.Errorf("after picking %s :ClaudeSessions restore said %q, want its sessions tried (and skipped: not trusted)", other, msgs)
+		t.Errorf("after picking %s :Claude sessions restore said %q, want its sessions tried (and skipped: not trusted)", other, msgs)
 	}
 }

@@ -79,7 +79,7 @@ end
 ---@param opts? { resuming: boolean }
 function M.with_flags(args, kind, opts)
   local words = kind == "terminal" and M.words() or {}
-  -- The model picked with :ClaudeModel first, so that it wins over a
+  -- The model picked with :Claude model first, so that it wins over a
   -- --model in cli.args, in the terminal as in the chat.
   args = require("claude.model").args(args)
   return require("claude.flags").args(require("claude.config").get().cli, kind, args, words, opts)
@@ -133,7 +133,7 @@ function M.program()
 end
 
 --- Reports a terminal_cmd whose program is not on PATH (the same message
---- for :ClaudeOpen and :ClaudeChat); returns whether it can run.
+--- for :Claude open and :ClaudeChat); returns whether it can run.
 function M.check_program()
   local prog = M.program()
   if prog and vim.fn.executable(prog) ~= 1 then

@@ -1,4 +1,4 @@
--- Bodies of the informational commands (:ClaudeStatus, :ClaudeLog).
+-- Bodies of the informational commands (:Claude status, :Claude log).
 local M = {}
 
 -- The directory session x (an entry of the host's status) works in: its
@@ -41,7 +41,7 @@ local function server_lines(x, name)
     table.insert(lines, "permission mode: " .. require("claude.permission").describe(permission))
   end
   if #x.diffs > 0 then
-    table.insert(lines, "pending diffs: " .. table.concat(x.diffs, ", "))
+    table.insert(lines, "under review: " .. table.concat(x.diffs, ", "))
   end
   return lines
 end
@@ -64,7 +64,7 @@ function M.status()
   if shown.running then
     lines = server_lines(shown, several and string.format("session %d (%s) ", shown.session, session_dir(shown)) or "")
   else
-    lines = { "claude.nvim: server stopped (:ClaudeStart or :ClaudeOpen starts it)" }
+    lines = { "claude.nvim: server stopped (:Claude server start or :Claude open starts it)" }
   end
   if several then
     for _, x in ipairs(servers) do
@@ -78,7 +78,7 @@ function M.status()
           x.port,
           #x.clients,
           #x.clients == 1 and "" or "s",
-          #x.diffs > 0 and (", pending diffs: " .. table.concat(x.diffs, ", ")) or ""
+          #x.diffs > 0 and (", under review: " .. table.concat(x.diffs, ", ")) or ""
         )
       )
     end
@@ -135,7 +135,7 @@ local CLI_FLAGS = {
   "--verbose",
 }
 
---- Completion for :ClaudeOpen and :ClaudeToggle.
+--- Completion for :Claude open and :Claude toggle.
 ---@param lead string
 ---@return string[]
 function M.complete_cli_flags(lead)
@@ -155,7 +155,7 @@ function M.log()
   vim.bo.autoread = true
 end
 
---- :ClaudeChanges [qf|clear|scope]: the change ledger's list (per turn or at a scope), the quickfix list
+--- :Claude changes [qf|clear|scope]: the change ledger's list (per turn or at a scope), the quickfix list
 --- of unreviewed hunks, or forgetting the workspace's ledger.
 function M.changes(arg)
   require("claude.changes").command(arg)

@@ -231,7 +231,7 @@ M.schema = group({
   }),
   -- Flags for every Claude CLI the plugin starts, in the terminal and in the
   -- chat (see :help claude-config-cli). A flag the CLI takes with --print
-  -- only reaches the chat's; a flag your terminal_cmd or :ClaudeOpen's
+  -- only reaches the chat's; a flag your terminal_cmd or :Claude open's
   -- arguments name already is not added again.
   cli = group({
     -- --append-system-prompt: text added to the end of Claude's system prompt.
@@ -248,7 +248,7 @@ M.schema = group({
     max_turns = option(nil, { "number", "nil" }, { check = count }),
     -- --max-budget-usd (chat only): a turn stops past this cost in dollars.
     max_budget_usd = option(nil, { "number", "nil" }, { check = amount }),
-    -- --fork-session: resuming a conversation (:ClaudeOpen --resume or
+    -- --fork-session: resuming a conversation (:Claude open --resume or
     -- --continue, :ClaudeChat resume or last) continues a copy; the stored
     -- one stays as it was.
     fork_session = option(false, "boolean"),
@@ -304,7 +304,7 @@ M.schema = group({
   -- Name shown by the CLI ("/ide", "Opened changes in Neovim").
   ide_name = option("Neovim", "string"),
   -- CLIs on other machines or in containers, reached through a relay
-  -- (:ClaudeRemote NAME; :help claude-remote).
+  -- (:Claude remote connect NAME; :help claude-remote).
   remotes = option({}, "table", { whole = true, check = remotes }),
   -- The default keys of the plugin's own buffers (:help claude-keys):
   -- false turns them all off; a table turns areas off, e.g.
@@ -351,13 +351,13 @@ M.schema = group({
     -- nor the chat's Claude gets them (from its next start).
     lsp = option(true, "boolean"),
   }),
-  -- The change ledger (:ClaudeChanges): every turn of a CLI the plugin
+  -- The change ledger (:Claude changes): every turn of a CLI the plugin
   -- started is recorded, whatever the permission mode.
   changes = group({
     -- After you revert something, the next prompt in that workspace tells
     -- Claude what you undid (so it does not redo it blindly).
     revert_note = option(true, "boolean"),
-    -- A file larger than this (MiB) is not recorded: :ClaudeChanges lists
+    -- A file larger than this (MiB) is not recorded: :Claude changes lists
     -- it as "too large to record" and cannot revert it.
     max_file_mb = option(10, "number"),
     -- The ledger of one workspace keeps at most this much (MiB); past it the
@@ -365,7 +365,7 @@ M.schema = group({
     max_store_mb = option(2048, "number"),
     -- Signs on the lines Claude changed that you have not reviewed.
     signs = option(true, "boolean"),
-    -- Buffer-local keys in the :ClaudeChanges diff; false disables one.
+    -- Buffer-local keys in the :Claude changes diff; false disables one.
     keymaps = group({
       revert_hunk = option("<leader>ar", { "string", "boolean" }),
       revert_hunk_why = option("<leader>aw", { "string", "boolean" }),
@@ -375,7 +375,7 @@ M.schema = group({
     }),
     use_default_keymaps = option(true, "boolean"),
   }),
-  -- Which session needs you (:ClaudeSessions, the statusline count, the
+  -- Which session needs you (:Claude sessions, the statusline count, the
   -- ClaudeNeedsYou and ClaudeDone events).
   attention = group({
     -- A desktop notice when a session comes to need you while Neovim is
@@ -385,7 +385,7 @@ M.schema = group({
     -- distraction the user asks for; the User events are always there.
     notify = option("off", "string", { one_of = { "off", "terminal", "system", "auto" } }),
     -- Bring this workspace's sessions of last time back at startup, as
-    -- :ClaudeSessions restore does (trusted folders only).
+    -- :Claude sessions restore does (trusted folders only).
     restore = option(false, "boolean"),
   }),
   -- Reload buffers whose files Claude changed on disk (never one with
@@ -403,13 +403,13 @@ M.schema = group({
     -- Claude (stream-json) stays the default. See :help claude-agents.
     agents = option({}, "table", { whole = true, check = agents_problem }),
   }),
-  -- :ClaudeDictate (see :help claude-dictation): two commands, lists run
+  -- :Claude dictate (see :help claude-dictation): two commands, lists run
   -- without a shell, where {file} is the audio file (a .wav in a private
   -- temporary directory, removed after). Nothing by default: dictation is
   -- off until both are set.
   dictation = group({
     -- Records from the microphone into {file} until it gets SIGINT (a
-    -- second :ClaudeDictate) or ends by itself, e.g.
+    -- second :Claude dictate) or ends by itself, e.g.
     -- { "arecord", "-q", "-f", "S16_LE", "-r", "16000", "-c", "1", "{file}" }.
     record = option(nil, { "table", "nil" }, { whole = true, check = command_with_file }),
     -- Prints the text spoken in {file}, e.g. whisper.cpp's

@@ -1,7 +1,7 @@
--- :ClaudeDictate and <Plug>(ClaudeDictate): speech to text, for the chat's
+-- :Claude dictate and <Plug>(ClaudeDictate): speech to text, for the chat's
 -- input or Claude's terminal prompt (issue 38, item 3). The user's record
 -- command records from the microphone into a temporary file until stopped
--- (a second :ClaudeDictate sends it SIGINT) or until it ends by itself; the
+-- (a second :Claude dictate sends it SIGINT) or until it ends by itself; the
 -- user's transcribe command prints the text spoken in that file. Both run
 -- with vim.system, never through a shell and never waited on. The text
 -- goes where the user was when dictation started, to be edited and sent by
@@ -94,7 +94,7 @@ local function target_here()
   if s and require("claude.sessions").cli_running(s) then
     return { kind = "terminal", session = s.id }
   end
-  return nil, "no chat window is current and no Claude terminal runs: go to :ClaudeChat's input or start :ClaudeOpen, then :ClaudeDictate"
+  return nil, "no chat window is current and no Claude terminal runs: go to :ClaudeChat's input or start :Claude open, then :Claude dictate"
 end
 
 -- Puts text where d.target says, for the user to edit and send.
@@ -218,7 +218,7 @@ local function start()
       M.cancel(true)
     end,
   })
-  notify().info("dictation: recording; :ClaudeDictate again stops and transcribes, :ClaudeDictate cancel drops it")
+  notify().info("dictation: recording; :Claude dictate again stops and transcribes, :Claude dictate cancel drops it")
   fire("recording", { target = target.kind })
   return true
 end
@@ -258,7 +258,7 @@ function M.cancel(quiet)
   return true
 end
 
---- :ClaudeDictate [stop|cancel]: starts recording, or stops it and
+--- :Claude dictate [stop|cancel]: starts recording, or stops it and
 --- transcribes; cancel drops it.
 ---@param arg string|nil
 function M.command(arg)
@@ -266,7 +266,7 @@ function M.command(arg)
   if arg == "cancel" then
     return M.cancel()
   elseif arg ~= "" and arg ~= "stop" then
-    notify().error(":ClaudeDictate takes stop, cancel or nothing, not " .. arg)
+    notify().error(":Claude dictate takes stop, cancel or nothing, not " .. arg)
     return false
   end
   if not active then
@@ -277,7 +277,7 @@ function M.command(arg)
     return start()
   end
   if active.phase == "transcribing" then
-    notify().info("dictation: still transcribing; :ClaudeDictate cancel drops it")
+    notify().info("dictation: still transcribing; :Claude dictate cancel drops it")
     return false
   end
   stop()

@@ -1,4 +1,4 @@
--- :ClaudeAdd without a path in a file explorer: the file or directory on
+-- :Claude add without a path in a file explorer: the file or directory on
 -- the cursor's line, or on each line of the range (a Visual selection),
 -- or the entries the explorer has marked (netrw's and nvim-tree's marks,
 -- the snacks picker's selection) when the command names a single line.
@@ -18,7 +18,7 @@ local M = {}
 local function netrw_entry(buf, lnum)
   local style = vim.b[buf].netrw_liststyle or vim.g.netrw_liststyle or 0
   if style ~= 0 then
-    return nil, "netrw's thin listing only (press i to switch); or use :ClaudeAdd {path}"
+    return nil, "netrw's thin listing only (press i to switch); or use :Claude add {path}"
   end
   local line = vim.api.nvim_buf_get_lines(buf, lnum - 1, lnum, false)[1] or ""
   local name = line:gsub("\t%s*%-%->.*$", ""):gsub("[*@=|]$", "")
@@ -49,7 +49,7 @@ end
 local function api(module, plugin)
   local ok, mod = pcall(require, module)
   if not ok or type(mod) ~= "table" then
-    return nil, plugin .. "'s API (" .. module .. ") is not available; use :ClaudeAdd {path}"
+    return nil, plugin .. "'s API (" .. module .. ") is not available; use :Claude add {path}"
   end
   return mod
 end
@@ -63,7 +63,7 @@ local function oil_entry(buf, lnum)
   end
   local dir = oil.get_current_dir(buf)
   if not dir then
-    return nil, "oil: only directories on this machine (not ssh or trash); use :ClaudeAdd {path}"
+    return nil, "oil: only directories on this machine (not ssh or trash); use :Claude add {path}"
   end
   local entry = oil.get_entry_on_line(buf, lnum)
   if not entry or entry.name == ".." then
@@ -157,7 +157,7 @@ end
 local function snacks_picker(buf)
   local snacks = rawget(_G, "Snacks") or select(2, pcall(require, "snacks"))
   if type(snacks) ~= "table" or not snacks.picker then
-    return nil, nil, "snacks.nvim's picker is not available; use :ClaudeAdd {path}"
+    return nil, nil, "snacks.nvim's picker is not available; use :Claude add {path}"
   end
   for _, picker in ipairs(snacks.picker.get({ tab = true })) do
     if picker.list and picker.list.win and picker.list.win.buf == buf then
@@ -197,7 +197,7 @@ local readers = {
   snacks_picker_list = { entry = snacks_entry, marked = snacks_marked },
 }
 
---- Whether buf is a file explorer :ClaudeAdd can read.
+--- Whether buf is a file explorer :Claude add can read.
 function M.is_explorer(buf)
   return readers[vim.bo[buf].filetype] ~= nil
 end
@@ -209,7 +209,7 @@ end
 function M.paths(buf, line1, line2)
   local reader = readers[vim.bo[buf].filetype]
   if not reader then
-    return nil, "this buffer is no file explorer :ClaudeAdd knows"
+    return nil, "this buffer is no file explorer :Claude add knows"
   end
   if line1 == line2 and reader.marked then
     local marked = reader.marked(buf)

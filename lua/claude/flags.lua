@@ -35,8 +35,8 @@ M.known = {
   ["--append-system-prompt-file"] = { takes = BOTH, value = "one" },
   ["--autocompact"] = { takes = NEW, value = "one" },
   ["--betas"] = { takes = BOTH, value = "one" },
-  ["-c"] = { takes = BOTH, owner = "pass --continue to :ClaudeOpen, or use :ClaudeChat last" },
-  ["--continue"] = { takes = BOTH, owner = "pass it to :ClaudeOpen, or use :ClaudeChat last" },
+  ["-c"] = { takes = BOTH, owner = "pass --continue to :Claude open, or use :ClaudeChat last" },
+  ["--continue"] = { takes = BOTH, owner = "pass it to :Claude open, or use :ClaudeChat last" },
   ["--dangerously-skip-permissions"] = { takes = BOTH },
   ["-d"] = { takes = BOTH, value = "optional" },
   ["--debug"] = { takes = BOTH, value = "optional" },
@@ -55,7 +55,7 @@ M.known = {
     takes = BOTH,
     value = "one",
     print = true,
-    note = "deprecated since 2.1.332's --thinking; :ClaudeChatEffort sets --effort",
+    note = "deprecated since 2.1.332's --thinking; :Claude effort sets --effort",
   },
   ["--max-turns"] = { takes = BOTH, value = "one", print = true, key = "max_turns" },
   ["--mcp-config"] = { takes = BOTH, value = "one" },
@@ -73,9 +73,9 @@ M.known = {
   ["--plugin-dir"] = { takes = BOTH, value = "one" },
   ["--replay-user-messages"] = { takes = BOTH, owner = PLUGIN .. " where the chat needs it" },
   ["--restricted"] = { takes = NEW },
-  ["-r"] = { takes = BOTH, owner = "pass --resume to :ClaudeOpen, or use :ClaudeChat resume" },
-  ["--resume"] = { takes = BOTH, owner = "pass it to :ClaudeOpen, or use :ClaudeChat resume" },
-  ["--resume-session-at"] = { takes = BOTH, owner = PLUGIN .. " (:ClaudeChatRewind)" },
+  ["-r"] = { takes = BOTH, owner = "pass --resume to :Claude open, or use :ClaudeChat resume" },
+  ["--resume"] = { takes = BOTH, owner = "pass it to :Claude open, or use :ClaudeChat resume" },
+  ["--resume-session-at"] = { takes = BOTH, owner = PLUGIN .. " (:Claude chat rewind)" },
   ["--session-id"] = { takes = BOTH, owner = "each CLI claude.nvim starts has a conversation of its own" },
   ["--setting-sources"] = { takes = BOTH, value = "one", key = "setting_sources" },
   ["--settings"] = { takes = BOTH, value = "one" },
@@ -153,7 +153,7 @@ function M.check_args(args)
     end
     local flag = flag_of(a)
     if not flag then
-      return string.format("takes flags and their values only: %q is neither (a prompt goes to :ClaudeOpen or the chat)", a)
+      return string.format("takes flags and their values only: %q is neither (a prompt goes to :Claude open or the chat)", a)
     end
     local why = M.refusal(flag)
     if why then

@@ -184,14 +184,14 @@ function M.chat_trusted(dir, err)
   require("claude.chat.trust").recorded(dir, err)
 end
 
---- Opens the :ClaudeModel picker on the CLI's model list.
+--- Opens the :Claude model picker on the CLI's model list.
 function M.show_models(dir, models, running, err)
   require("claude.chat.models").show(dir, models, running, err)
 end
 
 -- The change ledger (nvimapi/changes.go).
 
---- The answer to a :ClaudeChanges request (host.request_changes).
+--- The answer to a :Claude changes request (host.request_changes).
 function M.changes_reply(op, cwd, result, err)
   require("claude.changes").reply(op, cwd, result, err)
 end

@@ -69,7 +69,7 @@ local function check_setup()
   end
   local cfg = claude.config()
   health.info(
-    string.format("log file: %s (level %s); :ClaudeLog opens it", require("claude.host").log_file(), cfg.log.level)
+    string.format("log file: %s (level %s); :Claude log opens it", require("claude.host").log_file(), cfg.log.level)
   )
 end
 
@@ -255,17 +255,17 @@ local function check_flags()
     health.info(table.concat(chat_only, ", ") .. ": the chat's only (the CLI takes them with --print only)")
   end
   if cfg.cli.fork_session then
-    health.info("--fork-session is added only when a conversation is resumed (:ClaudeOpen --resume/--continue, :ClaudeChat resume/last)")
+    health.info("--fork-session is added only when a conversation is resumed (:Claude open --resume/--continue, :ClaudeChat resume/last)")
   end
   health.info("flags checked against Claude Code " .. table.concat(vim.list_slice(flags.checked, 2), " and "))
 end
 
--- Whether :ClaudeDictate can run: both commands set and on $PATH.
+-- Whether :Claude dictate can run: both commands set and on $PATH.
 local function check_dictation()
   health.start("Dictation")
   local cfg = require("claude.config").get().dictation
   if not cfg.record or not cfg.transcribe then
-    health.info("off: set dictation.record and dictation.transcribe in setup() to use :ClaudeDictate (:help claude-dictation)")
+    health.info("off: set dictation.record and dictation.transcribe in setup() to use :Claude dictate (:help claude-dictation)")
     return
   end
   for _, which in ipairs({ "record", "transcribe" }) do
@@ -280,7 +280,7 @@ local function check_dictation()
     end
   end
   health.info(
-    "they run only when you use :ClaudeDictate, without a shell; the audio goes to a private (0700) temporary directory, removed after; the text is put in the chat's input or Claude's prompt and never sent"
+    "they run only when you use :Claude dictate, without a shell; the audio goes to a private (0700) temporary directory, removed after; the text is put in the chat's input or Claude's prompt and never sent"
   )
 end
 
@@ -444,7 +444,7 @@ local function check_lock_files(dir)
     local say = mine and health.warn or health.info
     say("other editors also serve this directory: " .. table.concat(names, ", "), {
       "a `claude --ide` started here connects to none of them when more than one is valid",
-      "inside claude, type /ide and pick this Neovim; or start Claude with :ClaudeOpen (it always connects here)",
+      "inside claude, type /ide and pick this Neovim; or start Claude with :Claude open (it always connects here)",
     })
   end
 end
@@ -466,25 +466,25 @@ local function check_server()
   if not require("claude.host").running() then
     local cfg = require("claude.config").get()
     health.info(
-      "not running: :ClaudeOpen or :ClaudeStart starts it"
+      "not running: :Claude open or :Claude server start starts it"
         .. (cfg.auto_start and " (auto_start starts it on VimEnter)" or " (auto_start is off)")
     )
     return
   end
   local s = require("claude").status()
   if not s.running then
-    health.info("the Go host runs but the server is stopped: :ClaudeStart starts it")
+    health.info("the Go host runs but the server is stopped: :Claude server start starts it")
     return
   end
   health.ok(string.format("listening on 127.0.0.1:%d, lock file %s", s.port, s.lockfile))
   if vim.fn.filereadable(s.lockfile) ~= 1 then
-    health.error("the lock file " .. s.lockfile .. " is gone: the CLI cannot find this Neovim", "run :ClaudeStop then :ClaudeStart")
+    health.error("the lock file " .. s.lockfile .. " is gone: the CLI cannot find this Neovim", "run :Claude server stop then :Claude server start")
   end
   health.info(
     "the connection also answers the WebSocket variant's readFile, writeFile (opens the review, never writes), listFiles, getWorkspaceInfo, getOpenFiles and getCurrentFile, for files inside the workspace folders only (:help claude-variant-methods)"
   )
   if #s.clients == 0 then
-    health.info("no Claude CLI connected: :ClaudeOpen starts one; or run `claude` in this directory and type /ide")
+    health.info("no Claude CLI connected: :Claude open starts one; or run `claude` in this directory and type /ide")
   end
   for _, c in ipairs(s.clients) do
     health.ok(
@@ -510,17 +510,17 @@ local function check_server()
           x.port,
           #x.clients,
           #x.clients == 1 and "" or "s",
-          lock_ok and x.lockfile or (x.lockfile .. " is gone: run :ClaudeClose in its tab page, then :ClaudeOpen")
+          lock_ok and x.lockfile or (x.lockfile .. " is gone: run :Claude close in its tab page, then :Claude open")
         )
       )
     end
   end
   if terminal.is_running() then
-    health.info("the Claude terminal (:ClaudeOpen) is running")
+    health.info("the Claude terminal (:Claude open) is running")
   elseif terminal.buf() then
     health.warn(
       "the CLI in the Claude terminal has exited",
-      ":ClaudeFocus shows its last output (why it stopped); :ClaudeOpen starts a new one"
+      ":Claude focus shows its last output (why it stopped); :Claude open starts a new one"
     )
   end
 end
@@ -560,7 +560,7 @@ local function check_remotes()
     end
     local s = states[name]
     if not s then
-      health.info(name .. ": not connected (:ClaudeRemote " .. name .. ")")
+      health.info(name .. ": not connected (:Claude remote connect " .. name .. ")")
     elseif s.state == "connected" then
       health.ok(
         string.format(
@@ -579,7 +579,7 @@ local function check_remotes()
     elseif s.state == "connecting" then
       health.info(name .. ": connecting")
     elseif s.state == "dropped" or s.state == "failed" then
-      health.error(string.format("%s: %s: %s", name, s.state, s.error or "?"), ":ClaudeRemote " .. name .. " connects again")
+      health.error(string.format("%s: %s: %s", name, s.state, s.error or "?"), ":Claude remote connect " .. name .. " connects again")
     else
       health.info(name .. ": " .. s.state)
     end
@@ -626,7 +626,7 @@ local function check_proxy()
   end
   health.warn(
     string.format(
-      "%s set, but 127.0.0.1 is not in %s. :ClaudeOpen adds loopback for the CLI it starts; a `claude` you start yourself (/ide, --ide) would send its connection to Neovim through the proxy",
+      "%s set, but 127.0.0.1 is not in %s. :Claude open adds loopback for the CLI it starts; a `claude` you start yourself (/ide, --ide) would send its connection to Neovim through the proxy",
       table.concat(set, ", "),
       table.concat(lacking, " and ")
     ),
@@ -665,7 +665,7 @@ local function check_review()
   if running and running.switched then
     local line = "the running Claude terminal is in " .. permission.describe(running)
     if permission.bypasses_review(running.mode) then
-      health.warn(line, { "shift+tab in Claude switches back; :ClaudeChanges records the edits written meanwhile" })
+      health.warn(line, { "shift+tab in Claude switches back; :Claude changes records the edits written meanwhile" })
     else
       health.info(line)
     end
@@ -704,7 +704,7 @@ local function check_chat()
     end
     if vim.version.lt(cli_version, CHAT_FULL_CLI) then
       health.info(
-        string.format("with Claude Code %s the chat cannot list permission rules (:ClaudeChatRules) nor show a background task's output: %s or newer can", cli_version, CHAT_FULL_CLI)
+        string.format("with Claude Code %s the chat cannot list permission rules (:Claude chat rules) nor show a background task's output: %s or newer can", cli_version, CHAT_FULL_CLI)
       )
     end
   end
@@ -746,7 +746,7 @@ local function check_tool_cache()
   end
 end
 
--- What the change ledger records for this directory (:ClaudeChanges), or
+-- What the change ledger records for this directory (:Claude changes), or
 -- why nothing.
 local function check_changes()
   health.start("Change ledger")
@@ -756,17 +756,17 @@ local function check_changes()
   end
   local h = require("claude.host").changes_health(vim.fn.getcwd())
   if not h then
-    health.info("the Go host is not running yet: turns are recorded once a Claude started here (:ClaudeOpen, :ClaudeChat) works")
+    health.info("the Go host is not running yet: turns are recorded once a Claude started here (:Claude open, :ClaudeChat) works")
     return
   end
   if h.error and h.error ~= "" then
-    health.warn("nothing is recorded for " .. vim.fn.getcwd() .. ": " .. h.error, ":ClaudeChanges clear starts a new ledger for this workspace")
+    health.warn("nothing is recorded for " .. vim.fn.getcwd() .. ": " .. h.error, ":Claude changes clear starts a new ledger for this workspace")
     return
   end
   local what = h.repository and "the whole git work tree but nested repositories" or "not a git repository: only the files Claude's file tools name (a shell command's changes are not seen)"
   health.ok(string.format("%s: %s", vim.fn.fnamemodify(h.root, ":~"), what))
   if h.trouble and h.trouble ~= "" then
-    health.error("the last turn here was not recorded: " .. h.trouble, "see :ClaudeChanges; the next turn recorded clears this")
+    health.error("the last turn here was not recorded: " .. h.trouble, "see :Claude changes; the next turn recorded clears this")
   end
   local cfg = require("claude.config").get().changes
   health.info(string.format(

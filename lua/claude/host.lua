@@ -17,6 +17,9 @@ end
 
 local HOST = "claude-nvim"
 
+-- The Go host's functions (host/calls.go's list, generated).
+local CALLS = require("claude.host_calls")
+
 local state = {
   ready = false,
   generation = 0, -- bumped on every (re)start, names the remote host
@@ -145,7 +148,7 @@ local function report_exit(code, was_running)
   if not was_running or again then
     notify.error(
       string.format(
-        "the Go host exited with code %d%s; see :ClaudeLog. :ClaudeStart starts it again.",
+        "the Go host exited with code %d%s; see :Claude log. :Claude server start starts it again.",
         code,
         again and " again, right after a restart" or ""
       )
@@ -153,7 +156,7 @@ local function report_exit(code, was_running)
     return false
   end
   state.restarted_at = now
-  notify.warn(string.format("the Go host exited with code %d (see :ClaudeLog); restarting it", code))
+  notify.warn(string.format("the Go host exited with code %d (see :Claude log); restarting it", code))
   return true
 end
 
@@ -296,7 +299,7 @@ end
 local function configure_changes()
   local cfg = require("claude.config").get().changes
   local dir = vim.fn.stdpath("state") .. "/claude/ledger"
-  local ok, err = pcall(vim.fn.ClaudeHostChangesConfigure, {
+  local ok, err = pcall(vim.fn[CALLS.configure_changes.go], {
     dir = dir,
     revert_note = cfg.revert_note,
     max_file_mb = cfg.max_file_mb,
@@ -331,7 +334,7 @@ function M.ensure()
   if not ok then
     return false, err
   end
-  local answered, theirs = pcall(vim.fn.ClaudeHostVersion)
+  local answered, theirs = pcall(vim.fn[CALLS.version.go])
   if not answered or theirs ~= version() then
     unregister()
     return false, stale_message(answered and ("version " .. tostring(theirs)) or "an older version")
@@ -361,7 +364,7 @@ function M.start_async(opts)
   end
   state.async_pending = true
   opts = vim.tbl_extend("force", opts, { version = version() })
-  vim.fn.ClaudeHostStartAsync(opts)
+  vim.fn[CALLS.start_async.go](opts)
   vim.defer_fn(function()
     if state.async_pending then
       state.async_pending = false
@@ -431,13 +434,25 @@ local function try(name, ...)
   return pcall(vim.fn[name], ...)
 end
 
--- The Go host's functions (host/host.go's handler table), each named by
--- what it does. The terminal bridge: servers are numbered by their
--- terminal session (1: the server :ClaudeStart starts).
-
---- Starts a server (ClaudeHostStart options); its info, or nil.
-function M.start_server(opts)
-  return M.call("ClaudeHostStart", opts)
+-- The Go host's functions, declared once in host/calls.go, which writes
+-- lua/claude/host_calls.lua: each is a wrapper here, named by what it does,
+-- made from that list ("call", "try", "ready") or written below ("custom").
+-- The terminal bridge: servers are numbered by their terminal session
+-- (1: the server :Claude server start starts).
+for name, c in pairs(CALLS) do
+  if c.how == "call" then
+    M[name] = function(...)
+      return M.call(c.go, ...)
+    end
+  elseif c.how == "try" then
+    M[name] = function(...)
+      return try(c.go, ...)
+    end
+  elseif c.how == "ready" then
+    M[name] = function(...)
+      return state.ready and try(c.go, ...)
+    end
+  end
 end
 
 --- Stops server id (the first without id). quiet: only if the host runs,
@@ -446,40 +461,12 @@ end
 ---@param quiet boolean|nil
 function M.stop_server(id, quiet)
   if quiet then
-    return state.ready and try("ClaudeHostStop", id)
+    return state.ready and try(CALLS.stop_server.go, id)
   end
   if id then
-    return M.call("ClaudeHostStop", id)
+    return M.call(CALLS.stop_server.go, id)
   end
-  return M.call("ClaudeHostStop")
-end
-
---- The first server's state: { running, port, lockfile, clients }.
-function M.server_status()
-  return M.call("ClaudeHostStatus")
-end
-
---- Tells the host which session's CLI gets selections and mentions.
-function M.set_current_session(id)
-  return try("ClaudeHostSession", id)
-end
-
---- Tells the attention list (host/attention.go) what the user did: "here"
---- with the session key whose window the cursor entered ("" for none),
---- "gone" with a terminal's key whose job ended.
-function M.tell_attention(what, key)
-  return state.ready and try("ClaudeHostAttention", what, key)
-end
-
---- Connects a remote (remote.lua): { name, command, map, ide_name }; its
---- state at once, the rest pushed (handlers.update_remote).
-function M.connect_remote(opts)
-  return M.call("ClaudeHostRemoteConnect", opts)
-end
-
---- Disconnects remote name; whether one was connected.
-function M.stop_remote(name)
-  return M.call("ClaudeHostRemoteStop", name)
+  return M.call(CALLS.stop_server.go)
 end
 
 --- Every remote's state, from the host (nil when it does not run).
@@ -487,40 +474,19 @@ function M.remote_status()
   if not state.ready then
     return nil
   end
-  return M.call("ClaudeHostRemoteStatus")
-end
-
---- Sends an @-mention (0-based lines, or nil for the whole file).
-function M.send_mention(path, line1, line2)
-  return M.call("ClaudeHostMention", path, line1, line2)
+  return M.call(CALLS.remote_status.go)
 end
 
 --- Gives Claude the user's decision on diff id; ok, or false and why.
 --- reasons: the hunks taken back with a reason (claude.diff.hunks.reasons).
 function M.answer_diff(id, decision, text, reasons)
-  return try("ClaudeHostDiffDone", id, decision, text, reasons or {})
-end
-
---- Gives Claude the user's answer to executeCode proposal id ("accept"
---- with the code to run, or "reject").
-function M.answer_code(id, decision, text)
-  return try("ClaudeHostCodeDone", id, decision, text)
-end
-
---- Ends the kernel of notebook path (its buffer went).
-function M.close_kernel(path)
-  return try("ClaudeHostKernelClose", path)
-end
-
---- Gives the host the answer to language-server question id (lsp/).
-function M.answer_lsp(id, answer)
-  return try("ClaudeHostLSPDone", id, answer)
+  return try(CALLS.answer_diff.go, id, decision, text, reasons or {})
 end
 
 -- The chat: one CLI per workspace directory, run by the host.
 
 function M.start_chat(args)
-  local pid = M.call("ClaudeHostChatStart", args)
+  local pid = M.call(CALLS.start_chat.go, args)
   if pid ~= nil then
     state.chats[args.dir] = pid
   end
@@ -528,145 +494,21 @@ function M.start_chat(args)
 end
 
 function M.send_to_chat(dir, text, images, id)
-  return M.call("ClaudeHostChatSend", dir, text, images, id or "")
-end
-
-function M.withdraw_chat(dir, id)
-  return M.call("ClaudeHostChatWithdraw", dir, id)
-end
-
-function M.interrupt_chat(dir)
-  return M.call("ClaudeHostChatInterrupt", dir)
-end
-
---- Stops a running subagent (or background task) of dir's chat CLI.
-function M.stop_chat_task(dir, task_id)
-  return M.call("ClaudeHostChatStopTask", dir, task_id)
-end
-
---- Asks for the permission rules of dir's chat CLI, removing one first when
---- args names it ({ dir, env, source, behavior, rule }); the answer is a
---- "rules" item of the chat (chat/rules.lua).
-function M.chat_rules(args)
-  return M.call("ClaudeHostChatRules", args)
-end
-
---- Asks for the usage of dir's chat CLI; the answer is a "usage" item
---- (chat/usage.lua).
-function M.chat_usage(dir)
-  return M.call("ClaudeHostChatUsage", dir)
-end
-
---- Asks for the MCP servers of dir's chat CLI, after an action on one when
---- args names it ({ dir, name, action: reconnect|enable|disable }); the
---- answer is an "mcp" item (chat/mcp.lua).
-function M.chat_mcp(args)
-  return M.call("ClaudeHostChatMcp", args)
-end
-
---- Asks dir's chat CLI which files the @-mention query completes to; the
---- answer is a "suggestions" item numbered seq (chat/input.lua).
-function M.chat_suggest(dir, query, seq)
-  return M.call("ClaudeHostChatSuggest", dir, query, seq)
-end
-
---- Sends the task tool_use_id started ("" for every one in the foreground)
---- of dir's chat CLI to the background (its Ctrl+B).
-function M.chat_background(dir, tool_use_id)
-  return M.call("ClaudeHostChatBackground", dir, tool_use_id)
-end
-
---- Asks for the end of a background task's output; the answer is a
---- "task_output" item (chat/background.lua).
-function M.chat_task_output(dir, task_id)
-  return M.call("ClaudeHostChatTaskOutput", dir, task_id)
-end
-
-function M.set_chat_mode(dir, mode)
-  return M.call("ClaudeHostChatMode", dir, mode)
+  return M.call(CALLS.send_to_chat.go, dir, text, images, id or "")
 end
 
 function M.stop_chat(dir)
   state.chats[dir] = nil
-  return M.call("ClaudeHostChatStop", dir)
+  return M.call(CALLS.stop_chat.go, dir)
 end
 
---- Answers a permission request of a chat's CLI.
-function M.answer_chat(reply)
-  return M.call("ClaudeHostChatAnswer", reply)
-end
-
---- Whether the CLI trusts the chat's folder: { trusted, folder, config }
---- (chatctl/trust.go); when not, the host shows the question in the
---- transcript.
-function M.chat_trust_state(args)
-  return M.call("ClaudeHostChatTrusted", args)
-end
-
---- Records the user's trust in args.dir's folder (async: the answer comes
---- through handlers.chat_trusted).
-function M.trust_chat(args)
-  return M.call("ClaudeHostChatTrust", args)
-end
-
---- Rewinds dir's chat to the prompt Lua sent as id: what is "preview" (the
---- dry run), "code", "conversation" or "both"; the answer comes as a
---- "rewind" or "rewound" item (chatctl/rewind.go).
-function M.rewind_chat(dir, id, what)
-  return M.call("ClaudeHostChatRewind", dir, id, what)
-end
-
---- The stored conversations of a workspace ({ dir, env }).
-function M.list_conversations(args)
-  return M.call("ClaudeHostChatSessions", args)
-end
-
---- Asks for the history browser's list ({ dir, env, seq, query }); the
---- answer comes through handlers.show_history.
-function M.list_history(args)
-  return M.call("ClaudeHostChatHistory", args)
-end
-
---- Asks for a stored conversation's preview ({ dir, env, id }); the answer
---- comes through handlers.show_history.
-function M.preview_conversation(args)
-  return M.call("ClaudeHostChatPreview", args)
-end
-
---- Titles a stored conversation ({ dir, env, id, title }): true, or nil
---- after telling the user why not.
-function M.rename_conversation(args)
-  return M.call("ClaudeHostChatRename", args)
-end
-
---- Deletes a stored conversation ({ dir, env, id }): true, or nil after
---- telling the user why not.
-function M.delete_conversation(args)
-  return M.call("ClaudeHostChatDelete", args)
-end
-
---- Asks for the CLI's model list; the answer comes through
---- handlers.show_models.
-function M.request_models(args)
-  return M.call("ClaudeHostChatModels", args)
-end
-
-function M.set_chat_model(dir, model)
-  return M.call("ClaudeHostChatModel", dir, model)
-end
-
---- Sets the effort of the running chat CLI's next requests ("": its default).
-function M.set_chat_effort(dir, effort)
-  return M.call("ClaudeHostChatEffort", dir, effort)
-end
-
--- The change ledger (:ClaudeChanges).
+-- The change ledger (:Claude changes).
 
 --- Asks the host for op (list, open, revert_hunk, revert_file,
 --- revert_turn, review, unreview, clear, marks) in cwd's workspace; the
 --- answer comes through handlers.changes_reply.
 function M.request_changes(op, cwd, turn, path, key, why)
-  return M.call("ClaudeHostChanges", op, cwd, turn or "", path or "", key or "", why or "")
+  return M.call(CALLS.request_changes.go, op, cwd, turn or "", path or "", key or "", why or "")
 end
 
 --- What the ledger records for cwd (:checkhealth), or nil when the host
@@ -675,7 +517,7 @@ function M.changes_health(cwd)
   if not state.ready then
     return nil
   end
-  local ok, result = try("ClaudeHostChangesHealth", cwd)
+  local ok, result = try(CALLS.changes_health.go, cwd)
   return ok and result or nil
 end
 

@@ -12,7 +12,7 @@
 --
 -- 3 commands: claude claude.commands claude.cmdtree claude.cmdline claude.mention claude.prompt claude.health claude.handlers claude.dictate
 -- 2 views: claude.diff claude.code claude.terminal claude.terminal.servers claude.terminal.native claude.terminal.snacks claude.terminal.external claude.terminal.window claude.terminal.remote claude.chat claude.chat.state claude.chat.render claude.chat.input claude.chat.turns claude.chat.windows claude.chat.conversations claude.chat.models claude.chat.ask claude.chat.plan_comments claude.chat.revive claude.chat.queue claude.chat.trust claude.chat.keys claude.chat.highlight claude.chat.prestart claude.chat.agents claude.chat.tasks claude.chat.effort claude.chat.rewind claude.chat.background claude.chat.mcp claude.chat.usage claude.chat.panel claude.chat.rules claude.chat.modes claude.chat.notices claude.changes claude.changes.diff claude.changes.signs claude.changes.guard claude.changes.names claude.chat.history claude.diff.keys claude.diff.large claude.diff.winbar claude.diff.hunks claude.diff.round claude.diff.buffers claude.attention.view
--- 1 core: claude.agents claude.host claude.remote claude.reap claude.server claude.sessions claude.state claude.cli claude.model claude.permission claude.tools claude.reload claude.selection claude.generation claude.memory claude.explorer claude.attention claude.quit_guard claude.lsp claude.lsp.client claude.lsp.target claude.lsp.convert claude.lsp.gather claude.lsp.apply claude.context claude.context_git
+-- 1 core: claude.agents claude.host claude.host_calls claude.remote claude.reap claude.server claude.sessions claude.state claude.cli claude.model claude.permission claude.tools claude.reload claude.selection claude.generation claude.memory claude.explorer claude.attention claude.quit_guard claude.lsp claude.lsp.client claude.lsp.target claude.lsp.convert claude.lsp.gather claude.lsp.apply claude.context claude.context_git
 -- 0 base: claude.config claude.keys claude.flags claude.version claude.events claude.notify claude.buffers claude.typing
 --
 -- Words, the same in Go (chatctl/doc.go says who creates, names and ends
@@ -270,7 +270,7 @@ function M._statusline()
   return table.concat(vim.list_extend({ head }, waiting), " · ") .. waits()
 end
 
---- :ClaudeSessions [restore]: pick a session (terminal or chat, grouped
+--- :Claude sessions [restore]: pick a session (terminal or chat, grouped
 --- by whether it needs you) and go to what waits there; "restore" brings
 --- back the sessions last seen in this working directory.
 ---@param arg string|nil
@@ -282,7 +282,7 @@ function M.sessions(arg)
   elseif arg == "next" then
     return require("claude.attention.view").next()
   elseif arg and arg ~= "" then
-    require("claude.notify").error(":ClaudeSessions takes next, restore, restore-from or nothing, not " .. arg)
+    require("claude.notify").error(":Claude sessions takes next, restore, restore-from or nothing, not " .. arg)
     return
   end
   require("claude.attention.view").pick()

@@ -1,4 +1,4 @@
--- :ClaudeSend and :ClaudeAdd: tell Claude about a file or some lines of
+-- :Claude send and :Claude add: tell Claude about a file or some lines of
 -- it. The CLI types `@file#L3-7` into its prompt; the user presses Enter.
 local M = {}
 
@@ -76,7 +76,7 @@ function M.send_buffer(buf, line1, line2)
     line1, line2 = M.visual_lines()
   end
   if not require("claude.buffers").is_file_buf(buf) then
-    notify_error("this buffer is not a file; :ClaudeSend works in file buffers (use :ClaudeAdd {path} for others)")
+    notify_error("this buffer is not a file; :Claude send works in file buffers (use :Claude add {path} for others)")
     return false
   end
   return mention(vim.fn.fnamemodify(vim.api.nvim_buf_get_name(buf), ":p"), line1, line2)
@@ -88,7 +88,7 @@ end
 ---@param line2 integer|nil 1-based
 function M.send_path(path, line1, line2)
   if not path or path == "" then
-    notify_error(":ClaudeAdd needs a path")
+    notify_error(":Claude add needs a path")
     return false
   end
   -- `%` and `#` arrive expanded to their buffer's name: for Claude's
@@ -97,7 +97,7 @@ function M.send_path(path, line1, line2)
   if path:find("://", 1, true) then
     local buf = vim.fn.bufnr("^" .. vim.fn.escape(path, "\\^$.*[]~") .. "$")
     local what = buf > 0 and vim.b[buf].claude_terminal and "Claude's terminal" or path
-    notify_error(string.format("%s is not a file; use :ClaudeAdd {path}", what))
+    notify_error(string.format("%s is not a file; use :Claude add {path}", what))
     return false
   end
   local abs = vim.fn.fnamemodify(vim.fn.expand(path), ":p")
@@ -125,7 +125,7 @@ function M.send_path(path, line1, line2)
   return mention(abs, line1, line2)
 end
 
---- :ClaudeAdd @qf (and :ClaudeSend @qf): the editor's state as a block of
+--- :Claude add @qf (and :Claude send @qf): the editor's state as a block of
 --- context (claude.context) in Claude's input, where the user sees it
 --- before sending: the chat's input when a chat is open in this tab page,
 --- else the terminal CLI's prompt (as a paste; nothing is submitted).
@@ -139,12 +139,12 @@ function M.send_context(token)
   return require("claude.prompt").type(block .. "\n", false, true)
 end
 
---- Whether a :ClaudeAdd argument names editor context rather than a path.
+--- Whether a :Claude add argument names editor context rather than a path.
 function M.is_context(arg)
   return arg ~= nil and require("claude.context").is_token(arg)
 end
 
---- Completion of :ClaudeAdd and :ClaudeSend: the editor's context after @,
+--- Completion of :Claude add and :Claude send: the editor's context after @,
 --- else file names.
 function M.complete(arglead)
   if vim.startswith(arglead, "@") then
@@ -160,7 +160,7 @@ function M.complete(arglead)
   return vim.fn.getcompletion(arglead, "file")
 end
 
---- :ClaudeAdd with no path: the entries on lines line1..line2 of the file
+--- :Claude add with no path: the entries on lines line1..line2 of the file
 --- explorer in buf (netrw), each as a mention.
 ---@param buf integer 0 for the current buffer
 ---@param line1 integer
@@ -169,7 +169,7 @@ function M.send_explorer(buf, line1, line2)
   buf = buf == 0 and vim.api.nvim_get_current_buf() or buf
   local explorer = require("claude.explorer")
   if not explorer.is_explorer(buf) then
-    notify_error("usage: :ClaudeAdd {path} [start-line] [end-line] (without a path only in a file explorer: netrw, oil, nvim-tree, neo-tree, mini.files, the snacks explorer)")
+    notify_error("usage: :Claude add {path} [start-line] [end-line] (without a path only in a file explorer: netrw, oil, nvim-tree, neo-tree, mini.files, the snacks explorer)")
     return false
   end
   local paths, err = explorer.paths(buf, math.min(line1, line2), math.max(line1, line2))

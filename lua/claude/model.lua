@@ -1,9 +1,9 @@
--- The model picked with :ClaudeModel (chat/models.lua), kept for every
--- CLI started later in this Neovim: chats and :ClaudeOpen get
+-- The model picked with :Claude model (chat/models.lua), kept for every
+-- CLI started later in this Neovim: chats and :Claude open get
 -- `--model {value}`.
 local M = {}
 
--- The model picked with :ClaudeModel, nil until then.
+-- The model picked with :Claude model, nil until then.
 local selected
 
 --- The picked model's value, or nil.

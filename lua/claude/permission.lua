@@ -179,7 +179,7 @@ function M.now(started, live)
   return { mode = live, source = "a switch in Claude", started = started and started.mode, switched = true }
 end
 
---- One line for :ClaudeStatus and messages: "auto (from permission_mode):
+--- One line for :Claude status and messages: "auto (from permission_mode):
 --- …meaning", "auto (switched in Claude with shift+tab; started in
 --- default): …meaning".
 ---@param r {mode: string|nil, source: string, started: string|nil, switched: boolean|nil}
@@ -210,7 +210,7 @@ function M.note_switch(who, from, to)
   end
   require("claude.notify").warn(
     string.format(
-      "%s %s %s mode: %s. Edits are no longer reviewed in Neovim before they are written; :ClaudeChanges still records each one, to review or revert afterwards (shift+tab in Claude switches back).",
+      "%s %s %s mode: %s. Edits are no longer reviewed in Neovim before they are written; :Claude changes still records each one, to review or revert afterwards (shift+tab in Claude switches back).",
       who,
       from and "switched to" or "runs in",
       to,

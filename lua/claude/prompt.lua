@@ -1,4 +1,4 @@
--- :ClaudeAsk and :ClaudeSendText: text typed into Claude's input box as if
+-- :Claude ask and :Claude type: text typed into Claude's input box as if
 -- the user typed it there, a prompt with the selected lines as an
 -- @-mention (submitted), or any text (left for the user to finish).
 local M = {}
@@ -75,7 +75,7 @@ function M.type(text, submit, paste)
   return true
 end
 
---- :ClaudeAsk: asks Claude about lines line1..line2 of buf (or about the
+--- :Claude ask: asks Claude about lines line1..line2 of buf (or about the
 --- file, without a range) with question; without a question, asks for one.
 ---@param buf integer
 ---@param line1 integer|nil
@@ -84,7 +84,7 @@ end
 function M.ask(buf, line1, line2, question)
   buf = buf == 0 and vim.api.nvim_get_current_buf() or buf
   if not require("claude.buffers").is_file_buf(buf) then
-    notify_error("this buffer is not a file; :ClaudeAsk asks about lines of a file")
+    notify_error("this buffer is not a file; :Claude ask asks about lines of a file")
     return false
   end
   local path = vim.fn.fnamemodify(vim.api.nvim_buf_get_name(buf), ":p")
@@ -109,11 +109,11 @@ function M.ask(buf, line1, line2, question)
   return true
 end
 
---- :ClaudeSendText: types text into Claude's input without submitting it.
+--- :Claude type: types text into Claude's input without submitting it.
 ---@param text string
 function M.send_text(text)
   if not text or text == "" then
-    notify_error("usage: :ClaudeSendText {text}")
+    notify_error("usage: :Claude type {text}")
     return false
   end
   return M.type(text, false)

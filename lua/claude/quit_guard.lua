@@ -59,7 +59,7 @@ local function watch()
     callback = function()
       if why ~= "" then
         vim.bo[ensure()].modified = true
-        require("claude.notify").warn(why .. ": :qa! quits anyway and ends it, :ClaudeSessions shows it")
+        require("claude.notify").warn(why .. ": :qa! quits anyway and ends it, :Claude sessions shows it")
       end
     end,
   })

@@ -1,5 +1,5 @@
 -- The terminal bridge's servers, as Lua starts and stops them: the first
--- (the one :ClaudeStart runs, session 1's) and one per other terminal
+-- (the one :Claude server start runs, session 1's) and one per other terminal
 -- session. Each is a WebSocket server in the Go host with a lock file
 -- that tells the CLI where it is; Go creates, names (by port) and removes
 -- them, Lua asks for them (host.lua) and keeps their state (state.lua).
@@ -38,7 +38,7 @@ local RECONNECT_WAIT_MS = 10000
 
 -- What brings back a CLI that gave up on us: a new one, on the same
 -- conversation.
-local RESTART_ADVICE = "restart it with :ClaudeClose, then :ClaudeOpen --continue (keeps the conversation)"
+local RESTART_ADVICE = "restart it with :Claude close, then :Claude open --continue (keeps the conversation)"
 
 -- After the server came back while Claude's terminal runs: make sure its
 -- CLI finds it again, or say how to get it back.
@@ -88,7 +88,7 @@ end
 --- Starts the first server (and the Go host) if it is not running.
 ---@return table|nil info { port, lockfile } or nil after reporting an error
 function M.start()
-  -- :ClaudeSend and :ClaudeOpen start the server each time; once it runs,
+  -- :Claude send and :Claude open start the server each time; once it runs,
   -- the state the host pushed answers without a round trip.
   local state = require("claude.state")
   local host = require("claude.host")
@@ -163,7 +163,7 @@ function M.stop()
   require("claude.reload").enable(false)
   if require("claude.sessions").current_running() then
     notify.info(
-      "server stopped: Claude is disconnected. :ClaudeStart (or :ClaudeOpen) within about 15 s reconnects it; later, Claude has to be restarted"
+      "server stopped: Claude is disconnected. :Claude server start (or :Claude open) within about 15 s reconnects it; later, Claude has to be restarted"
     )
   else
     notify.info("server stopped; lock file removed")

@@ -1,7 +1,7 @@
 -- The terminal sessions: a session is one Claude CLI run for the user in
 -- a terminal (ours, a snacks one, or one of terminal.provider's), bound to
 -- a working directory, with a server of its own (server.lua; session 1's
--- is the server :ClaudeStart starts, the others start with their terminal
+-- is the server :Claude server start starts, the others start with their terminal
 -- and stop with it). Lua creates, numbers and ends sessions; the Go host
 -- only learns which one is current (where selections and mentions go).
 --
@@ -127,7 +127,7 @@ function M.current_running()
 end
 
 --- The id a new session in this tab page takes: the session it had (its
---- CLI exited), else 1 when free (the server :ClaudeStart runs), else the
+--- CLI exited), else 1 when free (the server :Claude server start runs), else the
 --- next free one.
 function M.new_id()
   local id = vim.t.claude_session
@@ -145,7 +145,7 @@ function M.new_id()
 end
 
 --- How many CLIs are connected to session s's server. The first session's
---- server runs without a terminal too (:ClaudeStart): state.lua counts its.
+--- server runs without a terminal too (:Claude server start): state.lua counts its.
 function M.clients_of(s)
   if not s or s.id == 1 then
     return require("claude.state").clients

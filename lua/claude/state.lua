@@ -1,5 +1,5 @@
 -- The first server's state as Lua knows it, so statuslines and
--- :ClaudeStatus-like queries never wait on RPC: the server's from
+-- :Claude status-like queries never wait on RPC: the server's from
 -- ClaudeHostStart's answer and the host's exit (server.lua, host.lua), the
 -- clients' pushed by the Go host (handlers.update_client).
 local M = {

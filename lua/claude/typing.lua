@@ -15,7 +15,7 @@
 -- Keys pressed in one of Claude's proposals are review keys, not typing:
 -- the next proposal of the turn, which comes within a second of the `:w`
 -- that answered one, comes forward (claude.diff.round) instead of waiting
--- unseen for :ClaudeDiffFocus.
+-- unseen for :Claude review focus.
 local M = {}
 
 --- How long after the last typed key the user counts as idle (ms).

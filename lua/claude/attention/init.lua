@@ -6,7 +6,7 @@
 --
 -- Here the User events fire (once per wait: Go numbers them), the desktop
 -- notice goes out while Neovim is not focused, and each session's
--- conversation is remembered for :ClaudeSessions restore
+-- conversation is remembered for :Claude sessions restore
 -- (attention/view.lua shows, jumps and restores).
 local M = {}
 
@@ -91,7 +91,7 @@ end
 
 -- The state file: per session directory, the conversations last seen there
 -- ({ [cwd] = { terminals = { [key] = id }, chat = id } }), so that
--- :ClaudeSessions restore can resume them after a restart.
+-- :Claude sessions restore can resume them after a restart.
 function M.state_file()
   return vim.fs.joinpath(vim.fn.stdpath("state"), "claude", "sessions.json")
 end

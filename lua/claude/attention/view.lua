@@ -1,8 +1,8 @@
--- :ClaudeSessions over the attention list (attention.lua): every terminal
+-- :Claude sessions over the attention list (attention.lua): every terminal
 -- and chat session grouped by state, with its workspace, last prompt and
 -- how long ago; choosing one goes to what waits there (the diff, the
 -- chat's question at the end of its transcript, the terminal in Terminal
--- mode at its prompt). Also :ClaudeSessions restore, and the autocmds
+-- mode at its prompt). Also :Claude sessions restore, and the autocmds
 -- that tell Go where the user looks (WinEnter, BufEnter: one async call,
 -- only when the session under the cursor changes) and whether Neovim has
 -- the focus.
@@ -13,7 +13,7 @@ local attention = require("claude.attention")
 local labels = { needs_you = "needs you", working = "working", done = "done", exited = "exited", unreviewed = "unreviewed" }
 
 -- What a session needing the user waits for, in the words the diff and
--- :ClaudeChanges use: an edit is a "review", whatever asked for it.
+-- :Claude changes use: an edit is a "review", whatever asked for it.
 local kinds = {
   diff = "review",
   permission = "permission",
@@ -244,7 +244,7 @@ function M.go(e)
   end
 end
 
---- :ClaudeSessions next: goes to the first thing waiting for the user (a
+--- :Claude sessions next: goes to the first thing waiting for the user (a
 --- review, a permission, a question, a plan), else the first file written
 --- and not reviewed. False when nothing waits.
 function M.next()
@@ -258,11 +258,11 @@ function M.next()
   return false
 end
 
---- :ClaudeSessions: picks a session and goes to it.
+--- :Claude sessions: picks a session and goes to it.
 function M.pick()
   local list = M.entries()
   if #list == 0 then
-    require("claude.notify").info("no Claude session (:ClaudeOpen or :ClaudeChat starts one; :ClaudeSessions restore brings last time's back)")
+    require("claude.notify").info("no Claude session (:Claude open or :ClaudeChat starts one; :Claude sessions restore brings last time's back)")
     return
   end
   vim.ui.select(list, { prompt = "Claude sessions", format_item = M.format }, function(choice)
@@ -282,7 +282,7 @@ local function trusted(dir)
   return t ~= nil and t.trusted
 end
 
---- :ClaudeSessions restore: brings back the sessions last seen in the
+--- :Claude sessions restore: brings back the sessions last seen in the
 --- working directory (and below it): each terminal's conversation in a tab
 --- page of its own (`claude --resume`), the chat's resumed. A folder the
 --- CLI does not trust is skipped, with a message: nothing of a workspace
@@ -315,7 +315,7 @@ function M.restore(root)
     if vim.fn.isdirectory(dir) ~= 1 then
       table.insert(skipped, dir .. " (gone)")
     elseif not trusted(dir) then
-      table.insert(skipped, dir .. " (not trusted: open it with :ClaudeOpen or :ClaudeChat first)")
+      table.insert(skipped, dir .. " (not trusted: open it with :Claude open or :ClaudeChat first)")
     else
       table.insert(ok_dirs, dir)
     end
@@ -364,7 +364,7 @@ function M.restore(root)
   return n
 end
 
---- :ClaudeSessions restore-from: picks one of the folders sessions were
+--- :Claude sessions restore-from: picks one of the folders sessions were
 --- last seen in, any folder, and brings its sessions back (M.restore).
 function M.restore_from()
   local dirs = {}

@@ -97,7 +97,7 @@ end
 local function with_hunk(fn)
   local view = M.current()
   if not view then
-    notify.info("claude.nvim: not in a :ClaudeChanges diff")
+    notify.info("claude.nvim: not in a :Claude changes diff")
     return
   end
   local h = hunk_under_cursor(view)
@@ -258,7 +258,7 @@ function M.show(cwd, d)
   vim.api.nvim_create_autocmd("BufWipeout", {
     group = vim.api.nvim_create_augroup("ClaudeChangesDiff" .. before_buf, { clear = true }),
     buffer = before_buf,
-    desc = "claude.nvim: drop the :ClaudeChanges diff's keys from the file's buffer",
+    desc = "claude.nvim: drop the :Claude changes diff's keys from the file's buffer",
     callback = function()
       close(tab)
     end,

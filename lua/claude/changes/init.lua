@@ -1,4 +1,4 @@
--- :ClaudeChanges: the change ledger's turns, newest first, with the files
+-- :Claude changes: the change ledger's turns, newest first, with the files
 -- each changed. The Go host does the git work off the main loop and answers
 -- through handlers.changes_reply (reply below); this buffer only shows it.
 -- <CR> on a file opens before -> now as a Neovim diff (changes/diff.lua);
@@ -45,7 +45,7 @@ local SCOPE_NAMES = {
   branch = "the branch: merge base -> now",
 }
 
---- The scopes :ClaudeChanges takes (for completion).
+--- The scopes :Claude changes takes (for completion).
 function M.scopes()
   return { "turns", "session", "uncommitted", "branch" }
 end
@@ -100,7 +100,7 @@ local function render()
     end
     if #l.turns == 0 then
       table.insert(lines, "")
-      table.insert(lines, "No turn recorded yet: the turns of a Claude started by this plugin (:ClaudeOpen, :ClaudeChat) show here.")
+      table.insert(lines, "No turn recorded yet: the turns of a Claude started by this plugin (:Claude open, :ClaudeChat) show here.")
     end
     -- Turns that changed nothing (a question, a review) hide unless asked for: the
     -- list is about changes. A running turn always shows.
@@ -394,7 +394,7 @@ function M.troubled(dir)
   return false
 end
 
---- :ClaudeChanges [qf|clear].
+--- :Claude changes [qf|clear].
 function M.command(arg)
   local cwd = vim.fn.getcwd()
   if arg == nil or arg == "" then
@@ -406,7 +406,7 @@ function M.command(arg)
   elseif vim.tbl_contains(M.scopes(), arg) then
     M.open(cwd, arg == "turns" and "" or arg)
   else
-    notify.error("claude.nvim: :ClaudeChanges takes nothing, qf, clear, or a scope (turns, session, uncommitted, branch); got " .. arg)
+    notify.error("claude.nvim: :Claude changes takes nothing, qf, clear, or a scope (turns, session, uncommitted, branch); got " .. arg)
   end
 end
 

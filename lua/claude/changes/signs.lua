@@ -102,7 +102,7 @@ function M.count()
 end
 
 --- The files with unreviewed changes, by name: { path, hunks, line }
---- (line: the first changed line), for the inbox (:ClaudeSessions).
+--- (line: the first changed line), for the inbox (:Claude sessions).
 function M.files()
   local out = {}
   for _, r in pairs(by_root) do

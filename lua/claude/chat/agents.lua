@@ -74,7 +74,7 @@ local function footer(a)
   local st = a.state or "running"
   if st == "running" then
     return "  ⎿  " .. (a.activity ~= nil and a.activity ~= "" and a.activity or "running…")
-      .. (a.task_id and "  (stop: :ClaudeChatStopAgent)" or "")
+      .. (a.task_id and "  (stop: :Claude chat cancel-agent)" or "")
   end
   -- CLI 2.1.197 gives the task's description as its summary: no report.
   local report = a.report and a.report ~= "" and a.report ~= a.summary and (": " .. first_line(a.report)) or ""

@@ -2,7 +2,7 @@
 -- native chat. Both arrive as permission requests and wait in the
 -- transcript like the others (render.lua): nothing here opens by itself,
 -- so no key the user types elsewhere is taken. When the user answers
--- (<CR> in the transcript, :ClaudeChatAnswer), questions are asked one by
+-- (<CR> in the transcript, :Claude chat answer), questions are asked one by
 -- one with vim.ui.select (vim.ui.input for an answer of their own) and a
 -- plan opens in a markdown buffer of its own, to read, edit and approve.
 -- Cancelling anything sends nothing: the request still waits.

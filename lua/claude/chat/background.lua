@@ -1,5 +1,5 @@
 -- Background work in the chat (issue 39 item 7): a running command or
--- subagent sent to the background (:ClaudeChatBackground, <C-b> in the
+-- subagent sent to the background (:Claude chat background, <C-b> in the
 -- input: the CLI's Ctrl+B), the background tasks in the task list with
 -- their state (chat/tasks.lua draws them), their output (o there) and
 -- stopping one (x there); the turn's end says what still runs. Below

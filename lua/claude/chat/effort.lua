@@ -1,4 +1,4 @@
--- :ClaudeChatEffort: how hard Claude thinks in the chat's next turns, as
+-- :Claude effort: how hard Claude thinks in the chat's next turns, as
 -- the CLI's --effort and its settings' effortLevel choose it. The running
 -- CLI takes it at once (a control request: the conversation goes on), and
 -- the chat keeps it for any CLI it starts later (state.start adds

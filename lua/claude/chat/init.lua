@@ -8,7 +8,7 @@
 -- revive.lua carries a chat over the Go host's death (and starts CLIs, saying
 -- when one resumed), input.lua serves the input buffer, turns.lua sends what the user types,
 -- windows.lua makes the buffers and windows, conversations.lua the stored
--- conversations, models.lua :ClaudeModel.
+-- conversations, models.lua :Claude model.
 --
 -- Words: a chat is one CLI run by the Go host for a workspace directory
 -- in stream-json mode (Lua asks Go to start and stop it; Go names it by
@@ -55,7 +55,7 @@ for _, kind in ipairs({ "notice", "denied", "checking" }) do
   end
 end
 
--- The permission modes :ClaudeChatMode and <S-Tab> switch between.
+-- The permission modes :Claude mode and <S-Tab> switch between.
 M.modes = state.modes
 
 --- ClaudeHostChatStart's argument for the current workspace's chat, or nil
@@ -94,13 +94,13 @@ end
 M.submit, M.interrupt, M.set_mode, M.stop = turns.submit, turns.interrupt, turns.set_mode, turns.stop
 
 --- Stops the running subagent under the cursor, or the only one
---- (:ClaudeChatStopAgent).
+--- (:Claude chat cancel-agent).
 ---@param dir string|nil
 function M.stop_agent(dir)
   require("claude.chat.agents").stop(windows.chat(dir or current_dir()))
 end
 
---- Shows or hides the chat's task list (:ClaudeChatTasks).
+--- Shows or hides the chat's task list (:Claude chat tasks).
 ---@param dir string|nil
 function M.toggle_tasks(dir)
   require("claude.chat.tasks").toggle(windows.chat(dir or current_dir()))
@@ -228,7 +228,7 @@ function M.attach(path, dir)
   end
   local why = not_an_image(abs)
   if why then
-    require("claude.notify").error(string.format(":ClaudeChatAttach takes png, jpeg, gif or webp images up to 5 MiB; %s is %s", path, why))
+    require("claude.notify").error(string.format(":Claude chat attach takes png, jpeg, gif or webp images up to 5 MiB; %s is %s", path, why))
     return false
   end
   local c = windows.chat(dir)
@@ -248,7 +248,7 @@ local function chat_in_tab()
   end
 end
 
---- :ClaudeAsk and :ClaudeSendText go to the chat instead of the terminal
+--- :Claude ask and :Claude type go to the chat instead of the terminal
 --- when a chat is open in the current tab page: text is added to the chat's
 --- next message, sent at once when submit. Returns whether it did.
 ---@param text string
@@ -272,7 +272,7 @@ function M.take_text(text, submit)
   return true
 end
 
---- :ClaudeSend and :ClaudeAdd go to the chat instead of the terminal when
+--- :Claude send and :Claude add go to the chat instead of the terminal when
 --- a chat is open in the current tab page: the @-mention (as the CLI writes
 --- it, relative to the chat's directory) is added to the chat's next
 --- message, and the cursor goes to the input. Returns whether it did.
@@ -304,7 +304,7 @@ function M.take_mention(path, line1, line2)
 end
 
 
---- :ClaudeChatAnswer [allow|deny]: answers the oldest permission request
+--- :Claude chat answer [allow|deny]: answers the oldest permission request
 --- waiting in the chat (allow once, deny), or opens the picker of answers.
 ---@param how string|nil
 ---@param dir string|nil
@@ -316,7 +316,7 @@ function M.answer(how, dir)
     return require("claude.chat.trust").answer(dir, how == "allow" and "yes" or how == "deny" and "no" or nil)
   end
   if how and how ~= "allow" and how ~= "deny" then
-    require("claude.notify").error(":ClaudeChatAnswer takes allow, deny or nothing (the picker), not " .. how)
+    require("claude.notify").error(":Claude chat answer takes allow, deny or nothing (the picker), not " .. how)
     return
   end
   if not (c and require("claude.chat.render").answer(c, how)) then
@@ -324,14 +324,14 @@ function M.answer(how, dir)
   end
 end
 
---- :ClaudeChatTrust [yes|no]: answers whether the CLI may trust the chat's
+--- :Claude chat trust [yes|no]: answers whether the CLI may trust the chat's
 --- folder (its hooks, MCP servers and settings then run); nothing opens
 --- the picker.
 ---@param how string|nil
 ---@param dir string|nil
 function M.trust(how, dir)
   if how and how ~= "yes" and how ~= "no" then
-    require("claude.notify").error(":ClaudeChatTrust takes yes, no or nothing (the picker), not " .. how)
+    require("claude.notify").error(":Claude chat trust takes yes, no or nothing (the picker), not " .. how)
     return
   end
   return require("claude.chat.trust").answer(dir or current_dir(), how)

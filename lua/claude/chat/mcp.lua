@@ -1,4 +1,4 @@
--- The chat's MCP servers (:ClaudeChatMcp): each with its state as the
+-- The chat's MCP servers (:Claude chat mcp): each with its state as the
 -- chat's CLI reports it (connected, failed and why, needs sign-in,
 -- connecting, disabled); r reconnects the one under the cursor, o turns it
 -- off or on (chatctl/mcpstatus.go). "nvim" is the editor's own server.

@@ -1,4 +1,4 @@
--- :ClaudeModel: picks a model from the CLI's own list (its answer to the
+-- :Claude model: picks a model from the CLI's own list (its answer to the
 -- stream-json initialize request). The running chat's CLI gave that list
 -- when it started; with no chat running, the Go host starts a CLI just to
 -- ask it. The choice applies to the running chat at once and is kept for

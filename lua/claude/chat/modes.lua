@@ -1,4 +1,4 @@
--- The chat's permission modes (:ClaudeChatMode, <S-Tab>): every mode the
+-- The chat's permission modes (:Claude mode, <S-Tab>): every mode the
 -- CLI has, with what each means for the review, said where it is chosen
 -- (the picker, and the transcript once the CLI confirms). bypassPermissions
 -- needs the user to type a word first, and a CLI launched to allow it: the
@@ -8,7 +8,7 @@ local M = {}
 
 local state = require("claude.chat.state")
 
--- In :ClaudeChatMode's order. 2.1.332 titles "default" "Manual"; the
+-- In :Claude mode's order. 2.1.332 titles "default" "Manual"; the
 -- stream still says "default".
 M.list = { "default", "acceptEdits", "plan", "auto", "dontAsk", "bypassPermissions" }
 
@@ -38,7 +38,7 @@ M.meaning = {
   bypassPermissions = "everything runs without asking: no review, no question, no safety check",
 }
 
--- The word :ClaudeChatMode bypassPermissions wants typed.
+-- The word :Claude mode bypassPermissions wants typed.
 M.confirm_word = "bypass"
 
 --- The mode a user named: "manual" is "default" (2.1.332's name for it).

@@ -11,7 +11,7 @@ local function render()
   return require("claude.chat.render")
 end
 
-local HINT = "<S-Tab> or :ClaudeChatMode switches to a mode that asks you instead."
+local HINT = "<S-Tab> or :Claude mode switches to a mode that asks you instead."
 
 -- The CLI's notice: said as it is, but auto mode without its check in our
 -- words first (its own, longer, folded under them).

@@ -460,7 +460,7 @@ function render.permission(c, buf, it)
   if it.questions or it.name == "ExitPlanMode" then
     lines = require("claude.chat.ask").lines(it)
   end
-  table.insert(lines, "  ⎿  waiting for you: <CR> here or :ClaudeChatAnswer")
+  table.insert(lines, "  ⎿  waiting for you: <CR> here or :Claude chat answer")
   add(c, buf, lines, c.last ~= "tool")
   c.last = "tool"
 end
@@ -479,7 +479,7 @@ function render.trust(c, buf, it)
     -- One line each (the window wraps them): the CLI's own meaning.
     "  Claude Code will be able to read, edit and execute files here, and the folder's own settings apply: its hooks (.claude/settings.json) and MCP servers (.mcp.json) run as soon as Claude starts.",
     "  Trust it only if it is your code or code you trust. Nothing of it has run yet; the answer is kept where the CLI keeps it, for the terminal too.",
-    "  ⎿  waiting for you: <CR> here or :ClaudeChatTrust yes / no",
+    "  ⎿  waiting for you: <CR> here or :Claude chat trust yes / no",
   }, true)
   c.last = "tool"
 end

@@ -20,7 +20,7 @@ local function stopped_line(how, mid_turn, restart, resumable)
     return what .. " It is restarted and the conversation resumed."
   end
   return what
-    .. " It stopped again right after a restart, so it is not restarted now (see :ClaudeLog);"
+    .. " It stopped again right after a restart, so it is not restarted now (see :Claude log);"
     .. " your next message starts it and resumes the conversation."
 end
 

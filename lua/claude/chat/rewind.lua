@@ -1,10 +1,10 @@
 -- Checkpoints in the chat: from a prompt the user sent, put the files
 -- Claude changed since back as they were before it, cut the conversation
 -- back to just before it, or both; fork a new conversation from there; or
--- edit the prompt and run it again. R (or :ClaudeChatRewind) on a prompt
+-- edit the prompt and run it again. R (or :Claude chat rewind) on a prompt
 -- asks the host for the dry run first; it waits in the transcript, never
 -- in a dialog that would take the keys of a user typing elsewhere, until
--- <CR> there (or :ClaudeChatRewind {what}) chooses. The host's answers come
+-- <CR> there (or :Claude chat rewind {what}) chooses. The host's answers come
 -- as "rewind" (the dry run) and "rewound" items (chatctl/rewind.go).
 local M = {}
 
@@ -281,7 +281,7 @@ end
 function M.choose(c, what)
   local r = c.rewinding
   if not (r and r.preview) then
-    return info("no rewind waits: R on one of your prompts in the transcript (or :ClaudeChatRewind there) shows one")
+    return info("no rewind waits: R on one of your prompts in the transcript (or :Claude chat rewind there) shows one")
   end
   local why = busy(c)
   if why then
@@ -320,7 +320,7 @@ function M.pick(c)
   end)
 end
 
---- :ClaudeChatRewind [what]: with what, and a rewind waiting, does it;
+--- :Claude chat rewind [what]: with what, and a rewind waiting, does it;
 --- else shows the dry run for the prompt at the cursor.
 ---@param what string|nil
 function M.command(what)

@@ -1,4 +1,4 @@
--- The chat's permission rules (:ClaudeChatRules): the rules the chat's CLI
+-- The chat's permission rules (:Claude chat rules): the rules the chat's CLI
 -- holds now (from settings files, the session's "always" answers, the
 -- command line), each with its source and the CLI's plain-language
 -- reading. d removes one kept in a settings file (the Go host takes it out
@@ -40,7 +40,7 @@ local function remove(p)
   end
   if r.editability ~= "persistent" then
     local where = SOURCES[r.source] or r.source
-    local hint = r.source == "session" and "; it ends with the chat's CLI (:ClaudeChatStop)" or "; change it there"
+    local hint = r.source == "session" and "; it ends with the chat's CLI (:Claude chat end)" or "; change it there"
     require("claude.notify").info(string.format("%s comes from %s, not from a settings file claude.nvim changes%s", r.rule, where, hint))
     return
   end

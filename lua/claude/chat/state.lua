@@ -14,7 +14,7 @@ local M = {}
 local chats = {}
 M.chats = chats
 
--- The permission modes :ClaudeChatMode takes (chat/modes.lua says what
+-- The permission modes :Claude mode takes (chat/modes.lua says what
 -- each means and which <S-Tab> goes through).
 M.modes = { "default", "acceptEdits", "plan", "auto", "dontAsk", "bypassPermissions" }
 
@@ -74,9 +74,9 @@ local function status_text(c)
   end
   local ask = waiting(c)
   if c.trust then
-    table.insert(parts, "waits for you: trust this folder? (<CR> in the chat, :ClaudeChatTrust)")
+    table.insert(parts, "waits for you: trust this folder? (<CR> in the chat, :Claude chat trust)")
   elseif ask then
-    table.insert(parts, string.format("waits for you: %s (<CR> in the chat, :ClaudeChatAnswer)", M.clean(ask.name)))
+    table.insert(parts, string.format("waits for you: %s (<CR> in the chat, :Claude chat answer)", M.clean(ask.name)))
   elseif c.checking then
     table.insert(parts, "waiting for auto mode's safety check… (<C-c> interrupts)")
   elseif c.busy then
@@ -94,7 +94,7 @@ local function status_text(c)
   if c.context then
     table.insert(parts, string.format("context %d%%", c.context.percent))
   end
-  -- The CLI's usage so far (this run of it: :ClaudeChatUsage says more).
+  -- The CLI's usage so far (this run of it: :Claude chat usage says more).
   if c.usage then
     local n = c.usage.tokens
     local tokens = n >= 1000000 and string.format("%.1fM", n / 1000000) or n >= 1000 and string.format("%.1fk", n / 1000) or tostring(n)
@@ -287,7 +287,7 @@ local function start(c, how)
     args.args = vim.list_extend(vim.list_extend({}, args.args), { "--allow-dangerously-skip-permissions" })
   end
   if c.effort and not c.agent then
-    -- The effort chosen with :ClaudeChatEffort outlives the CLI: a
+    -- The effort chosen with :Claude effort outlives the CLI: a
     -- restarted one resumes with it.
     args.args = vim.list_extend(vim.list_extend({}, args.args), { "--effort", c.effort })
   end

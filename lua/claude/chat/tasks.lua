@@ -6,7 +6,7 @@
 -- a float: a float covers the transcript the user reads, where a split
 -- takes its own rows. The window is opened without entering it, so it never
 -- takes the keys of a user typing elsewhere; its buffer is a plain one,
--- searchable and yankable. gl in the transcript (or :ClaudeChatTasks)
+-- searchable and yankable. gl in the transcript (or :Claude chat tasks)
 -- shows or hides it.
 local M = {}
 
@@ -116,7 +116,7 @@ local function open(c)
   vim.wo[win].wrap = false
   vim.wo[win].winbar = ""
   -- Closed by the user (:q, <C-w>c): it stays closed, as after gl, until
-  -- gl or :ClaudeChatTasks shows it again.
+  -- gl or :Claude chat tasks shows it again.
   vim.api.nvim_create_autocmd("WinClosed", {
     group = vim.api.nvim_create_augroup("ClaudeChatTasks" .. win, { clear = true }),
     pattern = tostring(win),
@@ -168,7 +168,7 @@ function M.hide(c)
   end
 end
 
---- Shows or hides the task window of chat c (gl, :ClaudeChatTasks).
+--- Shows or hides the task window of chat c (gl, :Claude chat tasks).
 function M.toggle(c)
   local win = c.taskbuf and vim.api.nvim_buf_is_valid(c.taskbuf) and window_of(c.taskbuf)
   if win then

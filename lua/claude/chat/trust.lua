@@ -3,7 +3,7 @@
 -- at once. So before a chat's CLI starts in a folder the CLI has not
 -- trusted, the host puts the question in the transcript (render.trust)
 -- and nothing starts; the user answers here, when they choose (<CR> in the
--- transcript, :ClaudeChatTrust), and a yes starts the chat, whose CLI
+-- transcript, :Claude chat trust), and a yes starts the chat, whose CLI
 -- records it where the CLI keeps it (the host does for a CLI that cannot:
 -- chatctl/trust.go), so a terminal's CLI agrees.
 local M = {}
@@ -35,7 +35,7 @@ local function no(c, dir)
     c.trust = nil
     state.update_status(c)
   end
-  say(c, "not trusted: no Claude runs in this folder, nor its hooks, MCP servers or settings. :ClaudeChatTrust yes trusts it")
+  say(c, "not trusted: no Claude runs in this folder, nor its hooks, MCP servers or settings. :Claude chat trust yes trusts it")
 end
 
 --- Answers the trust question of dir's chat: how "yes", "no", or nil to

@@ -1,4 +1,4 @@
--- The chat's usage (:ClaudeChatUsage): the tokens and cost of the chat's
+-- The chat's usage (:Claude chat usage): the tokens and cost of the chat's
 -- CLI since it started, by model, and the account's plan windows where the
 -- CLI reports them (a claude.ai sign-in; an API key has none). The Go host
 -- asks the CLI (get_usage: chatctl/usage.go); the winbar's context meter

@@ -293,7 +293,7 @@ function M.decide(view, action, reason)
     win = view.prop_win
   end
   if not (win and vim.api.nvim_win_is_valid(win)) then
-    require("claude.notify").warn("Claude's proposal is not on screen: :ClaudeDiffFocus shows it")
+    require("claude.notify").warn("Claude's proposal is not on screen: :Claude review focus shows it")
     return
   end
   local why, h = decide_at(view, win, action == "keep" and "keep" or "take_back")

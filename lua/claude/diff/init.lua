@@ -1,7 +1,7 @@
 -- The diff view for Claude's proposals (openDiff): the file as it is on
 -- the left, the proposal on the right in an editable scratch buffer, in
--- Neovim's own diff mode. The user accepts (:w, :ClaudeDiffAccept, a key)
--- or rejects (:ClaudeDiffReject, a key, closing the proposal); the Go host
+-- Neovim's own diff mode. The user accepts (:w, :Claude review accept, a key)
+-- or rejects (:Claude review reject, a key, closing the proposal); the Go host
 -- answers the CLI, which writes the file itself. We never write it.
 local M = {}
 
@@ -303,7 +303,7 @@ local function show_waiting(view, keep_focus)
 end
 
 -- Shows the view once ready() holds after one of events (it is not shown
--- yet; :ClaudeDiffFocus shows it at once).
+-- yet; :Claude review focus shows it at once).
 local function wait_for(view, events, ready)
   local group = vim.api.nvim_create_augroup("ClaudeDiffWait" .. view.id, { clear = true })
   view.waiting = group
@@ -317,7 +317,7 @@ local function wait_for(view, events, ready)
         end
         -- Going to a tab page is no answer to the proposal: it opens
         -- beside the user's window when it can; focused only for a user
-        -- who idles; else it waits for :ClaudeDiffFocus.
+        -- who idles; else it waits for :Claude review focus.
         if can_open_beside(view) then
           show_waiting(view, true)
         elseif not require("claude.typing").busy() then
@@ -333,14 +333,14 @@ end
 
 -- A proposal that came in while the user was typing never takes their
 -- window or their keys: it opens beside when it can without touching their
--- window, else it waits, unseen, until they go to it (:ClaudeDiffFocus),
+-- window, else it waits, unseen, until they go to it (:Claude review focus),
 -- also after they stop (their next keys may be a :w for their own file).
 -- A message says so once; the statusline counts it (claude.statusline).
 local function offer(view, name)
   if can_open_beside(view) then
     show(view, view.spec, true)
     require("claude.notify").info(
-      string.format("Claude proposes a change to %s: the diff is open beside; :ClaudeDiffFocus goes to it", name),
+      string.format("Claude proposes a change to %s: the diff is open beside; :Claude review focus goes to it", name),
       { tag = "diff:" .. view.id }
     )
     vim.cmd.redrawstatus({ bang = true })
@@ -348,7 +348,7 @@ local function offer(view, name)
   end
   view.waiting = true
   require("claude.notify").info(
-    string.format("Claude proposes a change to %s; it waits until you go to it (:ClaudeDiffFocus)", name),
+    string.format("Claude proposes a change to %s; it waits until you go to it (:Claude review focus)", name),
     { tag = "diff:" .. view.id }
   )
   vim.cmd.redrawstatus({ bang = true })
@@ -369,7 +369,7 @@ local function present(view)
     end)
     require("claude.notify").info(
       string.format(
-        "Claude (%s) proposes a change to %s; it opens in that session's tab page (or at once with :ClaudeDiffFocus)",
+        "Claude (%s) proposes a change to %s; it opens in that session's tab page (or at once with :Claude review focus)",
         sessions.label(spec.session),
         name
       ),
@@ -454,7 +454,7 @@ function M.open(id, spec)
   return true
 end
 
---- :ClaudeDiffFocus: goes to the newest proposal (showing it first if it
+--- :Claude review focus: goes to the newest proposal (showing it first if it
 --- waited for the user to stop typing).
 function M.focus()
   local newest
@@ -531,8 +531,8 @@ local function current_view()
   return count == 1 and only or nil
 end
 
---- :ClaudeDiffAccept, :ClaudeDiffReject, :ClaudeDiffTakeBack, :ClaudeDiffKeep.
---- reason: :ClaudeDiffTakeBack's argument, why the hunk is taken back.
+--- :Claude review accept, :Claude review reject, :Claude review take-back, :Claude review keep.
+--- reason: :Claude review take-back's argument, why the hunk is taken back.
 ---@param decision "accept"|"reject"|"take_back"|"take_back_why"|"keep"
 ---@param reason? string
 function M.decide_current(decision, reason)

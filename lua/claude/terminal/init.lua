@@ -122,7 +122,7 @@ local function on_exit(job, code)
       require("claude.notify").info("Claude exited")
     else
       require("claude.notify").warn(
-        string.format("Claude exited with code %d; its terminal keeps what it printed (:ClaudeOpen starts a new one)", code)
+        string.format("Claude exited with code %d; its terminal keeps what it printed (:Claude open starts a new one)", code)
       )
     end
   end
@@ -141,7 +141,7 @@ end
 
 -- Starts session s's CLI in a terminal: ours, or the provider's.
 local function start_in_terminal(s, info, args)
-  -- The mode it starts in: shown by :ClaudeStatus, warned about when its
+  -- The mode it starts in: shown by :Claude status, warned about when its
   -- edits skip the review.
   local permission = require("claude.permission")
   local cli = require("claude.cli")
@@ -251,13 +251,13 @@ function M.open(args)
     term.elsewhere = nil -- it went away: start it again
   end
   if sessions.cli_running(term) then
-    -- The server may have been stopped (:ClaudeStop) while the CLI kept
+    -- The server may have been stopped (:Claude server stop) while the CLI kept
     -- running: start it again, on the port the CLI knows.
     if not servers.start_server(term) then
       return false
     end
     if args and #args > 0 then
-      require("claude.notify").notify("claude.nvim: Claude is already running; :ClaudeClose it to start with new arguments", vim.log.levels.WARN)
+      require("claude.notify").notify("claude.nvim: Claude is already running; :Claude close it to start with new arguments", vim.log.levels.WARN)
     end
     show()
     servers.sync()
@@ -330,7 +330,7 @@ function M.close()
   local s = select_current()
   if not s then
     if sessions.count() > 0 then
-      require("claude.notify").info("no Claude session in this tab page (:ClaudeSessions lists them)")
+      require("claude.notify").info("no Claude session in this tab page (:Claude sessions lists them)")
     end
     return
   end

@@ -41,7 +41,7 @@ function M.follow_current()
 end
 
 --- Ends a session other than the first with its CLI: its server and lock
---- file go too (the first one's server stays for :ClaudeStart users).
+--- file go too (the first one's server stays for :Claude server start users).
 function M.stop(s)
   if s.id == 1 then
     return

@@ -1,7 +1,7 @@
 -- terminal.provider = "snacks": Snacks.terminal runs the CLI in a window
 -- it makes (with its terminal style and keys). The session keeps the
 -- buffer and the job as for a terminal of ours, so typing into Claude,
--- :ClaudeClose and the exit handling work the same; showing it again asks
+-- :Claude close and the exit handling work the same; showing it again asks
 -- snacks (terminal/init.lua's show).
 local M = {}
 
