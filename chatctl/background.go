@@ -10,7 +10,7 @@ import (
 )
 
 // Background work (issue 39 item 7): the running command or subagent sent to the background
-// (:ClaudeChatBackground, <C-b> in the input: the CLI's Ctrl+B), and a background command's
+// (:Claude chat background, <C-b> in the input: the CLI's Ctrl+B), and a background command's
 // output for the task list (lua/claude/chat/background.lua).
 
 // Backgrounder sends the agent's running tasks to the background and reads a background

@@ -9,7 +9,7 @@ import (
 
 // The context window's fill, the effort and the usage, in the winbar: asked of the CLI when
 // it starts and after each turn (get_context_usage, get_settings, get_usage), never per
-// token; and :ClaudeChatEffort.
+// token; and :Claude effort.
 
 // contextTimeout bounds the two control requests that refresh the winbar; the CLI answers
 // them at once, even mid-turn.

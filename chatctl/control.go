@@ -8,7 +8,7 @@ import (
 )
 
 // SendArgs are ClaudeHostChatSend's: the chat's directory, the user's text, the image
-// files attached to it (:ClaudeChatAttach) and Lua's id for the message, which names it in
+// files attached to it (:Claude chat attach) and Lua's id for the message, which names it in
 // the "message" items that say when the CLI takes it in (a message sent while Claude works
 // waits in the CLI's queue).
 type SendArgs struct {

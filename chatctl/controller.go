@@ -19,7 +19,7 @@ import (
 // that stopped reading must not pile up goroutines.
 const writeTimeout = 10 * time.Second
 
-// closeTimeout bounds :ClaudeChatStop's wait for the CLI to go.
+// closeTimeout bounds :Claude chat end's wait for the CLI to go.
 const closeTimeout = 10 * time.Second
 
 // Controller runs the native chats (:ClaudeChat) of one Neovim, one per workspace directory.

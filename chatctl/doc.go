@@ -13,7 +13,7 @@
 //     it, which a CLI running in a terminal connects to. Go creates it (host, on
 //     ClaudeHostStart) and ends it (ClaudeHostStop, or the host exiting; the lock file goes
 //     first). Lua names it, by the number of the terminal it serves; 1 is the first, the
-//     one :ClaudeStart starts.
+//     one :Claude server start starts.
 //   - A terminal is the editor's view of one interactive CLI: a terminal buffer, its job
 //     and the tab page it belongs to. Lua creates, numbers and ends it (its terminal
 //     registry); Go knows only its number, as its bridge's.
@@ -22,7 +22,7 @@
 //     Controller.Start and kept while the host runs). The directory names it.
 //   - A chat process (a Backend: chat.Process, or an ACP agent's acpchat.Backend) is one
 //     running `claude -p` in stream-json mode, or one ACP agent, at most one per chat. Go creates it when Lua asks (Controller.Start) and ends it on
-//     :ClaudeChatStop, when :ClaudeChat new or resume replaces it, or when the host exits;
+//     :Claude chat end, when :ClaudeChat new or resume replaces it, or when the host exits;
 //     it may also end by itself, and the chat's next turn starts another.
 //   - A conversation (chat.Conversation) is what the CLI stores of a chat's turns, one file
 //     under its config directory. The CLI creates and names it (its id is what the CLI

@@ -7,7 +7,7 @@ import (
 	"github.com/claude-nvim/claude.nvim/chat"
 )
 
-// The chat's MCP servers (:ClaudeChatMcp, issue 39 item 4): their state as the CLI reports
+// The chat's MCP servers (:Claude chat mcp, issue 39 item 4): their state as the CLI reports
 // it, and reconnecting one or turning one off or on from the chat.
 
 // mcpTimeout bounds an action and the list after it: a reconnect waits for the server.

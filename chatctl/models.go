@@ -13,7 +13,7 @@ import (
 const initTimeout = 30 * time.Second
 
 // initAnswer is a chat CLI's answer to initialize, asked once when the CLI starts
-// (initialize must be the first control request) and kept for :ClaudeModel.
+// (initialize must be the first control request) and kept for :Claude model.
 type initAnswer struct {
 	done   chan struct{} // closed when result or err is set
 	result *chat.InitializeResult

@@ -10,7 +10,7 @@ import (
 	"github.com/claude-nvim/claude.nvim/claudeconfig"
 )
 
-// The chat's permission rules (:ClaudeChatRules, issue 39 item 2): listed by the CLI itself
+// The chat's permission rules (:Claude chat rules, issue 39 item 2): listed by the CLI itself
 // (list_permission_rules, 2.1.332), each with its source and the CLI's plain-language
 // reading; one in a settings file removed from that file, which the CLI reads again.
 

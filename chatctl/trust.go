@@ -16,7 +16,7 @@ import (
 // config file (held for milliseconds) and the read and write of the file.
 const trustTimeout = 10 * time.Second
 
-// ErrUntrusted is Start's and :ClaudeModel's answer for a folder the CLI has not trusted:
+// ErrUntrusted is Start's and :Claude model's answer for a folder the CLI has not trusted:
 // the CLI's print mode would run the folder's hooks, MCP servers and settings without asking
 // (chat/doc.go), so no CLI starts there before the user says yes in the chat.
 var ErrUntrusted = errors.New("the folder is not trusted yet: :ClaudeChat asks whether to trust it")

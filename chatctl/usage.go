@@ -9,14 +9,14 @@ import (
 
 // Usage (issue 39 item 3): the tokens and cost of the chat's CLI, and the account's plan
 // windows where the CLI reports them (get_usage), in the winbar's context meter after each
-// turn and in :ClaudeChatUsage.
+// turn and in :Claude chat usage.
 
 // UsageReporter reports the agent's usage: the Claude CLI (chat.Process).
 type UsageReporter interface {
 	Usage(ctx context.Context) (*chat.SessionUsage, error)
 }
 
-// UsageItem is a "usage" item's Usage: the whole answer, for :ClaudeChatUsage's list.
+// UsageItem is a "usage" item's Usage: the whole answer, for :Claude chat usage's list.
 type UsageItem struct {
 	CostUSD       float64      `msgpack:"cost_usd"`
 	APIMS         int64        `msgpack:"api_ms"`

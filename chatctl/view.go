@@ -8,7 +8,7 @@ import (
 )
 
 // View is what the controller needs of the editor: the chat's transcript (lua/claude/chat.lua
-// renders Items), :ClaudeModel's picker, and the diff view an edit is reviewed in.
+// renders Items), :Claude model's picker, and the diff view an edit is reviewed in.
 // nvimapi.Editor implements it.
 type View interface {
 	// ChatEvents hands one batch of dir's chat items to the transcript, in one round trip.
@@ -136,7 +136,7 @@ type Command struct {
 	Hint        string `msgpack:"hint"` // how its arguments go, e.g. "[pr-number]"
 }
 
-// Model is one entry of the CLI's model list, for :ClaudeModel's picker.
+// Model is one entry of the CLI's model list, for :Claude model's picker.
 type Model struct {
 	Value       string `msgpack:"value"` // what --model and set_model take
 	Name        string `msgpack:"name"`

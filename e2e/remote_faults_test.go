@@ -49,7 +49,7 @@ func TestTheTransportKilledMidReviewClosesTheProposalAndWritesNothing(t *testing
 		t.Errorf(":checkhealth claude does not say the remote dropped:\n%s", h)
 	}
 	if s := r.status(); !strings.Contains(s, "remote dev: dropped: ") {
-		t.Errorf(":ClaudeStatus does not say the remote dropped:\n%s", s)
+		t.Errorf(":Claude status does not say the remote dropped:\n%s", s)
 	}
 	if got, err := os.ReadFile(remotePath); err != nil || string(got) != original {
 		t.Errorf("the file after the drop = %q (%v), want it untouched", got, err)
@@ -221,7 +221,7 @@ func TestDiagnosticsReachTheRemoteUnderItsPaths(t *testing.T) {
 	}
 }
 
-// status is what :ClaudeStatus says.
+// status is what :Claude status says.
 func (r *remoteRig) status() string {
 	var text string
 	r.nv.Lua(&text, `return vim.fn.execute('ClaudeStatus')`)

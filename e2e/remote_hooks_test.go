@@ -11,7 +11,7 @@ import (
 	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
-// Hook events over the relay (issue 41): the CLI started by :ClaudeOpen remote=dev gets the
+// Hook events over the relay (issue 41): the CLI started by :Claude open remote=dev gets the
 // relay's --settings, its hooks reach the plugin over the SSH link, and the change ledger
 // records its turn, written without review (acceptEdits), under the editor's paths.
 func TestOverSSHTheRemoteCLIsHooksRecordItsTurnInTheLedgerUnderTheEditorsPaths(t *testing.T) {
@@ -41,10 +41,10 @@ func TestOverSSHTheRemoteCLIsHooksRecordItsTurnInTheLedgerUnderTheEditorsPaths(t
 	r.nv.Lua(&lines, `return vim.api.nvim_buf_get_lines(0, 0, -1, false)`)
 	list := strings.Join(lines, "\n")
 	if !strings.Contains(list, "M a.txt  +1 -1") {
-		t.Errorf(":ClaudeChanges lacks the remote turn's a.txt:\n%s", list)
+		t.Errorf(":Claude changes lacks the remote turn's a.txt:\n%s", list)
 	}
 	if strings.Contains(list, r.env.Project) {
-		t.Errorf(":ClaudeChanges names the remote path %s:\n%s", r.env.Project, list)
+		t.Errorf(":Claude changes names the remote path %s:\n%s", r.env.Project, list)
 	}
 }
 

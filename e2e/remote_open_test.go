@@ -11,10 +11,10 @@ import (
 	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
-// :ClaudeOpen remote=NAME (issue 41): the CLI started on the remote side through the
+// :Claude open remote=NAME (issue 41): the CLI started on the remote side through the
 // remote's terminal command (here ssh -tt as the remote account), in Neovim's terminal, in
 // the directory the map gives the editor's cwd there, connected through the relay; and the
-// per-directory choice: a remote with default = true takes plain :ClaudeOpen in its map.
+// per-directory choice: a remote with default = true takes plain :Claude open in its map.
 
 // sshOpenSettings gives remote dev the terminal command and the CLI's command there.
 func sshOpenSettings(isDefault bool) func(*sshRig) map[string]any {

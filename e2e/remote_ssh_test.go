@@ -211,7 +211,7 @@ func TestOverSSHTheRemoteCLISeesTheSelectionEditsThroughAReviewAndReadsDiagnosti
 	r.nv.Keys("2GVj<Esc>")
 	r.waitText("⧉ 2 lines selected")
 	// The user stops typing here (see TestARemoteCLISeesTheSelection…: a proposal within a
-	// second of their last key waits for :ClaudeDiffFocus).
+	// second of their last key waits for :Claude review focus).
 	r.nv.Cmd("lua require('claude.typing').forget()")
 	r.prompt("Change two")
 	ev := nvimtest.Next(t, r.diffs, "User ClaudeDiffOpened (the remote CLI's openDiff over SSH)", turnTimeout)

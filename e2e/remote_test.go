@@ -192,13 +192,13 @@ func TestARemoteCLISeesTheSelectionAndAnEditIsReviewedThroughTheRelay(t *testing
 		t.Errorf(":checkhealth claude does not show the remote connected:\n%s", h)
 	}
 	if s := r.status(); !strings.Contains(s, "remote dev: connected, relay pid ") || !strings.Contains(s, ", 1 CLI") {
-		t.Errorf(":ClaudeStatus does not show the remote connected:\n%s", s)
+		t.Errorf(":Claude status does not show the remote connected:\n%s", s)
 	}
 	r.nv.Cmd("edit " + localPath)
 	r.nv.Keys("2GVj<Esc>")
 	r.waitText("⧉ 2 lines selected")
 	// The user stops typing here: a proposal that comes within a second of
-	// their last key waits for :ClaudeDiffFocus (claude.typing), and the
+	// their last key waits for :Claude review focus (claude.typing), and the
 	// stand-in answers that fast when the machine is idle. Typing's own
 	// tests cover that wait; this one is about the relay.
 	r.nv.Cmd("lua require('claude.typing').forget()")

@@ -9,7 +9,7 @@ import (
 )
 
 // firstBridge is the bridge of a start that names none: the one a
-// Neovim with a single Claude has, and the one :ClaudeStart starts.
+// Neovim with a single Claude has, and the one :Claude server start starts.
 const firstBridge = 1
 
 // bridge is one terminal's MCP server and its lock file (the words are in

@@ -10,7 +10,7 @@ import (
 	"github.com/claude-nvim/claude.nvim/ledger"
 )
 
-// changesTimeout bounds one :ClaudeChanges request's git work (a listing, a revert).
+// changesTimeout bounds one :Claude changes request's git work (a listing, a revert).
 const changesTimeout = 2 * time.Minute
 
 // changesConfig is ClaudeHostChangesConfigure's argument, from lua/claude/host.lua.
@@ -57,7 +57,7 @@ type changesArgs struct {
 	Why  string // the user's reason for a revert, told to Claude with it
 }
 
-// changesRequest serves :ClaudeChanges: async, the git work in a goroutine, the answer
+// changesRequest serves :Claude changes: async, the git work in a goroutine, the answer
 // pushed back through handlers.changes_reply.
 func (h *Host) changesRequest(args changesArgs) {
 	go func() {

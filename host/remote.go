@@ -274,7 +274,7 @@ func (h *Host) remoteStop(args []string) (bool, error) {
 	return true, nil
 }
 
-// remoteStatus serves ClaudeHostRemoteStatus (:checkhealth, :ClaudeStatus).
+// remoteStatus serves ClaudeHostRemoteStatus (:checkhealth, :Claude status).
 func (h *Host) remoteStatus(args []any) ([]*nvimapi.RemoteState, error) {
 	h.remotes.mu.Lock()
 	out := make([]*nvimapi.RemoteState, 0, len(h.remotes.byID))

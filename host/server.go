@@ -23,7 +23,7 @@ type startOptions struct {
 	PortMin int    `msgpack:"port_min"`
 	PortMax int    `msgpack:"port_max"`
 	Version string `msgpack:"version"` // the Lua side's; set by asynchronous starts
-	// Port and Token of the server this Neovim ran before (:ClaudeStop, or
+	// Port and Token of the server this Neovim ran before (:Claude server stop, or
 	// its process died): a CLI still running holds them and reconnects if
 	// the new server listens on that port and accepts that token.
 	Port  int    `msgpack:"port"`
@@ -93,7 +93,7 @@ type clientInfo struct {
 }
 
 // start serves ClaudeHostStart: listen on loopback, write the lock file,
-// return the port. Idempotent. It is synchronous because :ClaudeOpen must
+// return the port. Idempotent. It is synchronous because :Claude open must
 // not launch the CLI before the lock exists; the work is a listen, a small
 // directory scan and one file write (and, the first time, the hook
 // receiver's listen and settings file).
@@ -309,7 +309,7 @@ func (h *Host) stop(args []int) (bool, error) {
 
 // Shutdown closes every client connection and removes the lock files. It
 // is safe to call more than once and from any goroutine (Neovim exiting, a
-// signal, :ClaudeStop).
+// signal, :Claude server stop).
 func (h *Host) Shutdown() error {
 	return h.stopBridges(0)
 }

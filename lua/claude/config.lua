@@ -176,7 +176,7 @@ local function remotes(value)
       end
     end
     -- terminal: how to run a program there in a terminal (ssh -t HOST);
-    -- claude: the CLI's command there; default: plain :ClaudeOpen in a
+    -- claude: the CLI's command there; default: plain :Claude open in a
     -- directory of the map starts it there (terminal/remote.lua).
     for _, key in ipairs({ "terminal", "claude" }) do
       if r[key] ~= nil then

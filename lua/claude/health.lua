@@ -549,8 +549,8 @@ local function check_remotes()
     if r.terminal and vim.fn.executable(r.terminal[1]) ~= 1 then
       health.error(string.format("%s: the terminal command %q is not on $PATH", name, r.terminal[1]), "install it or give its full path in remotes." .. name .. ".terminal")
     elseif r.terminal then
-      health.info(string.format("%s: :ClaudeOpen remote=%s starts Claude there with %s%s", name, name, table.concat(r.terminal, " "),
-        r.default and " (also plain :ClaudeOpen in its map's directories)" or ""))
+      health.info(string.format("%s: :Claude open remote=%s starts Claude there with %s%s", name, name, table.concat(r.terminal, " "),
+        r.default and " (also plain :Claude open in its map's directories)" or ""))
     end
     for remote, l in pairs(r.map) do
       local dir = vim.fn.expand(l)
@@ -574,7 +574,7 @@ local function check_remotes()
         )
       )
       if s.hook_settings and s.hook_settings ~= "" then
-        health.info(string.format("%s: its hooks reach the plugin with `claude --settings %s` there (:ClaudeOpen remote=%s passes it)", name, s.hook_settings, name))
+        health.info(string.format("%s: its hooks reach the plugin with `claude --settings %s` there (:Claude open remote=%s passes it)", name, s.hook_settings, name))
       end
     elseif s.state == "connecting" then
       health.info(name .. ": connecting")

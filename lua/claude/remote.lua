@@ -100,14 +100,14 @@ function M.states()
   return states
 end
 
---- One line per remote known to this Neovim (:ClaudeStatus), by name.
+--- One line per remote known to this Neovim (:Claude status), by name.
 function M.status_lines()
   local lines = {}
   for _, name in ipairs(M.names()) do
     local s = states[name]
     local line
     if not s then
-      line = "not connected (:ClaudeRemote " .. name .. ")"
+      line = "not connected (:Claude remote connect " .. name .. ")"
     elseif s.state == "connected" then
       line = string.format("connected, relay pid %d at its 127.0.0.1:%d, %d CLI%s", s.pid or 0, s.port or 0, s.clients or 0, (s.clients or 0) == 1 and "" or "s")
     elseif s.error and s.error ~= "" then

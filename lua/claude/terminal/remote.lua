@@ -1,4 +1,4 @@
--- :ClaudeOpen remote=NAME: the CLI started on a remote's side, in a
+-- :Claude open remote=NAME: the CLI started on a remote's side, in a
 -- terminal buffer here, through the remote's terminal command (ssh -t
 -- HOST, docker exec -it CONTAINER), in the directory the map gives the
 -- editor's cwd there, with --ide: it finds the relay's lock (the remote is
@@ -35,7 +35,7 @@ function M.remote_dir(r, dir)
 end
 
 --- The remote whose `default` is set and whose map holds dir (the
---- per-directory choice of plain :ClaudeOpen), or nil.
+--- per-directory choice of plain :Claude open), or nil.
 function M.default_for(dir)
   local names = require("claude.remote").names()
   for _, name in ipairs(names) do
