@@ -126,7 +126,7 @@ func TestADamagedJournalSaysHowToStartAgain(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(s.git.gitDir, journalName), []byte("{half"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Turns(); err == nil || !strings.Contains(err.Error(), ":ClaudeChanges clear") {
+	if _, err := s.Turns(); err == nil || !strings.Contains(err.Error(), ":Claude changes clear") {
 		t.Errorf("a damaged journal: %v", err)
 	}
 	if err := s.Forget(context.Background(), Limits{}); err != nil {
