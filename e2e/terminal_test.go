@@ -75,12 +75,13 @@ func (s *session) waitRejected(name string) string {
 
 func isReady(screen string) bool { return clienv.Idle(screen) }
 
-// focusClaude does what a user does to talk to Claude: :Claude focus, which puts the cursor
-// in the terminal in terminal mode, so keys go to the CLI.
+// focusClaude does what a user does to talk to Claude: :Claude focus insert, which puts the
+// cursor in the terminal in terminal mode, so keys go to the CLI (:Claude focus alone leaves
+// it in Normal mode).
 func (s *session) focusClaude() {
 	s.t.Helper()
-	s.nv.Cmd("ClaudeFocus")
-	s.waitMode("t", "terminal mode in the Claude terminal after :Claude focus")
+	s.nv.Cmd("Claude focus insert")
+	s.waitMode("t", "terminal mode in the Claude terminal after :Claude focus insert")
 }
 
 // waitMode waits until Neovim is in mode (nvim_get_mode's "mode"): modes entered with

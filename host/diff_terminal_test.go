@@ -73,7 +73,7 @@ func waitMode(t testing.TB, nv *nvimtest.Nvim, mode string) {
 // reach the terminal, none the proposal.
 func TestKeysTypedIntoClaudesTerminalNeverReachAProposal(t *testing.T) {
 	d := newDiffEnv(t, idleCLI)
-	d.nv.Cmd("ClaudeOpen")
+	d.nv.Cmd("Claude focus insert") // starts Claude, in Terminal mode to type
 	waitMode(t, d.nv, "t")
 	if _, err := d.nv.Input("and then "); err != nil {
 		t.Fatal(err)
@@ -183,7 +183,7 @@ func TestAFloatingTerminalStepsAsideForADiff(t *testing.T) {
 	if shown, w, h, focused := floating(); !shown || w != columns/2 || h != 10 || !focused {
 		t.Fatalf("after :Claude open: float shown %v, %dx%d, focused %v; want a focused %dx10 float", shown, w, h, focused, columns/2)
 	}
-	waitMode(t, d.nv, "t") // else hiding the float below carries the pending :startinsert into the file
+	waitMode(t, d.nv, "nt") // a command leaves the cursor in Normal mode (terminal.focus_insert)
 	d.nv.Cmd("set columns=100 | doautocmd VimResized")
 	if shown, w, _, _ := floating(); !shown || w != 50 {
 		t.Errorf("after the editor shrank to 100 columns the float is %d wide (shown %v), want 50", w, shown)
@@ -193,7 +193,8 @@ func TestAFloatingTerminalStepsAsideForADiff(t *testing.T) {
 		t.Errorf(":Claude toggle left the float shown")
 	}
 	d.nv.Cmd("ClaudeToggle")
-	// :Claude toggle's :startinsert takes effect only when Neovim next waits
+	d.nv.Cmd("Claude focus insert")
+	// :Claude focus insert's :startinsert takes effect only when Neovim next waits
 	// for keys. A diff arriving before that finds the user idle in the
 	// float's Normal mode (no key typed: these are RPC commands), so it
 	// rightly takes the focus: 20 of 300 runs failed so, under load.

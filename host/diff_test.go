@@ -445,13 +445,10 @@ func TestTheProposalsWinbarKeepsBothKeysAtCommonWidths(t *testing.T) {
 		t.Run(fmt.Sprintf("%d columns %s", tt.columns, tt.setup), func(t *testing.T) {
 			d := newDiffEnv(t, fmt.Sprintf(`vim.o.columns = %d %s
 				require('claude').setup({ terminal_cmd = { 'sh', '-c', 'exec cat', 'cli' }, permission_mode = false })`, tt.columns, tt.setup))
-			d.nv.Cmd("ClaudeOpen")
-			waitMode(t, d.nv, "t") // else the pending :startinsert follows us into the file
+			d.nv.Cmd("ClaudeOpen") // in Normal mode (terminal.focus_insert)
 			d.nv.Cmd("wincmd p")
-			// Terminal mode ends at the editor's next turn of its loop, not within the
-			// command (nvim_get_mode in the same batch still says "t"): a proposal that
-			// came before that found the user in the terminal, and rightly waited for them
-			// (typing.lua); 2 runs in 75 under load.
+			// In the file, idle: the proposal takes the focus (a user in the terminal's
+			// Terminal mode would rightly be waited for: typing.lua).
 			waitMode(t, d.nv, "n")
 			p := d.openDiff(d.path, proposed, tab)
 			bar := d.renderedWinbar()

@@ -138,8 +138,7 @@ func TestClaudeSendTextAndClaudeAskTypeIntoClaudesInput(t *testing.T) {
 	e.nv.Lua(nil, idleCLI)
 	path := e.nv.WriteFile("m.txt", "1\n2\n3\n")
 	e.connect()
-	e.nv.Cmd("ClaudeOpen")
-	waitMode(t, e.nv, "t") // else the pending :startinsert follows us into the file
+	e.nv.Cmd("ClaudeOpen") // in Normal mode (terminal.focus_insert)
 	e.nv.Cmd("wincmd p | edit " + path)
 	terminalText := func() string {
 		var text string

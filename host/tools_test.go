@@ -97,7 +97,7 @@ func TestOpenFileShowsAndSelects(t *testing.T) {
 	path := e.nv.WriteFile("o.txt", "one\nfunc main() {\n\tbody\n}\nend\n")
 	c := e.connect()
 	e.nv.Lua(nil, idleCLI)
-	e.nv.Cmd("ClaudeOpen") // tools are called while the user types in Claude's terminal
+	e.nv.Cmd("Claude focus insert") // tools are called while the user types in Claude's terminal
 	nvimtest.Wait(t, "terminal mode", waitTimeout, func() bool {
 		var mode map[string]any
 		_ = e.nv.Call("nvim_get_mode", &mode)

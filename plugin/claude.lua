@@ -114,6 +114,7 @@ end
 map({ "n" }, "<Plug>(ClaudeOpen)", "<Cmd>Claude open<CR>", "Open the Claude terminal")
 map({ "n", "t" }, "<Plug>(ClaudeToggle)", "<Cmd>Claude toggle<CR>", "Hide or show the Claude terminal")
 map({ "n" }, "<Plug>(ClaudeFocus)", "<Cmd>Claude focus<CR>", "Focus the Claude terminal")
+map({ "n" }, "<Plug>(ClaudeFocusInsert)", "<Cmd>Claude focus insert<CR>", "Focus the Claude terminal, in Terminal mode")
 map({ "n" }, "<Plug>(ClaudeSend)", "<Cmd>Claude send<CR>", "Send the current file to Claude")
 map({ "x" }, "<Plug>(ClaudeSend)", ":Claude send<CR>", "Send the selected lines to Claude")
 map({ "n", "x" }, "<Plug>(ClaudeAsk)", "<Cmd>Claude ask<CR>", "Ask Claude about the selected lines or the file")

@@ -234,9 +234,13 @@ M.root = {
     { "toggle", leaf("Hide or show the Claude terminal", function(o)
       claude().toggle(require("claude.commands").split_args(o.args))
     end, { complete = cli_flags }) },
-    { "focus", leaf("Focus the Claude terminal", function()
-      claude().focus()
-    end) },
+    { "focus", leaf("Focus the Claude terminal (insert: in Terminal mode, to type)", function(o)
+      if o.args ~= "" and o.args ~= "insert" then
+        notify().error(o.usage .. " takes insert or nothing, not " .. o.args)
+        return
+      end
+      claude().focus(o.args == "insert")
+    end, { complete = list({ "insert" }) }) },
     { "close", leaf("End the terminal's CLI and close its terminal", function()
       claude().close()
     end) },

@@ -296,8 +296,13 @@ M.schema = group({
       height = option(0.8, "number", { check = positive }),
       border = option("rounded", { "string", "table" }, { whole = true }),
     }),
-    -- Enter insert (terminal) mode when the terminal gets focus.
+    -- Enter Terminal mode when the user moves into the terminal window
+    -- themselves (a window command, the mouse).
     auto_insert = option(true, "boolean"),
+    -- Enter Terminal mode when a command (:ClaudeOpen, :ClaudeFocus,
+    -- :ClaudeToggle, :ClaudeSessions) or the plugin brings the cursor to
+    -- the terminal; off, it lands in Normal mode (:Claude focus insert types).
+    focus_insert = option(false, "boolean"),
   }),
   -- Ports the WebSocket server may use, { min, max }; nil lets the OS pick.
   port_range = option(nil, { "table", "nil" }, { whole = true, check = port_range }),

@@ -158,8 +158,11 @@ function M.toggle(args)
   require("claude.terminal").toggle(args)
 end
 
-function M.focus()
-  require("claude.terminal").focus()
+--- Focuses Claude's terminal; in Terminal mode when insert (:Claude focus insert)
+--- or terminal.focus_insert, else Normal mode.
+---@param insert boolean|nil
+function M.focus(insert)
+  require("claude.terminal").focus(insert)
 end
 
 function M.close()

@@ -14,9 +14,9 @@ local function show_claude()
   if terminal.elsewhere() and terminal.clients() > 0 then
     return -- in the user's own terminal (terminal.provider)
   elseif terminal.is_running() then
-    terminal.focus()
+    terminal.focus(true) -- the user goes on typing the prompt after it
   elseif terminal.clients() == 0 then
-    terminal.open()
+    terminal.open(nil, true)
   end
 end
 

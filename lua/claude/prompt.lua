@@ -36,7 +36,7 @@ local function type_now(text, submit, paste)
       end
     end, SUBMIT_DELAY_MS)
   end
-  terminal.focus()
+  terminal.focus(true) -- at the text typed for the user, to go on with it
 end
 
 --- Types text into Claude's input (starting Claude first if none runs).

@@ -194,7 +194,8 @@ local function go_to_terminal(id)
   for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
     if s and vim.api.nvim_win_get_buf(win) == s.buf then
       vim.api.nvim_set_current_win(win)
-      vim.cmd.startinsert()
+      -- Picked to answer its question: the keys go to the CLI.
+      require("claude.terminal.window").start_insert()
       return
     end
   end

@@ -214,7 +214,6 @@ local function show()
   else
     window.open(term.buf)
   end
-  window.enter_insert()
 end
 
 --- Hides the terminal if it floats in this tab page, where it would cover
@@ -233,13 +232,24 @@ end
 --- exited or the user brought it back already).
 function M.show_float()
   if M.is_running() and not shown() then -- is_running selects the session
-    show()
+    window.by_command(show)
   end
 end
 
+local open
+
 --- Shows the Claude terminal and focuses it, starting the CLI if none runs.
+--- The cursor lands in Normal mode unless insert (or terminal.focus_insert)
+--- asks for Terminal mode (window.by_command).
 ---@param args string[]|nil passed to the CLI when it starts
-function M.open(args)
+---@param insert boolean|nil
+function M.open(args, insert)
+  return window.by_command(function()
+    return open(args)
+  end, insert)
+end
+
+function open(args)
   select_current()
   if term.elsewhere then
     if M.clients() > 0 then
@@ -272,9 +282,17 @@ function M.open(args)
   return start(args)
 end
 
+local go_to
+
 --- Goes to session id: its tab page, else shows its terminal here (and
---- this tab page becomes the session's).
+--- this tab page becomes the session's); in Normal mode (by_command).
 function M.go_to(id)
+  return window.by_command(function()
+    return go_to(id)
+  end)
+end
+
+function go_to(id)
   local s = sessions.get(id)
   if not s or not sessions.alive(s) then
     return false
@@ -296,9 +314,11 @@ function M.go_to(id)
   return true
 end
 
---- Focuses the terminal (showing it if hidden, starting it if needed).
-function M.focus()
-  return M.open()
+--- Focuses the terminal (showing it if hidden, starting it if needed), in
+--- Terminal mode when insert (:Claude focus insert) or terminal.focus_insert.
+---@param insert boolean|nil
+function M.focus(insert)
+  return M.open(nil, insert)
 end
 
 --- Hides a visible terminal (the CLI keeps running), shows a hidden one.

@@ -54,8 +54,8 @@ function M.start(s, cmd, env, on_exit)
   vim.api.nvim_create_autocmd("BufEnter", {
     group = group,
     buffer = buf,
-    desc = "claude.nvim: type straight into Claude",
-    callback = window.enter_insert,
+    desc = "claude.nvim: type straight into Claude (terminal.auto_insert)",
+    callback = window.entered,
   })
   -- A terminal window scrolls with new output only while its cursor is on
   -- the last line: put it there when the user leaves, so Claude's answer
@@ -78,7 +78,6 @@ function M.start(s, cmd, env, on_exit)
       pcall(vim.api.nvim_win_set_cursor, 0, { vim.api.nvim_buf_line_count(buf), 0 })
     end,
   })
-  window.enter_insert()
   return true
 end
 

@@ -38,15 +38,17 @@ function M.start(s, cmd, env, on_exit)
   if not require("claude.cli").check_program() then
     return false
   end
-  local insert = cfg().terminal.auto_insert
   local win
   ok, win = pcall(snacks.terminal.open, cmd, {
     cwd = s.cwd,
     env = env,
     -- on_exit closes it (and keeps it after a failure), as for ours.
     auto_close = false,
-    start_insert = insert,
-    auto_insert = insert,
+    -- Terminal mode is ours to start, as for a terminal of ours
+    -- (terminal/window.lua): by hand per terminal.auto_insert, by a
+    -- command only when asked.
+    start_insert = false,
+    auto_insert = false,
     win = snacks_win(),
   })
   local buf = ok and type(win) == "table" and win.buf or nil
@@ -65,8 +67,15 @@ function M.start(s, cmd, env, on_exit)
   -- chose), then the one its hooks tell of after a switch (attention.lua).
   vim.b[buf].claude_permission_mode = s.permission and s.permission.mode
   require("claude.buffers").set_buf_name(buf, "claude://" .. s.cwd, buf)
+  local group = vim.api.nvim_create_augroup("ClaudeTerminal" .. s.id, { clear = true })
+  vim.api.nvim_create_autocmd("BufEnter", {
+    group = group,
+    buffer = buf,
+    desc = "claude.nvim: type straight into Claude (terminal.auto_insert)",
+    callback = require("claude.terminal.window").entered,
+  })
   vim.api.nvim_create_autocmd("TermClose", {
-    group = vim.api.nvim_create_augroup("ClaudeTerminal" .. s.id, { clear = true }),
+    group = group,
     buffer = buf,
     once = true,
     desc = "claude.nvim: Claude exited in its snacks terminal",

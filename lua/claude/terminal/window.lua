@@ -73,20 +73,21 @@ function M.open(buf, position)
   return win
 end
 
--- Terminal buffers whose pending Insert mode is guarded (see enter_insert).
+-- Terminal buffers whose pending Insert mode is guarded (see start_insert).
 local guarded = {}
 
---- Starts Insert mode in the terminal when terminal.auto_insert says so.
+-- Set while a command or the plugin itself moves the cursor into the
+-- terminal (by_command): the BufEnter of that move is not the user's own.
+local commanded = false
+
+--- Starts Terminal mode in the current window's terminal.
 ---
 --- :startinsert only takes effect when Neovim next waits for a key. A
 --- script or an RPC client that goes to another window before then
 --- (`ClaudeOpen | wincmd p` in a VimEnter autocmd) would carry it there,
 --- and the user's next keys would land as text in their file or the chat's
 --- input: leaving the terminal before Terminal mode began cancels it.
-function M.enter_insert()
-  if not cfg().terminal.auto_insert then
-    return
-  end
+function M.start_insert()
   vim.cmd.startinsert()
   local buf = vim.api.nvim_get_current_buf()
   if vim.bo[buf].buftype ~= "terminal" then
@@ -128,6 +129,46 @@ function M.enter_insert()
       pcall(vim.api.nvim_del_augroup_by_id, group)
     end,
   })
+end
+
+--- The terminal's BufEnter: the user moved into it themselves (a window
+--- command, the mouse), so terminal.auto_insert says whether they type.
+function M.entered()
+  if commanded or not cfg().terminal.auto_insert then
+    return
+  end
+  M.start_insert()
+end
+
+--- Runs fn, which brings the cursor to Claude's terminal for a command or
+--- for the plugin, and returns what it returns. Terminal mode starts after
+--- it only when insert is true (the user asked: :Claude focus insert, a mention
+--- whose prompt they go on typing) or terminal.focus_insert says so:
+--- otherwise the keys the user types next are Neovim's, never the CLI's
+--- (`:ClaudeFocus` then `G` scrolls, it does not type a G to Claude).
+---@param fn fun(): any
+---@param insert boolean|nil
+function M.by_command(fn, insert)
+  local outer = commanded
+  commanded = true
+  local ok, r = pcall(fn)
+  commanded = outer
+  if not ok then
+    error(r, 0)
+  end
+  if outer then
+    return r
+  end
+  local here = vim.bo.buftype == "terminal" and vim.b.claude_terminal
+  if here and (insert or cfg().terminal.focus_insert) then
+    M.start_insert()
+  elseif here then
+    -- In Normal mode (an Insert mode the command ran from ends), on the
+    -- last line: the window keeps following Claude's output.
+    vim.cmd.stopinsert()
+    pcall(vim.api.nvim_win_set_cursor, 0, { vim.api.nvim_buf_line_count(0), 0 })
+  end
+  return r
 end
 
 return M
