@@ -189,6 +189,12 @@ func (c *Controller) review(ctx context.Context, dir string, proc Backend, req c
 				err = proc.Allow(wctx, req.Ticket, input)
 			}
 		}
+	case res.Reason != "":
+		// As the CLI's own "No, and tell Claude what to do differently": the model reads why
+		// in the tool's result at once and goes on (a stopped turn's message never reaches it:
+		// the CLI puts its own words there).
+		line = "rejected, saying why; Claude goes on"
+		err = proc.Deny(wctx, req.Ticket, rejectMessage+" The user's reason: "+strconv.Quote(res.Reason))
 	default:
 		// As the terminal's "No": the turn stops and Claude waits for the user.
 		line = "rejected; the turn stops"

@@ -66,6 +66,7 @@ type diffDoneArgs struct {
 	Decision  string
 	Text      string
 	TakenBack []takenBackArg
+	Reason    string // on reject, why, when the user said (:ClaudeDiffReject {reason})
 }
 
 type takenBackArg struct {
@@ -82,7 +83,7 @@ func (h *Host) diffDone(args diffDoneArgs) {
 			taken = append(taken, mcp.TakenBack(t))
 		}
 	}
-	h.editor.ResolveDiff(args.ID, args.Decision == "accept", args.Text, taken)
+	h.editor.ResolveDiff(args.ID, args.Decision == "accept", args.Text, taken, args.Reason)
 }
 
 // codeDone serves ClaudeHostCodeDone: the answer to an executeCode

@@ -115,6 +115,7 @@ func (h *Host) Register(p *plugin.Plugin) error {
 	h.hookBus.subscribe(h.changes.Handle) // the change ledger records every turn (changes.go)
 	h.hookBus.subscribe(h.places.hook)    // "2 of 3" on the reviews of one message (reviews.go)
 	h.hookBus.subscribe(h.takenBackHook)  // why hunks were taken back, with the edit's result (reviews.go)
+	h.hookBus.subscribe(h.rejectedHook)   // why proposals were rejected, with the next prompt (reviews.go)
 
 	// The functions Lua calls, one declared list (calls.go) that also writes
 	// lua/claude/host_calls.lua, the list host.lua builds its wrappers from.

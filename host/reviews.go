@@ -106,3 +106,19 @@ func (h *Host) takenBackHook(_ context.Context, e hooks.Event) hooks.Reply {
 	}
 	return hooks.Reply{Stdout: out}
 }
+
+// rejectedHook gives a terminal CLI's model, with the user's next prompt, why they rejected
+// proposals since the last (nvimapi.Editor.RejectedNote): a rejection stops the CLI's turn, so
+// that prompt is the first the model reads after it; a UserPromptSubmit hook's output is added
+// to its context beside the prompt.
+func (h *Host) rejectedHook(_ context.Context, e hooks.Event) hooks.Reply {
+	session, ok := terminalSession(e.Origin)
+	if !ok || e.Name != hooks.UserPromptSubmit || h.editor == nil {
+		return hooks.Reply{}
+	}
+	note := h.editor.RejectedNote(session)
+	if note == "" {
+		return hooks.Reply{}
+	}
+	return hooks.Reply{Stdout: []byte(note)}
+}

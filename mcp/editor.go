@@ -134,6 +134,7 @@ type DiffResult struct {
 	FinalText string
 	NewFile   bool        // the target did not exist when the diff opened
 	TakenBack []TakenBack // the hunks the user took back saying why (accepted only)
+	Reason    string      // why the user rejected it, when they said (rejected only)
 }
 
 // TakenBack is one hunk of a proposal the user took back and said why: the file keeps its
@@ -164,6 +165,17 @@ func TakenBackNote(path string, taken []TakenBack) string {
 			t.Line, strconv.Quote(clip(t.Proposed)), strconv.Quote(clip(t.Kept)), strconv.Quote(t.Reason))
 	}
 	return b.String()
+}
+
+// RejectedNote is what the model is told of the user's reason for rejecting its whole
+// proposal to path; empty for no reason. Quoted as TakenBackNote's.
+func RejectedNote(path, reason string) string {
+	reason = strings.TrimSpace(reason)
+	if reason == "" {
+		return ""
+	}
+	return "The user rejected your proposed change to " + strconv.Quote(path) +
+		" in the editor's diff review, and said why: " + strconv.Quote(reason)
 }
 
 // clip cuts s to maxQuoted bytes at a rune boundary, saying it did.

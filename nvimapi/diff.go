@@ -315,8 +315,10 @@ func (e *Editor) waitDiff(ctx context.Context, d *shownDiff) (mcp.DiffResult, er
 // the hunks taken back with a reason. A terminal session's reasons wait for
 // its CLI's PostToolUse of that file (TakenBackNote): the CLI writes its own
 // tool result and has no room in it for them. The chat's go with its
-// answer (chatctl).
-func (e *Editor) ResolveDiff(id int, accepted bool, text string, taken []mcp.TakenBack) {
+// answer (chatctl). A rejection's reason (rejected, may be empty) goes to the chat with
+// the result, and waits for a terminal session's next prompt (RejectedNote): a rejection
+// stops the CLI's turn, so the model reads nothing before it.
+func (e *Editor) ResolveDiff(id int, accepted bool, text string, taken []mcp.TakenBack, rejected string) {
 	d := e.diffs.byIDTake(id)
 	if d == nil {
 		return
@@ -327,7 +329,10 @@ func (e *Editor) ResolveDiff(id int, accepted bool, text string, taken []mcp.Tak
 		}
 		d.decide(mcp.DiffResult{Outcome: mcp.DiffAccepted, FinalText: text, TakenBack: taken})
 	} else {
-		d.decide(mcp.DiffResult{Outcome: mcp.DiffRejected})
+		if note := mcp.RejectedNote(d.path, rejected); d.session > 0 && note != "" {
+			e.notes.putRejected(d.session, note)
+		}
+		d.decide(mcp.DiffResult{Outcome: mcp.DiffRejected, Reason: strings.TrimSpace(rejected)})
 	}
 }
 

@@ -2,6 +2,7 @@ package nvimapi
 
 import (
 	"path/filepath"
+	"strings"
 	"sync"
 )
 
@@ -11,8 +12,37 @@ import (
 // every hunk taken back reads as a rejection) is replaced by the next accepted review of the
 // file, so at most one per file and session is ever held.
 type takenBackNotes struct {
-	mu sync.Mutex
-	m  map[noteKey]string
+	mu       sync.Mutex
+	m        map[noteKey]string
+	rejected map[int][]string // per terminal session, the reasons for rejections not yet told
+}
+
+// maxRejectedNotes bounds the reasons held for one session: rejections the user explained
+// without ever prompting again (the oldest go first).
+const maxRejectedNotes = 16
+
+func (n *takenBackNotes) putRejected(session int, note string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.rejected == nil {
+		n.rejected = map[int][]string{}
+	}
+	held := append(n.rejected[session], note)
+	if len(held) > maxRejectedNotes {
+		held = held[len(held)-maxRejectedNotes:]
+	}
+	n.rejected[session] = held
+}
+
+// RejectedNote returns, once, what the model of terminal session is to be told of the
+// proposals the user rejected saying why since its last prompt; "" for none.
+func (e *Editor) RejectedNote(session int) string {
+	n := &e.notes
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	held := n.rejected[session]
+	delete(n.rejected, session)
+	return strings.Join(held, "\n")
 }
 
 type noteKey struct {

@@ -121,6 +121,7 @@ map({ "n", "x" }, "<Plug>(ClaudeAsk)", "<Cmd>Claude ask<CR>", "Ask Claude about 
 map({ "n", "i", "t" }, "<Plug>(ClaudeDictate)", "<Cmd>Claude dictate<CR>", "Dictate into the chat's input or Claude's prompt (again: stop and transcribe)")
 map({ "n" }, "<Plug>(ClaudeDiffAccept)", "<Cmd>Claude review accept<CR>", "Accept the Claude proposal")
 map({ "n" }, "<Plug>(ClaudeDiffReject)", "<Cmd>Claude review reject<CR>", "Reject the Claude proposal")
+map({ "n" }, "<Plug>(ClaudeDiffRejectWhy)", "<Cmd>lua require('claude.diff').decide_current('reject_why')<CR>", "Reject the Claude proposal and tell Claude why")
 map({ "n" }, "<Plug>(ClaudeDiffDeny)", "<Cmd>Claude review reject<CR>", "Reject the Claude proposal (old name)")
 map({ "n" }, "<Plug>(ClaudeDiffTakeBack)", "<Cmd>Claude review take-back<CR>", "Take back the hunk of the Claude proposal under the cursor")
 map({ "n" }, "<Plug>(ClaudeDiffKeep)", "<Cmd>Claude review keep<CR>", "Keep the hunk of the Claude proposal under the cursor")

@@ -279,7 +279,7 @@ M.root = {
       desc = "The proposed edit under review (a diff)",
       subs = {
         { "accept", leaf("Accept the proposal", decide("accept")) },
-        { "reject", leaf("Reject the proposal", decide("reject")) },
+        { "reject", leaf("Reject the proposal; [reason] tells Claude why", decide("reject")) },
         { "keep", leaf("Keep the hunk under the cursor", decide("keep")) },
         { "take-back", leaf("Take back the hunk under the cursor; [reason] tells Claude why", decide("take_back")) },
         { "focus", leaf("Go to the proposal waiting for review", function()

@@ -478,9 +478,10 @@ function M.remote_status()
 end
 
 --- Gives Claude the user's decision on diff id; ok, or false and why.
---- reasons: the hunks taken back with a reason (claude.diff.hunks.reasons).
-function M.answer_diff(id, decision, text, reasons)
-  return try(CALLS.answer_diff.go, id, decision, text, reasons or {})
+--- reasons: the hunks taken back with a reason (claude.diff.hunks.reasons);
+--- why: on reject, the user's reason ("" for none).
+function M.answer_diff(id, decision, text, reasons, why)
+  return try(CALLS.answer_diff.go, id, decision, text, reasons or {}, why or "")
 end
 
 -- The chat: one CLI per workspace directory, run by the host.

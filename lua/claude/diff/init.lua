@@ -475,7 +475,9 @@ local buffer_text = require("claude.buffers").text
 --- Records the user's decision on a diff and closes it.
 ---@param id integer
 ---@param decision "accept"|"reject"
----@param opts? { close_later: boolean } close on the next loop (from :w)
+---@param opts? { close_later: boolean, reason: string } close on the next loop (from :w);
+--- reason: on reject, why (Claude reads it: the chat with the rejection, a terminal's
+--- model with the user's next prompt)
 function M.decide(id, decision, opts)
   local view = views[id]
   if not view or view.decided then
@@ -503,7 +505,8 @@ function M.decide(id, decision, opts)
       require("claude.reload").watch(view.path)
     end
   end
-  local ok, err = require("claude.host").answer_diff(id, decision, text, reasons)
+  local why = decision == "reject" and opts and opts.reason and vim.trim(opts.reason) or ""
+  local ok, err = require("claude.host").answer_diff(id, decision, text, reasons, why)
   if not ok then
     require("claude.notify").notify("claude.nvim: could not answer Claude: " .. tostring(err), vim.log.levels.ERROR)
   end
@@ -532,8 +535,10 @@ local function current_view()
 end
 
 --- :Claude review accept, :Claude review reject, :Claude review take-back, :Claude review keep.
---- reason: :Claude review take-back's argument, why the hunk is taken back.
----@param decision "accept"|"reject"|"take_back"|"take_back_why"|"keep"
+--- reason: :Claude review take-back's argument, why the hunk is taken back,
+--- or :Claude review reject's, why the proposal is rejected; "reject_why"
+--- asks why (vim.ui.input) and then rejects.
+---@param decision "accept"|"reject"|"reject_why"|"take_back"|"take_back_why"|"keep"
 ---@param reason? string
 function M.decide_current(decision, reason)
   local view = current_view()
@@ -543,8 +548,12 @@ function M.decide_current(decision, reason)
   end
   if keys.HUNK_ACTIONS[decision] then
     M.decide_hunk(view.id, decision, reason)
+  elseif decision == "reject_why" then
+    vim.ui.input({ prompt = "Why reject it? (Claude reads this; empty: say nothing) " }, function(input)
+      M.decide(view.id, "reject", { reason = input })
+    end)
   else
-    M.decide(view.id, decision)
+    M.decide(view.id, decision, { reason = reason })
   end
 end
 
