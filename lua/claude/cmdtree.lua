@@ -239,7 +239,11 @@ M.root = {
         notify().error(o.usage .. " takes insert or nothing, not " .. o.args)
         return
       end
-      claude().focus(o.args == "insert")
+      if o.args == "insert" then
+        claude().focus(true)
+      else
+        claude().focus()
+      end
     end, { complete = list({ "insert" }) }) },
     { "close", leaf("End the terminal's CLI and close its terminal", function()
       claude().close()

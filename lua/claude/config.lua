@@ -299,9 +299,9 @@ M.schema = group({
     -- Enter Terminal mode when the user moves into the terminal window
     -- themselves (a window command, the mouse).
     auto_insert = option(true, "boolean"),
-    -- Enter Terminal mode when a command (:ClaudeOpen, :ClaudeFocus,
-    -- :ClaudeToggle, :ClaudeSessions) or the plugin brings the cursor to
-    -- the terminal; off, it lands in Normal mode (:Claude focus insert types).
+    -- Enter Terminal mode when a command (:Claude open, focus, toggle,
+    -- sessions) or the plugin brings the cursor to the terminal; off, it
+    -- lands in Normal mode (:Claude focus insert types).
     focus_insert = option(false, "boolean"),
   }),
   -- Ports the WebSocket server may use, { min, max }; nil lets the OS pick.

@@ -145,7 +145,7 @@ end
 --- it only when insert is true (the user asked: :Claude focus insert, a mention
 --- whose prompt they go on typing) or terminal.focus_insert says so:
 --- otherwise the keys the user types next are Neovim's, never the CLI's
---- (`:ClaudeFocus` then `G` scrolls, it does not type a G to Claude).
+--- (`:Claude focus` then `G` scrolls, it does not type a G to Claude).
 ---@param fn fun(): any
 ---@param insert boolean|nil
 function M.by_command(fn, insert)
