@@ -95,6 +95,7 @@ type dirChat struct {
 	proc         Backend                       // the running chat agent; nil when none runs
 	conversation string                        // the stored conversation's id (the CLI's session_id)
 	reviews      map[string]context.CancelFunc // edits shown as diffs, by ticket: closes the view
+	edits        editBatch                     // the running message's edits (their "2 of 3")
 	init         *initAnswer                   // the running CLI's initialize answer
 	messages     map[string]*sentMessage       // messages sent and not done, by the CLI's uuid
 	writes       toolWrites                    // the files the running turn's tools may change

@@ -121,7 +121,8 @@ func updatedInput(req chat.PermissionRequest, before, after, final string) (json
 // in its own goroutine, as it reads the file (never on the goroutine that renders); ctx ends
 // when the request is withdrawn. A file no review reads is denied with the reason; an edit
 // that does not apply is asked about as any tool.
-func (c *Controller) review(ctx context.Context, dir string, proc Backend, req chat.PermissionRequest, in editInput) {
+// place and of are the edit's place among its message's edits (0, 0: one alone, or not known).
+func (c *Controller) review(ctx context.Context, dir string, proc Backend, req chat.PermissionRequest, in editInput, place, of int) {
 	f, after, ok, err := proposal(req, in)
 	if ctx.Err() != nil {
 		return
@@ -148,7 +149,7 @@ func (c *Controller) review(ctx context.Context, dir string, proc Backend, req c
 		c.show(context.Background(), dir, Item{Kind: "note", ID: req.Ticket, Text: in.FilePath + " is a link to " + path + ": the diff shows that file"})
 	}
 	res, err := c.view.OpenDiff(ctx, mcp.DiffRequest{
-		OldPath: path, NewPath: path, NewContents: after,
+		OldPath: path, NewPath: path, NewContents: after, Place: place, Of: of,
 		TabName: fmt.Sprintf("✻ [Claude Code] %s (%s) ⧉", filepath.Base(path), req.RequestID), // as the CLI names its diffs
 	})
 	if ctx.Err() != nil {

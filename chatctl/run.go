@@ -54,6 +54,7 @@ func (c *Controller) run(dc *dirChat, proc Backend) {
 func (c *Controller) items(dc *dirChat, proc Backend, text *blockCut, evs []chat.Event) []Item {
 	items := make([]Item, 0, len(evs))
 	for _, ev := range evs {
+		dc.edits.event(ev)
 		if dc.taskTools.hides(ev) {
 			continue // the task list shows it (agents.go)
 		}
@@ -168,8 +169,9 @@ func (c *Controller) ask(dc *dirChat, proc Backend, e chat.PermissionRequest) It
 	dc.reviews[e.Ticket] = cancel
 	c.mu.Unlock()
 	it.Review = true
+	place, of := dc.edits.place(e.ToolUseID)
 	go func() {
-		c.review(ctx, dc.dir, proc, e, in)
+		c.review(ctx, dc.dir, proc, e, in, place, of)
 		c.mu.Lock()
 		delete(dc.reviews, e.Ticket)
 		c.mu.Unlock()

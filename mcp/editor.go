@@ -114,6 +114,9 @@ type DiffRequest struct {
 	NewPath     string
 	NewContents string // the whole proposed file
 	TabName     string // unique per proposal; CloseDiff refers to it
+	// Place and Of: the edit's place among the edits of the model's message, when the
+	// caller knows it and there are several (the chat's; a terminal's come from its hooks).
+	Place, Of int
 }
 
 // DiffOutcome is how a diff ended.

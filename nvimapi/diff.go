@@ -261,6 +261,9 @@ func (e *Editor) showDiff(ctx context.Context, session int, req mcp.DiffRequest)
 		"eol":      p.EOL,
 		"dos":      p.DOS,
 	}
+	if req.Of > 1 {
+		spec["place"], spec["of"] = req.Place, req.Of // one of several edits of a message
+	}
 	if session > 0 {
 		spec["session"] = session // its view opens in the session's tab page
 		e.mu.Lock()
