@@ -48,6 +48,10 @@ func TestTheScopesShowTheSessionTheUncommittedAndTheBranchWithTheSameKeys(t *tes
 	if strings.Contains(list, "committed.txt  ") {
 		t.Errorf("the uncommitted scope lists a committed file:\n%s", list)
 	}
+	// A scope is no turn: it has no start time to show (not the zero time, "1-01-01 00:00").
+	if !strings.Contains(list, "now               everything not committed") {
+		t.Errorf("the uncommitted scope's line does not read \"now … everything not committed\":\n%s", list)
+	}
 	// The same keys: X reverts a file to HEAD's text.
 	c.cursorTo("A mine.txt")
 	c.request("revert_file", `vim.api.nvim_feedkeys('X', 'x', false)`)

@@ -127,7 +127,9 @@ local function render()
       local where = turn.source ~= "" and ("  [" .. turn.source .. "]") or ""
       local running = turn.running and "  (running)" or ""
       local fold = open and "" or string.format("  (%d file%s: <CR> shows them)", #turn.files, #turn.files == 1 and "" or "s")
-      table.insert(lines, string.format("%s  %s%s%s%s", os.date("%Y-%m-%d %H:%M", turn.started), first_line(turn.prompt), where, running, #turn.files > 0 and fold or ""))
+      -- A scope (uncommitted, branch) is no turn: it has no start, it is now.
+      local when = (turn.started or 0) > 0 and os.date("%Y-%m-%d %H:%M", turn.started) or "now"
+      table.insert(lines, string.format("%-16s  %s%s%s%s", when, first_line(turn.prompt), where, running, #turn.files > 0 and fold or ""))
       rows[#lines] = { turn = turn, open = open }
       if open then
         if not turn.running and #turn.files == 0 then
