@@ -243,3 +243,22 @@ func TestAChatPlansLineCommentsReachTheModelAsOneFeedback(t *testing.T) {
 		t.Errorf("the model got %q (error %v), want the comments as one feedback %q", got, result.IsError, want)
 	}
 }
+
+// Comments go with an approval too: in the plan Claude goes on with.
+func TestAChatPlanApprovedWithLineCommentsGoesOnWithThem(t *testing.T) {
+	t.Parallel()
+	const comment = "say LOUDER in capitals"
+	s := startChatPlan(t, fakeapi.Say("Going on with your notes."))
+	s.openPlan()
+	s.pickInOrder(comment)
+	s.nv.Keys("3Ggl")
+	s.pickInOrder("default: ask me about each edit")
+	s.nv.Keys(`\a`)
+	s.waitChat("  ⎿  approved: going on in mode default (1 line comment)")
+	s.waitChat("Going on with your notes.")
+	got := strings.Join(s.toolResult("ExitPlanMode").Texts(), "")
+	want := strings.TrimSpace(chatPlan) + "\n\nThe user commented on 1 line of your plan:\n- line 3, \"1. Make the second line of greet.txt louder\": " + comment
+	if !strings.Contains(got, "User has approved your plan.") || !strings.Contains(got, want) {
+		t.Errorf("the model got %q, want the approval with the comment after the plan %q", got, want)
+	}
+}

@@ -249,10 +249,18 @@ function M.open_plan(c, item, send)
         end
         local text = plan_text(buf)
         local edited = text ~= shown
-        done(
-          { allow = true, approve = true, mode = m.mode, plan = edited and (text .. "\n") or "" },
-          string.format("approved%s: going on in mode %s", edited and " with your edits" or "", m.mode)
-        )
+        local line = string.format("approved%s: going on in mode %s", edited and " with your edits" or "", m.mode)
+        -- Line comments go with an approval too: the plan Claude goes on
+        -- with carries them after its text (the CLI takes an approved plan
+        -- as the user edited it, and nothing else).
+        local comments = require("claude.chat.plan_comments")
+        local n = #comments.list(buf)
+        if n > 0 then
+          text = text .. "\n\n" .. comments.feedback(buf, "")
+          edited = true
+          line = string.format("%s (%d line comment%s)", line, n, n == 1 and "" or "s")
+        end
+        done({ allow = true, approve = true, mode = m.mode, plan = edited and (text .. "\n") or "" }, line)
       end)
     end)
     keys.map(buf, "plan.keep_planning", function()
