@@ -34,6 +34,9 @@ type Options struct {
 	MCPConfig []string
 	// Args are appended to the command line as they are.
 	Args []string
+	// Remote, when set, runs the CLI on another side through its transport
+	// (remote.go); Bin is then unused, and Dir is this side's workspace.
+	Remote *Remote
 
 	// Logger gets the CLI's stderr (at Warn, a line each) and the lines we skip; nil discards.
 	Logger *slog.Logger

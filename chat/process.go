@@ -58,6 +58,13 @@ func Start(opts Options) (*Process, error) {
 	if bin == "" {
 		bin = "claude"
 	}
+	args := opts.args()
+	if r := opts.Remote; r != nil {
+		if len(r.Transport) == 0 || r.Dir == "" {
+			return nil, errors.New("start claude there: no transport or no directory")
+		}
+		bin, args = r.command(args)
+	}
 	path, err := exec.LookPath(bin)
 	if err != nil {
 		return nil, fmt.Errorf("start claude: %w", err)
@@ -88,7 +95,7 @@ func Start(opts Options) (*Process, error) {
 		return nil, fmt.Errorf("start claude: %w", err)
 	}
 	stderr := &logWriter{log: log}
-	cmd := exec.Command(path, opts.args()...)
+	cmd := exec.Command(path, args...)
 	cmd.Dir = opts.Dir
 	cmd.Env = opts.Env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, stderr

@@ -37,6 +37,7 @@ type Controller struct {
 	after   func(d time.Duration, f func()) // Options.After
 	hooks   []chat.Hook                     // Options.Hooks
 	hook    func(ctx context.Context, dir string, input json.RawMessage) (json.RawMessage, error)
+	remote  func(name string) (RemoteChat, error) // Options.Remote
 
 	mu    sync.Mutex // guards chats; never held while calling Neovim or the CLI
 	chats map[string]*dirChat
@@ -66,6 +67,9 @@ type Options struct {
 	// them for dir's chat (chat.HookHandler). Without Hook none are registered.
 	Hooks []chat.Hook
 	Hook  func(ctx context.Context, dir string, input json.RawMessage) (json.RawMessage, error)
+	// Remote, when set, tells what a chat CLI on remote name's side needs (the remote must
+	// be connected); without it StartArgs.Remote is refused.
+	Remote func(name string) (RemoteChat, error)
 	// After, when set, runs f once d has passed, in place of time.AfterFunc (tests run the
 	// winbar's deferred refreshes when they choose: context.go).
 	After func(d time.Duration, f func())
@@ -85,7 +89,7 @@ func New(opts Options) *Controller {
 	if opts.After == nil {
 		opts.After = func(d time.Duration, f func()) { time.AfterFunc(d, f) }
 	}
-	return &Controller{view: opts.View, log: opts.Log, editorTools: opts.EditorTools, observe: opts.Observe, after: opts.After, hooks: opts.Hooks, hook: opts.Hook, chats: map[string]*dirChat{}}
+	return &Controller{view: opts.View, log: opts.Log, editorTools: opts.EditorTools, observe: opts.Observe, after: opts.After, hooks: opts.Hooks, hook: opts.Hook, remote: opts.Remote, chats: map[string]*dirChat{}}
 }
 
 // dirChat is one workspace directory's chat: its running CLI process, if any, and the
@@ -146,6 +150,8 @@ type StartArgs struct {
 	// NoLSPTools leaves the language-server tools out of the editor's tools (tools.lsp =
 	// false).
 	NoLSPTools bool `msgpack:"no_lsp_tools"`
+	// Remote, when set, runs the CLI on that remote's side (remote.go).
+	Remote *RemoteArgs `msgpack:"remote"`
 }
 
 // workdir is the folder a's chat runs in.
@@ -174,7 +180,27 @@ func (c *Controller) Start(args []StartArgs) (int, error) {
 	if a.Agent != "" && a.Fork != "" {
 		return 0, errAgentFork
 	}
+	var rc RemoteChat
+	var there *chat.Remote
+	if a.Remote != nil {
+		if a.Agent != "" || c.remote == nil {
+			return 0, errors.New("chat start: only the Claude CLI runs on a remote's side")
+		}
+		var err error
+		if rc, err = c.remote(a.Remote.Name); err == nil {
+			there, rc.MCPConfig, err = remoteStart(a, rc)
+		}
+		if err != nil {
+			return 0, fmt.Errorf("chat start: %w", err)
+		}
+	}
 	mcpConfigs, mcpArgs := c.editorTools(a.NoLSPTools)
+	if there != nil {
+		mcpConfigs, mcpArgs = nil, rc.Args
+		if rc.MCPConfig != "" {
+			mcpConfigs = []string{rc.MCPConfig}
+		}
+	}
 	env := withCheckpoints(c.environment(a))
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -224,26 +250,38 @@ func (c *Controller) Start(args []StartArgs) (int, error) {
 		Bin: a.Bin, Dir: a.Dir, Env: env, Args: append(mcpArgs, a.Args...),
 		MCPConfig: mcpConfigs, Resume: resume, Fork: fork.Fork, ResumeAt: fork.ResumeAt,
 		Logger: c.log.With("chat", a.Dir),
-		// The first CLI after the user's yes records it (trust.go).
-		WorkspaceTrust: c.trusts.take(claudeconfig.Folder(a.Dir)),
+		Remote: there,
+	}
+	if there == nil {
+		// The first CLI after the user's yes records it (trust.go); a remote's CLI
+		// keeps its trust in its own config there.
+		opts.WorkspaceTrust = c.trusts.take(claudeconfig.Folder(a.Dir))
 	}
 	if c.hook != nil {
 		dir := a.Dir
 		opts.Hooks = c.hooks
 		opts.HookHandler = func(ctx context.Context, input json.RawMessage) (json.RawMessage, error) {
+			if there != nil {
+				input = remoteHookInput(rc.Paths, input)
+			}
 			return c.hook(ctx, dir, input)
 		}
 	}
-	proc, err := chat.Start(opts)
+	started, err := chat.Start(opts)
 	if err != nil {
 		if opts.WorkspaceTrust != "" {
 			c.trusts.giveBack(opts.WorkspaceTrust)
 		}
 		return 0, err
 	}
+	var proc Backend = started
+	dc.cliTemp = cliTempRoot(a.Env)
+	if there != nil {
+		proc = newRemoteProc(started, a.Remote.Name, rc.Paths)
+		dc.cliTemp = "" // the CLI's temporary directory is there
+	}
 	dc.proc, dc.reviews, dc.messages = proc, map[string]context.CancelFunc{}, map[string]*sentMessage{}
 	dc.suggested = false
-	dc.cliTemp = cliTempRoot(a.Env)
 	dc.init = c.initialize(a.Dir, proc, func(init *chat.InitializeResult, err error) {
 		switch {
 		case opts.WorkspaceTrust == "":

@@ -98,6 +98,11 @@ func (c *Controller) trustOf(a StartArgs) (TrustState, error) {
 
 // gate refuses a start in a folder the CLI has not trusted.
 func (c *Controller) gate(a StartArgs) error {
+	if a.Remote != nil {
+		// The remote's CLI keeps its trust in its config there, which this side does not
+		// read: the user chose that remote for this folder (remote.go).
+		return nil
+	}
 	t, err := c.trustOf(a)
 	if err != nil {
 		return fmt.Errorf("workspace trust: %w", err)

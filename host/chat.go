@@ -25,7 +25,7 @@ type chats struct {
 func (h *Host) newChats(view chatctl.View) {
 	h.chats.ctl = chatctl.New(chatctl.Options{
 		View: view, Log: h.log, EditorTools: h.chatMCPArgs, Observe: h.observeChat, After: h.chatAfter,
-		Hooks: chatHooks(), Hook: h.chatHook,
+		Hooks: chatHooks(), Hook: h.chatHook, Remote: h.remoteChat,
 	})
 }
 

@@ -183,6 +183,10 @@ func (h *Host) connectOnce(ctx context.Context, r *remote, opts remoteOptions) (
 		return "failed", err
 	}
 	link.OnHook(h.remoteHook(r))
+	chatTools, err := h.serveRemoteChatTools(r, link)
+	if err != nil {
+		log.Info("remote: no editor tools for a chat there", "err", err)
+	}
 	r.mu.Lock()
 	r.state, r.link, r.server = "connected", link, srv
 	r.mu.Unlock()
@@ -201,6 +205,9 @@ func (h *Host) connectOnce(ctx context.Context, r *remote, opts remoteOptions) (
 	}
 	closeCtx, done := context.WithTimeout(context.Background(), shutdownTimeout)
 	_ = srv.Close(closeCtx)
+	if chatTools != nil {
+		_ = chatTools.Close(closeCtx)
+	}
 	done()
 	// A review open for this remote cannot be answered any more: its view
 	// closes and nothing is written.

@@ -47,6 +47,14 @@ func (g guard) vet(r *http.Request) (status int, why string) {
 	return 0, ""
 }
 
+// VetHTTP applies the HTTPEndpoint's checks to a request another process
+// received (the relay carries a remote chat CLI's --mcp-config requests,
+// issue 41): a loopback Host, no Origin, "Authorization: Bearer <token>".
+// It returns 0 to allow, else the status to refuse with and why.
+func VetHTTP(r *http.Request, token string) (status int, why string) {
+	return newGuard("Authorization", "Bearer ", token).vet(r)
+}
+
 // loopbackHost reports whether a Host header names this machine by a
 // loopback name: 127.0.0.1, localhost or [::1], with or without a port.
 func loopbackHost(hostport string) bool {

@@ -10,7 +10,7 @@ import (
 // another (see helloMsg). The plugin's version is checked too: the two
 // ends are one binary, built once, and a relay of another build may map
 // or check things differently.
-const Proto = 2 // 2: hook events (kindHook, kindHookReply)
+const Proto = 3 // 2: hook events (kindHook, kindHookReply); 3: a chat CLI's MCP requests (openHTTP)
 
 // helloMsg is the first frame each way. The host sends Proto, Version and
 // what the lock must say (the remote workspace folders, the IDE name); the
@@ -28,6 +28,9 @@ type helloMsg struct {
 	// HookSettings is the relay's --settings file for the CLI there: its
 	// hooks send their events over the link (hookbridge.go).
 	HookSettings string `json:"hook_settings,omitempty"`
+	// MCPConfig is the relay's --mcp-config file for a chat CLI there
+	// (mcpconfig.go).
+	MCPConfig string `json:"mcp_config,omitempty"`
 }
 
 func sendHello(w io.Writer, h helloMsg) error {

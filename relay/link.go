@@ -36,6 +36,10 @@ type RelayInfo struct {
 	// HookSettings is the --settings file there whose hooks reach OnHook
 	// ("" when the relay has none).
 	HookSettings string
+	// MCPConfig is the --mcp-config file there whose server is HTTP ("" when
+	// the relay has none): a chat CLI started there with it reaches the
+	// endpoint the host serves on HTTP().
+	MCPConfig string
 }
 
 // Link is the host's end of a relay: a net.Listener whose connections are
@@ -47,6 +51,7 @@ type Link struct {
 	m        *mux
 	closer   io.Closer
 	accepted chan net.Conn
+	http     chan net.Conn // the MCP endpoint's connections (openHTTP)
 	hooking  chan struct{} // one per hook event being handled
 	done     chan struct{}
 	once     sync.Once
@@ -80,10 +85,11 @@ func Connect(r io.Reader, w io.Writer, closer io.Closer, h HostHello, log *slog.
 		return nil, fmt.Errorf("relay hello: %w: no pid, port or token", errFrame)
 	}
 	l := &Link{
-		Info:     RelayInfo{PID: got.PID, Port: got.Port, Lockfile: got.Lockfile, Token: got.Token, HookSettings: got.HookSettings},
+		Info:     RelayInfo{PID: got.PID, Port: got.Port, Lockfile: got.Lockfile, Token: got.Token, HookSettings: got.HookSettings, MCPConfig: got.MCPConfig},
 		m:        newMux(w, log),
 		closer:   closer,
 		accepted: make(chan net.Conn, maxStreams),
+		http:     make(chan net.Conn, maxStreams),
 		hooking:  make(chan struct{}, maxHostHooks),
 		done:     make(chan struct{}),
 	}
@@ -110,7 +116,11 @@ func (l *Link) read(r io.Reader) {
 			l.end(fmt.Errorf("%w: kind %d on conn %d", errFrame, f.kind, f.conn))
 			return
 		case f.kind == kindOpen:
-			l.open(f.conn)
+			to := l.accepted
+			if string(f.payload) == openHTTP {
+				to = l.http
+			}
+			l.open(f.conn, to)
 		case f.kind == kindHook:
 			l.hook(f)
 		case f.kind == kindHookReply:
@@ -123,7 +133,7 @@ func (l *Link) read(r io.Reader) {
 }
 
 // open starts serving a connection the relay accepted, unless too many are.
-func (l *Link) open(id uint32) {
+func (l *Link) open(id uint32, to chan net.Conn) {
 	l.m.mu.Lock()
 	n := len(l.m.streams)
 	l.m.mu.Unlock()
@@ -137,7 +147,7 @@ func (l *Link) open(id uint32) {
 		return
 	}
 	select {
-	case l.accepted <- ours:
+	case to <- ours:
 	default:
 		ours.Close() // the server is not accepting: the stream ends
 	}
@@ -233,3 +243,22 @@ type relayAddr string
 
 func (a relayAddr) Network() string { return "relay" }
 func (a relayAddr) String() string  { return string(a) }
+
+// HTTP is the listener of the relayed requests to the MCP endpoint of
+// Info.MCPConfig (a chat CLI's editor tools), for an mcp.HTTPEndpoint to
+// Serve; Accept and Close as the Link's own.
+func (l *Link) HTTP() net.Listener { return httpListener{l} }
+
+type httpListener struct{ l *Link }
+
+func (h httpListener) Accept() (net.Conn, error) {
+	select {
+	case c := <-h.l.http:
+		return c, nil
+	case <-h.l.done:
+		return nil, net.ErrClosed
+	}
+}
+
+func (h httpListener) Close() error   { return h.l.Close() }
+func (h httpListener) Addr() net.Addr { return h.l.Addr() }

@@ -70,8 +70,10 @@ func Run(in io.Reader, out io.Writer, opts Options) error {
 	if hr != nil {
 		defer hr.Close()
 	}
+	port := l.Addr().(*net.TCPAddr).Port
+	mcpConfig := writeMCPConfig(settings, port, token, log)
 	err = sendHello(out, helloMsg{Proto: Proto, Version: opts.Version, PID: os.Getpid(),
-		Port: l.Addr().(*net.TCPAddr).Port, Lockfile: lock.Path(), Token: token, HookSettings: settings})
+		Port: port, Lockfile: lock.Path(), Token: token, HookSettings: settings, MCPConfig: mcpConfig})
 	if err != nil {
 		return fmt.Errorf("relay: send hello: %w", err)
 	}
@@ -172,36 +174,48 @@ func accept(l net.Listener, m *mux, token string, log *slog.Logger) {
 			return
 		}
 		go func() {
-			head, ok := vet(c, token, log)
+			head, open, ok := vet(c, token, log)
 			if !ok {
 				c.Close()
 				return
 			}
 			id := next.Add(1)
-			m.add(id, c, frame{conn: id, kind: kindOpen}, frame{conn: id, kind: kindData, payload: head})
+			m.add(id, c, frame{conn: id, kind: kindOpen, payload: open}, frame{conn: id, kind: kindData, payload: head})
 		}()
 	}
 }
 
 // vet reads the request head (bounded in size and time) and checks it;
-// it returns the bytes read, which the host's server reads again.
-func vet(c net.Conn, token string, log *slog.Logger) ([]byte, bool) {
+// it returns the bytes read, which the host's server reads again, and the
+// open frame's payload: "" for a WebSocket upgrade (the IDE protocol),
+// openHTTP for a plain request to the MCP endpoint a chat CLI there was
+// given (mcpconfig.go), whose body may follow its head at once.
+func vet(c net.Conn, token string, log *slog.Logger) ([]byte, []byte, bool) {
 	_ = c.SetReadDeadline(time.Now().Add(headTimeout))
 	var seen bytes.Buffer
 	r := bufio.NewReader(io.TeeReader(io.LimitReader(c, maxRequestHead), &seen))
 	req, err := http.ReadRequest(r)
 	if err != nil {
 		log.Debug("relay: unreadable request", "err", err)
-		return nil, false
+		return nil, nil, false
 	}
-	if status, why := mcp.VetUpgrade(req, token); status != 0 {
+	var open []byte
+	var status int
+	var why string
+	if req.Header.Get("Upgrade") == "" && req.URL.Path == mcpPath {
+		open = []byte(openHTTP)
+		status, why = mcp.VetHTTP(req, token)
+	} else {
+		status, why = mcp.VetUpgrade(req, token)
+	}
+	if status != 0 {
 		log.Info("relay: refused a connection", "status", status, "why", why)
 		fmt.Fprintf(c, "HTTP/1.1 %d %s\r\nConnection: close\r\nContent-Length: 0\r\n\r\n", status, http.StatusText(status))
-		return nil, false
+		return nil, nil, false
 	}
-	if r.Buffered() > 0 || seen.Len() > maxRequestHead-1 {
-		return nil, false // a client that speaks before the 101 is not the CLI
+	if open == nil && (r.Buffered() > 0 || seen.Len() > maxRequestHead-1) {
+		return nil, nil, false // a client that speaks before the 101 is not the CLI
 	}
 	_ = c.SetReadDeadline(time.Time{})
-	return seen.Bytes(), true
+	return seen.Bytes(), open, true
 }

@@ -128,6 +128,15 @@ end
 --- :ClaudeChat [new|resume|last]
 ---@param arg string|nil
 function M.command(arg)
+  local remote = arg and arg:match("^remote=(.+)$")
+  if remote then
+    -- The chat's CLI on that remote's side (chat/state.lua starts it there).
+    if not (require("claude.config").get().remotes or {})[remote] then
+      return require("claude.notify").error(string.format("claude.nvim: no remote %q in setup({ remotes = ... })", remote))
+    end
+    require("claude.chat.state").remotes[require("claude.chat.state").current_dir()] = remote
+    return windows.open()
+  end
   if arg == nil or arg == "" then
     return windows.open()
   elseif arg == "new" and #require("claude.agents").names() > 0 then
@@ -147,7 +156,7 @@ function M.command(arg)
   elseif arg == "last" then
     return M.pick(true)
   end
-  require("claude.notify").error(":ClaudeChat takes new, resume, last or an agent's name, not " .. arg)
+  require("claude.notify").error(":ClaudeChat takes new, resume, last, remote=NAME or an agent's name, not " .. arg)
 end
 
 

@@ -46,9 +46,10 @@ end
 ---@return boolean started
 ---@return string|nil why "untrusted" when the host asks first
 function M.start(c, how)
-  local ok, detail = state.start(c, how)
+  local ok, detail, remote = state.start(c, how)
   if not ok then
-    return false, detail -- "untrusted": the host asks in the transcript
+    -- "untrusted": the host asks in the transcript; "connecting": to remote
+    return false, detail, remote
   end
   if detail then
     render.write(c, function(buf)

@@ -196,8 +196,9 @@ end
 
 -- What starts a chat CLI in dir (ClaudeHostChatStart's argument), or nil
 -- after telling the user why it cannot.
-local function start_args(dir, mode, resuming)
-  if not require("claude.cli").check_program() then
+local function start_args(dir, mode, resuming, remote)
+  -- A remote's CLI is its own there (remotes.NAME.claude).
+  if not remote and not require("claude.cli").check_program() then
     return nil
   end
   local prog, args = command()
@@ -265,12 +266,29 @@ local function start(c, how)
   else
     -- cli.fork_session forks a conversation the user chose to resume, not
     -- one started again for itself (its own CLI exited, or died with the host).
-    args, chosen = start_args(c.dir, keep, how and how.resume and not how.revive or false)
+    args, chosen = start_args(c.dir, keep, how and how.resume and not how.revive or false, M.remote_for(c.dir))
   end
   if not args then
     return false
   end
-  local trust = require("claude.host").chat_trust_state({ dir = args.dir, cwd = args.cwd, env = args.env })
+  local remote = not c.agent and M.remote_for(c.dir) or nil
+  if remote then
+    -- The CLI runs on the remote's side (chatctl/remote.go): its trust is
+    -- that side's, and the relay serves its editor tools, so the remote
+    -- is connected first; the chat starts once it is.
+    local r = cfg().remotes[remote]
+    local s = require("claude.remote").states()[remote]
+    if not (s and s.state == "connected") then
+      local ok, err = require("claude.remote").connect(remote)
+      if not ok then
+        require("claude.notify").error("claude.nvim: " .. tostring(err))
+        return false
+      end
+      return false, "connecting", remote
+    end
+    args.remote = { name = remote, transport = r.exec or r.terminal, claude = r.claude }
+  end
+  local trust = remote and { trusted = true } or require("claude.host").chat_trust_state({ dir = args.dir, cwd = args.cwd, env = args.env })
   if not trust then
     return false
   end
@@ -304,5 +322,15 @@ local function start(c, how)
   return true, revive and true or false
 end
 M.start_args, M.start = start_args, start
+
+-- By workspace directory: the remote its chat runs on, as :ClaudeChat
+-- remote=NAME chose.
+M.remotes = {}
+
+--- The remote dir's chat CLI runs on: :ClaudeChat remote=NAME's, else a
+--- remote whose default covers dir, else nil.
+function M.remote_for(dir)
+  return M.remotes[dir] or require("claude.terminal.remote").default_for(dir)
+end
 
 return M

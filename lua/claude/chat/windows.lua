@@ -292,7 +292,20 @@ M.open_windows = open_windows
 function M.open(dir)
   dir = dir or state.current_dir()
   local first = chats[dir] or { dir = dir }
-  local started, why = require("claude.chat.revive").start(first)
+  local started, why, remote = require("claude.chat.revive").start(first)
+  if why == "connecting" then
+    -- The chat's remote connects first (chat/state.lua); the chat opens
+    -- once it is connected, or the user is told why not.
+    require("claude.notify").info(string.format("claude.nvim: connecting to remote %s; the chat opens once it is connected", remote))
+    require("claude.remote").when_connected(remote, function(s)
+      if s.state == "connected" then
+        M.open(dir)
+      else
+        require("claude.notify").error(string.format("claude.nvim: remote %s: %s", remote, s.error or s.state))
+      end
+    end)
+    return false
+  end
   if not started and why ~= "untrusted" then
     return false
   end

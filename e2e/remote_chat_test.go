@@ -1,0 +1,112 @@
+package e2e
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/claude-nvim/claude.nvim/e2e/clienv"
+	"github.com/claude-nvim/claude.nvim/e2e/fakeapi"
+	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
+)
+
+// The chat over a remote (issue 41): :ClaudeChat remote=dev runs the chat's stream-json CLI
+// on the remote's side through its transport, in the mapped directory there. What it names
+// by its paths reaches the editor under the editor's: an Edit is reviewed under the
+// editor's path (a hunk taken back is not written), getDiagnostics, served by the host
+// through the relay, answers the editor's warning. (The ledger is checked over SSH, where the
+// editor's folder is a bind mount: here its files are hard links, which the CLI's write,
+// replacing the file, leaves behind; the ledger then saw no change.)
+func TestARemoteChatsEditIsReviewedUnderTheEditorsPathAndItsToolsGoThroughTheRelay(t *testing.T) {
+	t.Parallel()
+	const message = "e2e: the fourth line is never read"
+	r := newRemoteRig(t, nil)
+	remotePath, localPath := filepath.Join(r.env.Project, "poem.txt"), filepath.Join(r.local, "poem.txt")
+	r.writeFile("poem.txt", fiveLines)
+	r.api.Push(
+		fakeapi.Use("mcp__nvim__getDiagnostics", map[string]any{"uri": "file://" + remotePath}),
+		fakeapi.Read(remotePath),
+		fakeapi.Edit(remotePath, "two\nthree\nfour", "TWO\nthree\nFOUR"),
+		fakeapi.Say("Only the fourth line shouts now."),
+	)
+	// The remote's side is this machine in the CLI's environment: the transport sets it,
+	// as ssh's login would there.
+	r.nv.Lua(nil, `
+		local vars, claude = ...
+		local dev = require('claude.config').get().remotes.dev
+		dev.terminal = vim.list_extend({ 'env' }, vars)
+		dev.claude = { claude }`, r.env.Vars(), clienv.Bin(t))
+	r.nv.Cmd("edit " + localPath)
+	r.nv.Lua(nil, `
+		local ns = vim.api.nvim_create_namespace('e2e')
+		vim.diagnostic.set(ns, 0, { { lnum = 3, col = 0, message = ..., severity = vim.diagnostic.severity.WARN } })`, message)
+	r.connect()
+
+	r.nv.Cmd("ClaudeChat remote=dev")
+	r.chatSend("Please make lines two and four of poem.txt louder")
+	ev := nvimtest.Next(t, r.diffs, "User ClaudeDiffOpened (the remote chat's Edit)", turnTimeout)
+	if ev["path"] != localPath {
+		t.Fatalf("ClaudeDiffOpened %v, want the editor's path %s", ev, localPath)
+	}
+	r.nv.Cmd("ClaudeDiffFocus")
+	r.nv.Keys(`gg]c\ab\aa`)
+	nvimtest.Next(t, r.closed, "User ClaudeDiffClosed", turnTimeout)
+	r.waitChat("Only the fourth line shouts now.")
+	if got, err := os.ReadFile(remotePath); err != nil || string(got) != onlyKept {
+		t.Errorf("after taking back one hunk and accepting, the file holds %q (%v), want only the kept hunk: %q", got, err, onlyKept)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), turnTimeout)
+	defer cancel()
+	res, err := r.api.ToolResult(ctx, "mcp__nvim__getDiagnostics")
+	if err != nil {
+		t.Fatalf("%v; requests: %d", err, len(r.api.Main()))
+	}
+	if got := strings.Join(res.Texts(), "\n"); res.IsError || !strings.Contains(got, message) || !strings.Contains(got, remotePath) {
+		t.Errorf("getDiagnostics answered %q (error: %v), want the editor's warning under the CLI's path %s", got, res.IsError, remotePath)
+	}
+	transcript := r.chatTranscript()
+	if strings.Contains(transcript, r.env.Project) {
+		t.Errorf("the transcript names the remote's path %s:\n%s", r.env.Project, transcript)
+	}
+	if !strings.Contains(transcript, "file_path: "+localPath) {
+		t.Errorf("the transcript does not show the Read under the editor's path %s:\n%s", localPath, transcript)
+	}
+
+	if t.Failed() {
+		t.Logf("transcript:\n%s", transcript)
+	}
+}
+
+func (r *remoteRig) chatTranscript() string {
+	var lines []string
+	r.nv.Lua(&lines, `
+		local b = require('claude.chat').buffers()
+		return b and vim.api.nvim_buf_get_lines(b.transcript, 0, -1, false) or {}`)
+	return strings.Join(lines, "\n")
+}
+
+func (r *remoteRig) waitChat(want string) {
+	r.t.Helper()
+	nvimtest.Wait(r.t, "the chat transcript to show "+want, turnTimeout, func() bool {
+		return strings.Contains("\n"+r.chatTranscript()+"\n", "\n"+want+"\n")
+	})
+}
+
+// chatSend types text in the chat's input and sends it, once the chat's windows are open.
+func (r *remoteRig) chatSend(text string) {
+	r.t.Helper()
+	nvimtest.Wait(r.t, "the chat's windows", startTimeout, func() bool {
+		var ok bool
+		r.nv.Lua(&ok, `local b = require('claude.chat').buffers()
+			return b ~= nil and vim.fn.bufwinid(b.input) ~= -1`)
+		return ok
+	})
+	r.nv.Lua(nil, `
+		local b = require('claude.chat').buffers()
+		vim.api.nvim_set_current_win(vim.fn.bufwinid(b.input))`)
+	r.nv.Cmd("lua require('claude.typing').forget()")
+	r.nv.Keys("<C-\\><C-n>i" + text + "<Esc><CR>")
+	r.waitChat("> " + text)
+}
