@@ -53,7 +53,7 @@ func (r *Remote) command(args []string) (string, []string) {
 	return r.Transport[0], argv
 }
 
-// shellQuote is s as one word of sh: in single quotes, each ' spelt '\''.
+// shellQuote is s as one word of sh: in single quotes, each ' spelt '\”.
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

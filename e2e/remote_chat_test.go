@@ -110,3 +110,87 @@ func (r *remoteRig) chatSend(text string) {
 	r.nv.Keys("<C-\\><C-n>i" + text + "<Esc><CR>")
 	r.waitChat("> " + text)
 }
+
+// The same over real SSH, where the editor's folder is the remote's through a bind mount and
+// its path does not exist there: the chat's CLI runs as the remote account, its Edit is
+// reviewed under the editor's path and written as accepted, getDiagnostics is answered
+// through the relay, and the turn is in :ClaudeChanges under the editor's paths. (Accepted
+// whole: a hunk taken back makes the chat tell the CLI so, and that note begins a turn of
+// its own in the ledger, which outside git follows only the files its own tools named: so
+// in a local chat too.)
+func TestOverSSHARemoteChatsTurnIsReviewedAnsweredAndInTheLedger(t *testing.T) {
+	t.Parallel()
+	const message = "e2e: the fourth line is never read"
+	r := newSSHRigWith(t, func(r *sshRig) map[string]any {
+		// The chat's transport: no terminal (stream-json on its stdio).
+		return map[string]any{"terminal": append([]string{r.sshd.client[0], "-T"}, r.sshd.client[1:]...), "claude": r.remoteCLI()}
+	})
+	localPath, remotePath := r.writeFile("poem.txt", fiveLines)
+	r.api.Push(
+		fakeapi.Use("mcp__nvim__getDiagnostics", map[string]any{"uri": "file://" + remotePath}),
+		fakeapi.Read(remotePath),
+		fakeapi.Edit(remotePath, "two\nthree\nfour", "TWO\nthree\nFOUR"),
+		fakeapi.Say("Only the fourth line shouts now."),
+	)
+	r.nv.Cmd("edit " + localPath)
+	r.nv.Lua(nil, `
+		local ns = vim.api.nvim_create_namespace('e2e')
+		vim.diagnostic.set(ns, 0, { { lnum = 3, col = 0, message = ..., severity = vim.diagnostic.severity.WARN } })`, message)
+	signs := r.nv.UserEvents("ClaudeChangeSigns")
+	r.nv.Cmd("ClaudeChat remote=dev") // connects first, then opens the chat
+	r.chatSend("Please make lines two and four of poem.txt louder")
+	ev := nvimtest.Next(t, r.diffs, "User ClaudeDiffOpened (the remote chat's Edit)", turnTimeout)
+	if ev["path"] != localPath {
+		t.Fatalf("ClaudeDiffOpened %v, want the editor's path %s", ev, localPath)
+	}
+	r.nv.Cmd("ClaudeDiffFocus")
+	r.nv.Cmd("ClaudeDiffAccept")
+	nvimtest.Next(t, r.closed, "User ClaudeDiffClosed", turnTimeout)
+	r.waitChat("Only the fourth line shouts now.")
+	if got, err := os.ReadFile(localPath); err != nil || string(got) != "one\nTWO\nthree\nFOUR\nfive\n" {
+		t.Errorf("after accepting, the file holds %q (%v), want the edit", got, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), turnTimeout)
+	defer cancel()
+	res, err := r.api.ToolResult(ctx, "mcp__nvim__getDiagnostics")
+	if err != nil {
+		t.Fatalf("%v; requests: %d", err, len(r.api.Main()))
+	}
+	if got := strings.Join(res.Texts(), "\n"); res.IsError || !strings.Contains(got, message) {
+		t.Errorf("getDiagnostics answered %q (error: %v), want the editor's warning", got, res.IsError)
+	}
+	nvimtest.Next(t, signs, "the change signs pushed when the turn ended (its Stop hook, over the chat's control channel)", turnTimeout)
+	list := r.changesList(r.nv.UserEvents("ClaudeChanges"))
+	if !strings.Contains(list, "M poem.txt  +2 -2") {
+		t.Errorf(":ClaudeChanges lacks the remote chat's turn on poem.txt:\n%s", list)
+	}
+	if strings.Contains(list, r.env.Project) {
+		t.Errorf(":ClaudeChanges names the remote path %s:\n%s", r.env.Project, list)
+	}
+	if t.Failed() {
+		t.Logf("transcript:\n%s", r.chatTranscript())
+	}
+}
+
+// changesList opens :ClaudeChanges from a file's window and returns its lines; replies are
+// the ClaudeChanges events.
+func (r *remoteRig) changesList(replies <-chan map[string]any) string {
+	r.t.Helper()
+	r.nv.Lua(nil, `
+		for _, w in ipairs(vim.api.nvim_list_wins()) do
+			if vim.bo[vim.api.nvim_win_get_buf(w)].buftype == '' and vim.api.nvim_buf_get_name(vim.api.nvim_win_get_buf(w)) ~= '' then
+				vim.api.nvim_set_current_win(w)
+				break
+			end
+		end`)
+	r.nv.Cmd("ClaudeChanges")
+	for {
+		data := nvimtest.Next(r.t, replies, "the ledger's list", turnTimeout)
+		if data["op"] == "list" {
+			break
+		}
+	}
+	var lines []string
+	r.nv.Lua(&lines, `return vim.api.nvim_buf_get_lines(0, 0, -1, false)`)
+	return strings.Join(lines, "\n")
+}

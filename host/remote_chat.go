@@ -74,4 +74,3 @@ func (h *Host) remoteChat(name string) (chatctl.RemoteChat, error) {
 	}
 	return rc, nil
 }
-
