@@ -104,6 +104,13 @@
 //     notifications, 405 for the GET stream are enough) is connected before the first turn;
 //     its tools reach the model as mcp__<server>__<tool>, and --allowedTools=<those names>
 //     lets them run without a can_use_tool request (host/chat_mcp.go serves getDiagnostics so).
+//   - On a remote's side (Options.Remote, remote.go; e2e over the relay rig and over SSH):
+//     the CLI runs through the transport as sh -c 'cd DIR && exec env … claude ARGS', and
+//     everything of the chat but --mcp-config travels on its stdin and stdout (stream-json,
+//     the stdio permission prompt, the hooks registered with initialize), so nothing here
+//     needs to reach it. --mcp-config names the relay's file there (relay/mcpconfig.go): its
+//     "http" server is the relay's loopback port, carried to the host. The CLI names files by
+//     its own paths (tool inputs, results, hook inputs): chatctl/remote.go maps them.
 //   - AskUserQuestion comes as can_use_tool with tool_name AskUserQuestion, the model's input
 //     as it is ({"questions": [{question, header, multiSelect, options: [{label,
 //     description, preview}]}]}; 1 to 4 questions of 2 to 4 options each: the CLI refuses a

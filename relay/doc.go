@@ -55,4 +55,19 @@
 //     kindHook frame (a Write's content left out past MaxPayload) and the
 //     host's kindHookReply is what the hook prints (hookbridge.go). The
 //     host maps the event's paths and drops those outside the map.
+//   - A chat CLI there (Proto 3; :ClaudeChat remote=NAME, run by the host
+//     through the remote's transport: chat.Remote) needs no lock and no
+//     hooks file: its stream-json stdio carries the conversation, the
+//     permission prompt (--permission-prompt-tool stdio) and the hooks
+//     (registered with initialize). It does need the editor's tools, which
+//     print mode takes only from --mcp-config. Relied on (2.1.332): a
+//     server of type "http" in that file, connected before the first turn,
+//     whose requests are plain POSTs with the configured headers. So the
+//     relay writes that file (mcpconfig.go: 0600, in its 0700 directory,
+//     beside the hook settings; the token in a file, never on a command
+//     line there) naming its own port and path /mcp with the lock's token;
+//     such a request, vetted as the host's endpoint vets (mcp.VetHTTP),
+//     crosses as a connection whose open frame says "http", and the host
+//     serves it (Link.HTTP) with an mcp.HTTPEndpoint of the remote's,
+//     getDiagnostics on MapEditor. Nothing more listens anywhere.
 package relay

@@ -159,15 +159,23 @@ local history = leaf("Browse the workspace's stored conversations, searching for
   require("claude.chat.history").open(nil, opt(o.args))
 end)
 
--- :ClaudeChat, bare or with new, resume, last or an agent's name (the
--- conversations), then the chat's own subcommands.
+-- :ClaudeChat, bare or with new, resume, last, an agent's name (the
+-- conversations) or remote=NAME (its CLI on that remote's side), then the
+-- chat's own subcommands.
 M.chat = {
   desc = "Open (or focus) the native chat of this workspace",
   run = function(o)
     require("claude.chat.conversations").command(o.args)
   end,
   complete = function(_, args)
-    return #args == 0 and require("claude.agents").choices() or {}
+    if #args > 0 then
+      return {}
+    end
+    local out = vim.list_extend({}, require("claude.agents").choices())
+    for _, name in ipairs(require("claude.remote").names()) do
+      table.insert(out, "remote=" .. name)
+    end
+    return out
   end,
   subs = {
     { "new", leaf("Start another conversation in the chat", function()
