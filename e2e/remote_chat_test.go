@@ -194,3 +194,43 @@ func (r *remoteRig) changesList(replies <-chan map[string]any) string {
 	r.nv.Lua(&lines, `return vim.api.nvim_buf_get_lines(0, 0, -1, false)`)
 	return strings.Join(lines, "\n")
 }
+
+// A remote chat's CLI asking to write a file outside the map (a hostile or confused remote):
+// refused with a message in the transcript, never opened in the editor, nothing written, and
+// the model told the editor refused.
+func TestARemoteChatsEditOutsideTheMapIsRefusedWithAMessageAndNeverOpened(t *testing.T) {
+	t.Parallel()
+	r := newRemoteRig(t, nil)
+	outside := filepath.Join(filepath.Dir(r.env.Project), "elsewhere.txt")
+	r.api.Push(fakeapi.Write(outside, "pwned\n"), fakeapi.Say("I could not write it."))
+	r.nv.Lua(nil, `
+		local vars, claude = ...
+		local dev = require('claude.config').get().remotes.dev
+		dev.terminal = vim.list_extend({ 'env' }, vars)
+		dev.claude = { claude }`, r.env.Vars(), clienv.Bin(t))
+	r.connect()
+	r.nv.Cmd("ClaudeChat remote=dev")
+	r.chatSend("Please write elsewhere.txt")
+	r.waitChat("I could not write it.")
+	transcript := r.chatTranscript()
+	if want := "refused a Write request: " + outside + " is outside remote dev's map"; !strings.Contains(transcript, want) {
+		t.Errorf("the transcript lacks %q:\n%s", want, transcript)
+	}
+	select {
+	case ev := <-r.diffs:
+		t.Errorf("a diff opened for a file outside the map: %v", ev)
+	default:
+	}
+	if _, err := os.Stat(outside); !os.IsNotExist(err) {
+		t.Errorf("%s exists (%v): the write outside the map ran", outside, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), turnTimeout)
+	defer cancel()
+	res, err := r.api.ToolResult(ctx, "Write")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(res.Texts(), "\n"); !res.IsError || !strings.Contains(got, "outside the folders it shares") {
+		t.Errorf("the model's Write got %q (error %v), want the editor's refusal", got, res.IsError)
+	}
+}
