@@ -54,12 +54,12 @@ func (h *Host) remoteChat(name string) (chatctl.RemoteChat, error) {
 	r := h.remotes.byID[name]
 	h.remotes.mu.Unlock()
 	if r == nil {
-		return chatctl.RemoteChat{}, fmt.Errorf("remote %s is not connected: :ClaudeRemote %s first", name, name)
+		return chatctl.RemoteChat{}, fmt.Errorf("remote %s is not connected: :Claude remote connect %s first", name, name)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.state != "connected" || r.link == nil {
-		return chatctl.RemoteChat{}, fmt.Errorf("remote %s is %s, not connected: :ClaudeRemote %s", name, r.state, name)
+		return chatctl.RemoteChat{}, fmt.Errorf("remote %s is %s, not connected: :Claude remote connect %s", name, r.state, name)
 	}
 	rc := chatctl.RemoteChat{Paths: r.paths, MCPConfig: r.link.Info.MCPConfig}
 	if rc.MCPConfig != "" {
