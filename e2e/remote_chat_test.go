@@ -43,6 +43,9 @@ func TestARemoteChatsEditIsReviewedUnderTheEditorsPathAndItsToolsGoThroughTheRel
 		local ns = vim.api.nvim_create_namespace('e2e')
 		vim.diagnostic.set(ns, 0, { { lnum = 3, col = 0, message = ..., severity = vim.diagnostic.severity.WARN } })`, message)
 	r.connect()
+	if h := r.health(); !strings.Contains(h, ":Claude chat remote=dev runs the chat's CLI there through env ") || !strings.Contains(h, "getDiagnostics from --mcp-config /") {
+		t.Errorf(":checkhealth claude does not say how a chat runs on remote dev:\n%s", h)
+	}
 
 	r.nv.Cmd("ClaudeChat remote=dev")
 	r.chatSend("Please make lines two and four of poem.txt louder")

@@ -371,7 +371,7 @@ func (r *remote) snapshot() *nvimapi.RemoteState {
 	s := &nvimapi.RemoteState{Name: r.name, State: r.state, Error: r.err, Session: r.session, Roots: r.paths.RemoteRoots()}
 	if r.link != nil {
 		s.PID, s.Port, s.Lockfile = r.link.Info.PID, r.link.Info.Port, r.link.Info.Lockfile
-		s.HookSettings = r.link.Info.HookSettings
+		s.HookSettings, s.MCPConfig = r.link.Info.HookSettings, r.link.Info.MCPConfig
 	}
 	if r.server != nil {
 		for _, c := range r.server.Clients() {

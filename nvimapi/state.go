@@ -58,6 +58,9 @@ type RemoteState struct {
 	// HookSettings is the relay's --settings file there (its hooks come
 	// over the relay); :ClaudeOpen remote=NAME passes it.
 	HookSettings string `msgpack:"hook_settings,omitempty"`
+	// MCPConfig is the relay's --mcp-config file there, which a chat's CLI there gets
+	// (:Claude chat remote=NAME): the editor's tools, through the relay.
+	MCPConfig string `msgpack:"mcp_config,omitempty"`
 }
 
 // RemoteChanged tells lua/claude/remote.lua a remote's new state.

@@ -576,6 +576,16 @@ local function check_remotes()
       if s.hook_settings and s.hook_settings ~= "" then
         health.info(string.format("%s: its hooks reach the plugin with `claude --settings %s` there (:Claude open remote=%s passes it)", name, s.hook_settings, name))
       end
+      if s.mcp_config and s.mcp_config ~= "" then
+        local via = r.exec or r.terminal
+        health.info(string.format(
+          "%s: :Claude chat remote=%s runs the chat's CLI there through %s, with the editor's getDiagnostics from --mcp-config %s",
+          name,
+          name,
+          via and table.concat(via, " ") or "nothing (give the remote exec or terminal)",
+          s.mcp_config
+        ))
+      end
     elseif s.state == "connecting" then
       health.info(name .. ": connecting")
     elseif s.state == "dropped" or s.state == "failed" then
