@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -235,5 +236,32 @@ func TestARemoteChatsEditOutsideTheMapIsRefusedWithAMessageAndNeverOpened(t *tes
 	}
 	if got := strings.Join(res.Texts(), "\n"); !res.IsError || !strings.Contains(got, "outside the folders it shares") {
 		t.Errorf("the model's Write got %q (error %v), want the editor's refusal", got, res.IsError)
+	}
+}
+
+// A remote with default = true: a plain :ClaudeChat in its map's local directory runs the
+// chat's CLI there, in the mapped directory (its cwd, read from /proc, the CLI's path).
+func TestAPlainClaudeChatInADefaultRemotesFolderRunsItsCLIThere(t *testing.T) {
+	t.Parallel()
+	// The terminal command is set below, once the CLI's environment is known.
+	r := newRemoteRigWith(t, nil, map[string]any{"default": true, "terminal": []string{"env"}}, fakeapi.Say("Hello from there."))
+	r.nv.Lua(nil, `
+		local vars, claude = ...
+		local dev = require('claude.config').get().remotes.dev
+		dev.terminal = vim.list_extend({ 'env' }, vars)
+		dev.claude = { claude }`, r.env.Vars(), clienv.Bin(t))
+	r.nv.Cmd("ClaudeChat") // connects remote dev first
+	r.chatSend("Hello?")
+	r.waitChat("Hello from there.")
+	var hostPID int
+	r.nv.Lua(&hostPID, `return vim.fn.jobpid(require('claude.host').channel())`)
+	// env and sh exec the CLI: the host's child is the CLI.
+	pid := chatCLIOf(hostPID)
+	if pid == 0 {
+		t.Fatal("no chat CLI under the host")
+	}
+	cwd, err := os.Readlink(filepath.Join("/proc", strconv.Itoa(pid), "cwd"))
+	if err != nil || cwd != r.env.Project {
+		t.Errorf("the chat's CLI runs in %q (%v), want the remote's path %s", cwd, err, r.env.Project)
 	}
 }
