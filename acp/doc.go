@@ -166,6 +166,15 @@
 //     commands only through _meta terminal_info to clients declaring
 //     _meta.terminal_output. An edit reaches the client as the tool call's diff, asked
 //     before (mode default) or not, and as the file on disk after.
+//   - So an edit reviewed per hunk cannot become a proposal written through
+//     fs/write_text_file: none comes. claude.nvim allows the edit whole (allow_once) and,
+//     once its tool call completed, gives the file the text the user kept, if the file
+//     still holds what the agent proposed (else it is left and the transcript says so);
+//     the agent hears of it ahead of the next prompt, as of a revert (acpchat/keep.go).
+//     The other ways lose something: refusing the edit and writing the kept text
+//     ourselves tells the agent its edit failed, so it redoes or abandons it; refusing
+//     it to ask for a smaller one loses the user's decision; and ACP has no answer that
+//     changes a tool's input. The ledger's turn holds the file as the user left it.
 //   - session/list answers {sessions [{sessionId, cwd, title, updatedAt}]}. session/load
 //     replays the conversation (user_message_chunk with a UUID messageId, the thinking,
 //     the answers, tool_call with its full rawInput and tool_call_update, plan) before it

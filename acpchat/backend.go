@@ -56,6 +56,8 @@ type Backend struct {
 	usage   *acp.UsageUpdate
 	tools   map[string]*toolState
 	perms   map[string]*pending
+	keeps   map[string]keep // tool call id -> what the user kept of its edit (keep.go)
+	notes   []string        // for the agent, ahead of the next prompt
 	tickets int
 	turn    *turn    // the running turn; nil between turns
 	waiting []queued // messages sent while a turn ran, oldest first
@@ -76,7 +78,7 @@ func Start(opts Options) (*Backend, error) {
 		opts.Mode = "default"
 	}
 	b := &Backend{opts: opts, q: newQueue(), log: log, ready: make(chan struct{}), done: make(chan struct{}),
-		tools: map[string]*toolState{}, perms: map[string]*pending{}}
+		tools: map[string]*toolState{}, perms: map[string]*pending{}, keeps: map[string]keep{}}
 	agent, err := acp.Start(acp.Command{Path: opts.Path, Args: opts.Args, Env: opts.Env, Dir: opts.Dir, Options: acp.Options{Logger: log}}, b)
 	if err != nil {
 		return nil, err

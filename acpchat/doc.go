@@ -18,8 +18,11 @@
 //   - session/request_permission is the chat's own PermissionRequest: Allow answers
 //     allow_once (allow_always for the "always" choice, the one suggestion offered), Deny
 //     reject_once, DenyAndStop session/cancel first and then "cancelled" (a refusal alone
-//     does not stop an ACP turn, and the agent must not act on it before the cancel). Nothing is allowed without the user. A changed input is refused:
-//     ACP cannot change a tool's input.
+//     does not stop an ACP turn, and the agent must not act on it before the cancel).
+//     Nothing is allowed without the user. A changed input is refused: ACP cannot
+//     change a tool's input. An edit (Edit, MultiEdit, Write) opens in the chat's diff
+//     review; one accepted in part is allowed whole and its file then given what the
+//     user kept, the agent told with the next prompt (AllowKeeping, keep.go).
 //   - SendAs is session/prompt; a message sent while a turn runs is queued here (ACP has
 //     one prompt at a time) and can be withdrawn until its turn starts. Interrupt is
 //     session/cancel. SetPermissionMode is session/set_mode; SetModel and SetEffort set

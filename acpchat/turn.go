@@ -103,11 +103,13 @@ func (b *Backend) prompt(ctx context.Context, m queued) chat.TurnEnd {
 	if err != nil {
 		return chat.TurnEnd{Subtype: "error_during_execution", IsError: true, Errors: []string{err.Error()}}
 	}
+	note := b.takeNotes() // what the user kept of the last turn's edits
 	if b.opts.Turns != nil {
-		if note := b.opts.Turns("UserPromptSubmit", sid, blocksText(m.prompt)); note != "" {
-			m.prompt = append([]acp.ContentBlock{acp.Text(note)}, m.prompt...)
-		}
+		note += b.opts.Turns("UserPromptSubmit", sid, blocksText(m.prompt))
 		defer b.opts.Turns("Stop", sid, "")
+	}
+	if note != "" {
+		m.prompt = append([]acp.ContentBlock{acp.Text(note)}, m.prompt...)
 	}
 	res, err := b.agent.Prompt(ctx, sid, m.prompt)
 	if err != nil {

@@ -34,7 +34,11 @@ func (b *Backend) SessionUpdate(n acp.SessionNotification) {
 	case *acp.ToolCall:
 		b.q.put(b.tool(u.ToolCallID, func(c *acp.ToolCall) { *c = *u })...)
 	case *acp.ToolCallUpdate:
-		b.q.put(b.tool(u.ToolCallID, func(c *acp.ToolCall) { fold(c, u) })...)
+		evs := b.tool(u.ToolCallID, func(c *acp.ToolCall) { fold(c, u) })
+		if u.Status != nil && (*u.Status == "completed" || *u.Status == "failed") {
+			evs = append(b.settle(u.ToolCallID, *u.Status), evs...)
+		}
+		b.q.put(evs...)
 	case *acp.Plan:
 		b.q.put(planList(u))
 	case *acp.AvailableCommandsUpdate:

@@ -59,6 +59,13 @@ type Teller interface {
 	Tell(ctx context.Context, text string) error
 }
 
+// Keeper runs an allowed edit whole and then gives its file the text the user kept: an
+// agent that cannot take a changed input nor be told mid-turn (ACP). The note goes to the
+// agent with the next prompt.
+type Keeper interface {
+	AllowKeeping(ctx context.Context, ticket, path, after, final, note string) error
+}
+
 // The Claude CLI can do everything.
 var (
 	_ Backend     = (*chat.Process)(nil)

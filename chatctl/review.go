@@ -173,6 +173,18 @@ func (c *Controller) review(ctx context.Context, dir string, proc Backend, req c
 		var input json.RawMessage
 		if input, err = updatedInput(req, before, after, res.FinalText); err == nil {
 			line = "accepted"
+			keeper, keeps := proc.(Keeper)
+			if _, tells := proc.(Teller); input != nil && keeps && !tells {
+				// The agent runs the edit as proposed and the file then gets what the user
+				// kept (acpchat/keep.go); it hears of it with the next prompt.
+				line = "accepted with your changes"
+				told := modifiedMessage(req.ToolName, path)
+				if note := mcp.TakenBackNote(path, res.TakenBack); note != "" {
+					told += " " + note
+				}
+				err = keeper.AllowKeeping(wctx, req.Ticket, path, after, res.FinalText, told)
+				break
+			}
 			if input != nil {
 				line = "accepted with your changes"
 				// Before the answer: the CLI then has it when the tool's result goes out,

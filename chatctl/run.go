@@ -159,9 +159,11 @@ func (c *Controller) items(dc *dirChat, proc Backend, text *blockCut, evs []chat
 func (c *Controller) ask(dc *dirChat, proc Backend, e chat.PermissionRequest) Item {
 	it := permissionItem(e)
 	in, ok := editOf(e)
-	if _, tells := proc.(Teller); !ok || !tells {
+	_, tells := proc.(Teller)
+	_, keeps := proc.(Keeper)
+	if !ok || !tells && !keeps {
 		// A review that keeps the user's changes tells the agent of them; an agent that
-		// cannot be told (ACP) is asked as for any tool.
+		// can neither be told nor keep them is asked as for any tool.
 		return it
 	}
 	ctx, cancel := context.WithCancel(context.Background())

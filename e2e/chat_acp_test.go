@@ -65,21 +65,22 @@ func TestAnACPAgentsPermissionsAreTheChatsOwn(t *testing.T) {
 	s := acpSession(t, []string{"acpclaude"})
 	s.ledgerRepo()
 	a, fresh := filepath.Join(s.env.Project, "a.txt"), filepath.Join(s.env.Project, "new.txt")
-	s.api.Push(fakeapi.Read(a), fakeapi.Edit(a, "a2", "A2"), fakeapi.Write(fresh, "fresh\n"), fakeapi.Say("Done editing."))
+	s.api.Push(fakeapi.Read(a), fakeapi.Edit(a, "a2", "A2"), fakeapi.Use("Bash", map[string]any{"command": "echo fresh > new.txt", "description": "write new.txt"}), fakeapi.Say("Done editing."))
 	s.nv.Cmd("ClaudeChat acpclaude")
 	s.chatSend("Edit a.txt and write new.txt")
-	nvimtest.Wait(t, "the Edit's permission line", turnTimeout, func() bool {
-		return strings.Contains(s.chatTranscript(), "? Edit(") && strings.Contains(s.chatTranscript(), "asks for permission")
-	})
+	// The Edit opens in the diff review (chat_acp_review_test.go); accepted whole.
+	s.nextDiffOpened(a)
 	if got := s.fileContent(a); got != ledgerA {
 		t.Fatalf("a.txt before the answer = %q; want it untouched", got)
 	}
-	s.nv.Cmd("ClaudeChatAnswer allow")
-	nvimtest.Wait(t, "the Write's permission line", turnTimeout, func() bool {
-		return strings.Contains(s.chatTranscript(), "? Write(")
+	s.nv.Cmd("ClaudeDiffFocus")
+	s.nv.Keys(`\aa`)
+	s.waitChat("  ⎿  accepted")
+	nvimtest.Wait(t, "the Bash's permission line", turnTimeout, func() bool {
+		return strings.Contains(s.chatTranscript(), "? Bash(") && strings.Contains(s.chatTranscript(), "asks for permission")
 	})
-	// The chat's plain deny stops the turn, as it does Claude's: reject_once, then
-	// session/cancel (a refusal alone does not stop an ACP turn).
+	// The chat's plain deny stops the turn, as it does Claude's: session/cancel, then the
+	// request answered "cancelled" (a refusal alone does not stop an ACP turn).
 	s.nv.Cmd("ClaudeChatAnswer deny")
 	s.waitChat("  ⎿  denied; the turn stops")
 	nvimtest.Wait(t, "the turn to end", turnTimeout, func() bool {
@@ -92,7 +93,7 @@ func TestAnACPAgentsPermissionsAreTheChatsOwn(t *testing.T) {
 		t.Errorf("a.txt after the Edit was allowed = %q, want %q", got, want)
 	}
 	if _, err := os.Stat(fresh); err == nil {
-		t.Errorf("new.txt exists after its Write was denied")
+		t.Errorf("new.txt exists after the command writing it was denied")
 	}
 	// The turn is in the ledger, and reverted from it.
 	s.changesRequest("list", `vim.cmd('ClaudeChanges')`)
