@@ -27,6 +27,9 @@
 //     one prompt at a time) and can be withdrawn until its turn starts. Interrupt is
 //     session/cancel. SetPermissionMode is session/set_mode; SetModel and SetEffort set
 //     the config option of category model and thought_level.
+//   - ListConversations is session/list (every page), for the history browser of the
+//     agent's chat (chatctl/agent_history.go); an agent that does not offer it gets a
+//     line saying so. Continuing one is Options.Resume.
 //   - What ACP v1 has no request for (questions, plan approval, background tasks, the
 //     CLI's file checkpoints and conversation rewind, a note without a turn) is not
 //     implemented: chatctl's optional interfaces say so in the transcript.

@@ -95,6 +95,7 @@ func (c *Controller) HistoryList(args []HistoryArgs) {
 		defer cancel()
 		r := HistoryReply{Seq: a.Seq, Kind: "list", Query: a.Query, Conversations: []Conversation{}}
 		list, err := c.historyList(ctx, a)
+		c.log.Debug("chat: history listed", "dir", a.Dir, "n", len(list), "err", err)
 		if errors.Is(err, errOvertaken) {
 			return
 		}
@@ -113,6 +114,9 @@ func (c *Controller) HistoryList(args []HistoryArgs) {
 var errOvertaken = errors.New("a newer search replaced this one")
 
 func (c *Controller) historyList(ctx context.Context, a HistoryArgs) ([]Conversation, error) {
+	if agent := agentOf(a.Dir); agent != "" {
+		return c.agentHistory(ctx, a.Dir, agent, a.Query)
+	}
 	stored, err := chat.ListConversations(configDir(a), a.Dir)
 	if err != nil {
 		return nil, err
@@ -171,7 +175,13 @@ func (c *Controller) HistoryPreview(args []HistoryArgs) {
 		ctx, cancel := context.WithTimeout(context.Background(), historyTimeout)
 		defer cancel()
 		r := HistoryReply{Seq: a.Seq, Kind: "preview", ID: a.ID, Conversations: []Conversation{}}
-		lines, err := previewOf(configDir(a), a.Dir, a.ID)
+		var lines []string
+		var err error
+		if agent := agentOf(a.Dir); agent != "" {
+			err = fmt.Errorf("%w (<CR> loads it, with its turns)", errAgentHistory(agent, "preview"))
+		} else {
+			lines, err = previewOf(configDir(a), a.Dir, a.ID)
+		}
 		if err != nil {
 			r.Error = err.Error()
 		}
@@ -263,6 +273,9 @@ func (c *Controller) HistoryRename(args []HistoryArgs) (bool, error) {
 		return false, errors.New("rename conversation: no directory")
 	}
 	a := args[0]
+	if agent := agentOf(a.Dir); agent != "" {
+		return false, errAgentHistory(agent, "rename conversation")
+	}
 	c.mu.Lock()
 	var proc Renamer
 	if dc := c.chats[a.Dir]; dc != nil && dc.conversation == a.ID {
@@ -308,6 +321,9 @@ func (c *Controller) HistoryDelete(args []HistoryArgs) (bool, error) {
 		return false, errors.New("delete conversation: no directory")
 	}
 	a := args[0]
+	if agent := agentOf(a.Dir); agent != "" {
+		return false, errAgentHistory(agent, "delete conversation")
+	}
 	c.mu.Lock()
 	dc := c.chats[a.Dir]
 	if dc != nil && dc.conversation == a.ID {

@@ -5,8 +5,8 @@ local M = {}
 
 -- What an ACP agent gets and does not, for :checkhealth and :help.
 M.features = {
-  yes = "streamed answers and thinking, tool calls with their diffs, permissions (the chat's line and keys), the plan as the task list, / commands, modes, model, effort, usage, interrupt, queued messages, the editor's tools (MCP over http), :Claude changes and revert",
-  no = "per-hunk review of edits (an edit is allowed or denied whole), rewind of the conversation, questions, plan approval, subagent tasks, history browser, fork",
+  yes = "streamed answers and thinking, tool calls with their diffs, permissions (the chat's line and keys), the plan as the task list, / commands, modes, model, effort, usage, interrupt, queued messages, the editor's tools (MCP over http), per-hunk review of edits, :Claude changes and revert, the history browser (where the agent offers session/list)",
+  no = "rewind of the conversation, questions, plan approval, subagent tasks, fork, a conversation's preview, rename or delete in the history browser",
 }
 
 local function config()

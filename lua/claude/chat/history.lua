@@ -43,7 +43,10 @@ end
 
 local function header(b, what)
   local query = b.query ~= "" and ("  search: " .. b.query) or ""
-  return { "Claude conversations in " .. vim.fn.fnamemodify(b.dir, ":~") .. query .. "  (g? keys)", what }
+  -- An ACP agent's chat ("DIR//NAME"): the agent lists its own conversations.
+  local folder, agent = b.dir:match("^(.-)//(.+)$")
+  local whose = agent and (agent .. " conversations in " .. vim.fn.fnamemodify(folder, ":~")) or ("Claude conversations in " .. vim.fn.fnamemodify(b.dir, ":~"))
+  return { whose .. query .. "  (g? keys)", what }
 end
 
 local function draw(b)
