@@ -2,6 +2,7 @@ package acpchat
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -33,6 +34,9 @@ type Options struct {
 	Logger *slog.Logger
 	// Turns, when set, sees each turn start and end (TurnHook).
 	Turns TurnHook
+	// Tools, when set, sees a tool the agent asks permission for before the user is asked
+	// (as the CLI's PreToolUse): the change ledger follows its file outside git.
+	Tools func(sessionID, toolName, toolUseID string, input json.RawMessage)
 	// MCPServers are offered to the session (the editor's tools); an http or sse one only
 	// where the agent's mcpCapabilities take it.
 	MCPServers []acp.MCPServer

@@ -37,6 +37,11 @@
 //     chatctl hands them to the hook bus as UserPromptSubmit and Stop of origin chat:DIR,
 //     so the change ledger snapshots the workspace around an ACP turn as around Claude's
 //     (claude-agent-acp's tools write the disk themselves; no fs/* request comes).
+//   - Options.Tools sees a tool asked about before the user is (chatctl hands it to the
+//     hook bus as PreToolUse): outside git the ledger records the files the tools named,
+//     and an ACP agent's only this way. An edit the agent runs unasked (a mode other than
+//     "default") reaches the ledger outside git only through its turn's snapshots, which
+//     there hold only files named before.
 //   - Options.MCPServers (the editor's tools, chatctl/agent_mcp.go) go to session/new,
 //     resume and load, an http or sse one only where the agent's mcpCapabilities say so.
 //   - The agent's exit is the chat's Exited (MidTurn when a turn ran), after a Notice

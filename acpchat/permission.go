@@ -40,6 +40,11 @@ func (b *Backend) RequestPermission(ctx context.Context, req *acp.PermissionRequ
 		RequestID: ticket, Ticket: ticket, ToolName: toolName(call), DisplayName: call.Title,
 		Description: permissionText(call), ToolUseID: tc.ToolCallID, Input: call.RawInput,
 	}
+	if b.opts.Tools != nil && hasInput(call.RawInput) {
+		// Before anyone can allow it: the ledger follows the file of a tool that may
+		// write one (outside git it records only the files the tools named).
+		b.opts.Tools(req.SessionID, pr.ToolName, tc.ToolCallID, call.RawInput)
+	}
 	if o, ok := req.Option(acp.AllowAlways); ok {
 		s, _ := json.Marshal(o.Name)
 		pr.Suggestions = []json.RawMessage{s}

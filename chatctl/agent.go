@@ -28,6 +28,9 @@ func (c *Controller) startAgentLocked(dc *dirChat, a StartArgs, resume string, m
 		opts.Turns = func(event, sessionID, prompt string) string {
 			return c.agentHook(dir, event, sessionID, prompt)
 		}
+		opts.Tools = func(sessionID, toolName, toolUseID string, input json.RawMessage) {
+			c.agentToolHook(dir, sessionID, toolName, toolUseID, input)
+		}
 	}
 	proc, err := acpchat.Start(opts)
 	if err != nil {
@@ -70,6 +73,23 @@ func (c *Controller) agentHook(dir, event, sessionID, prompt string) string {
 		return ""
 	}
 	return o.Specific.Context
+}
+
+// agentToolHook hands a tool an ACP agent asks to run to the hook bus as the CLI's
+// PreToolUse: outside git the change ledger records the files the tools named, and this
+// is how it learns of an ACP agent's (claude-agent-acp asks before each edit in the mode
+// "default"; an edit it runs unasked, in another mode, reaches the ledger only in git).
+func (c *Controller) agentToolHook(dir, sessionID, toolName, toolUseID string, input json.RawMessage) {
+	in, err := json.Marshal(map[string]any{"hook_event_name": "PreToolUse", "session_id": sessionID, "cwd": dir,
+		"tool_name": toolName, "tool_use_id": toolUseID, "tool_input": input})
+	if err != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), hookTimeout)
+	defer cancel()
+	if _, err := c.hook(ctx, dir, in); err != nil {
+		c.log.Warn("chat: agent tool hook", "dir", dir, "tool", toolName, "err", err)
+	}
 }
 
 // errAgentFork is a fork asked of an ACP chat: ACP cannot cut a conversation.

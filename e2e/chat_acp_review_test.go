@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -53,5 +55,37 @@ func TestAnACPAgentsEditReviewedPerHunkKeepsOnlyTheKeptHunk(t *testing.T) {
 	}
 	if t.Failed() {
 		t.Logf("transcript:\n%s", s.chatTranscript())
+	}
+}
+
+// An ACP turn in a folder that is not a git repository is in the ledger too (its root is
+// the folder, as for the Claude chat's turns outside git) and is reverted from it.
+func TestAnACPAgentsTurnOutsideGitIsInTheLedger(t *testing.T) {
+	s := acpSession(t, []string{"acpclaude"})
+	if _, err := os.Stat(filepath.Join(s.env.Project, ".git")); err == nil {
+		t.Fatal("the project is a git repository")
+	}
+	path := s.writeFile("poem.txt", fiveLines)
+	s.api.Push(fakeapi.Read(path), fakeapi.Edit(path, "four", "FOUR"), fakeapi.Say("Louder."))
+	s.nv.Cmd("ClaudeChat acpclaude")
+	s.chatSend("Make line four louder")
+	s.nextDiffOpened(path)
+	s.nv.Cmd("ClaudeDiffFocus")
+	s.nv.Keys(`\aa`)
+	s.waitChat("Louder.")
+	nvimtest.Wait(t, "the turn to end", turnTimeout, func() bool {
+		return strings.Contains(s.chatTranscript(), " tokens in, ")
+	})
+	if got := s.fileContent(path); got != onlyKept {
+		t.Fatalf("poem.txt after the Edit = %q, want %q", got, onlyKept)
+	}
+	s.changesRequest("list", `vim.cmd('ClaudeChanges')`)
+	if list := s.currentLines(); !strings.Contains(list, "M poem.txt  +1 -1") {
+		t.Fatalf(":ClaudeChanges has no poem.txt:\n%s", list)
+	}
+	s.cursorToLineWith("M poem.txt")
+	s.changesRequest("revert_file", `vim.api.nvim_feedkeys('X', 'x', false)`)
+	if got := s.fileContent(path); got != fiveLines {
+		t.Errorf("poem.txt after reverting the ACP turn = %q, want %q", got, fiveLines)
 	}
 }
