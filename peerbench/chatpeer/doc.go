@@ -14,6 +14,12 @@
 // test on 'runtimepath' and a UI attached on a second channel, so
 // rendering counts; the 1 ms probe asks on the first channel.
 //
+// A third chat runs beside them where the peer is installed:
+// claude.nvim-acp, our chat on the same claude-agent-acp (a chat.agents
+// entry, acpchat), so the two ACP chats differ only in the editor side
+// (its ready: the agent's session is set up). ChatHistory leaves it out:
+// the Claude chat's resume is what it measures.
+//
 // Text is seen where the user sees it: nvim_buf_attach's on_lines on the
 // buffer the answer is written into looks for markers (MARK<n>K) in the
 // changed lines, stamps them with vim.uv.hrtime and tells the benchmark.

@@ -99,6 +99,29 @@ func plugins(b *testing.B) []plugin {
 			return ps
 		}
 	}
+	// Our chat on the same ACP agent (chat.agents), beside the peer driving it.
+	ps = append(ps, plugin{
+		name: "claude.nvim-acp", rtp: []string{root}, helper: "claude-nvim",
+		setup: fmt.Sprintf(`local cli, bin = ...
+			vim.g.claude_nvim_binary = bin
+			require('claude').setup({ terminal_cmd = { cli }, chat = { agents = {
+				acp = { command = %q, env = { CLAUDE_CODE_EXECUTABLE = cli } },
+			} } })`, agent),
+		open: "ClaudeChat acp",
+		buf: `for dir, c in pairs(require('claude.chat.state').chats) do
+				if c.agent then local b = require('claude.chat').buffers(dir); return b and b.transcript end
+			end`,
+		// Once the agent's session is set up: its Init names the model.
+		ready: `for _, c in pairs(require('claude.chat.state').chats) do if c.agent then return c.model ~= nil end end
+			return false`,
+		focus: `for dir, c in pairs(require('claude.chat.state').chats) do
+				if c.agent then vim.api.nvim_set_current_win(vim.fn.bufwinid(require('claude.chat').buffers(dir).input)) end
+			end`,
+		idle: `for _, c in pairs(require('claude.chat.state').chats) do if c.agent then return not c.busy end end
+			return false`,
+		// No resume here: the history browser of an agent's chat lists through the agent
+		// (session/list); ChatHistory measures the Claude chat's.
+	})
 	return append(ps, plugin{
 		name: "codecompanion.nvim", rtp: []string{plenary, cc}, helper: "node",
 		// The agent runs the CLI under test instead of the one its SDK bundles.

@@ -31,6 +31,9 @@ func historyMessages() int {
 func BenchmarkChatHistory(b *testing.B) {
 	const size, chunk, markEvery = 256 << 10, 128, 16 << 10
 	for _, p := range plugins(b) {
+		if p.resume == "" {
+			continue // a chat with no resume measured here (claude.nvim-acp)
+		}
 		b.Run(p.name, func(b *testing.B) {
 			for _, history := range []int{0, historyMessages()} {
 				name := "fresh"
