@@ -163,31 +163,17 @@ local function remotes(value)
     if r.command == nil and r.exec == nil then
       return string.format("%s: give command, a list naming the transport and the relay (e.g. { 'ssh', '-T', 'host', 'claude-nvim', 'relay' }), or exec, the transport alone (e.g. { 'ssh', '-T', 'host' })", name)
     end
-    for _, key in ipairs({ "command", "exec" }) do
-      if r[key] ~= nil then
-        if type(r[key]) ~= "table" or #r[key] == 0 then
-          return string.format("%s: %s must be a list of strings", name, key)
-        end
-        for _, a in ipairs(r[key]) do
-          if type(a) ~= "string" then
-            return string.format("%s: %s must be a list of strings", name, key)
-          end
-        end
-      end
-    end
     -- terminal: how to run a program there in a terminal (ssh -t HOST);
     -- claude: the CLI's command there; default: plain :Claude open in a
     -- directory of the map starts it there (terminal/remote.lua).
-    for _, key in ipairs({ "terminal", "claude" }) do
-      if r[key] ~= nil then
-        if type(r[key]) ~= "table" or #r[key] == 0 then
-          return string.format("%s: %s must be a list of strings", name, key)
-        end
-        for _, a in ipairs(r[key]) do
-          if type(a) ~= "string" then
-            return string.format("%s: %s must be a list of strings", name, key)
-          end
-        end
+    for _, key in ipairs({ "command", "exec", "terminal", "claude" }) do
+      local list = r[key]
+      local ok = list == nil or (type(list) == "table" and #list > 0)
+      for _, a in ipairs(ok and list or {}) do
+        ok = ok and type(a) == "string"
+      end
+      if not ok then
+        return string.format("%s: %s must be a list of strings", name, key)
       end
     end
     if r.reconnect ~= nil and type(r.reconnect) ~= "boolean" then

@@ -5,6 +5,21 @@ local M = {}
 
 local window = require("claude.terminal.window")
 
+--- Runs cmd in a terminal in win's buffer (termopen on 0.10, jobstart
+--- with term = true on 0.11+, where termopen is deprecated); the job id,
+--- 0 or -1 when it did not start.
+function M.open_job(win, cmd, opts)
+  local job
+  vim.api.nvim_win_call(win, function()
+    if vim.fn.has("nvim-0.11") == 1 then
+      job = vim.fn.jobstart(cmd, vim.tbl_extend("force", opts, { term = true }))
+    else
+      job = vim.fn.termopen(cmd, opts)
+    end
+  end)
+  return job
+end
+
 --- Starts session s's CLI (cmd with env) in a new terminal; on_exit(job,
 --- code) runs, scheduled, when it exits. Returns whether it started.
 function M.start(s, cmd, env, on_exit)
@@ -23,15 +38,7 @@ function M.start(s, cmd, env, on_exit)
       end)
     end,
   }
-  local job
-  vim.api.nvim_win_call(win, function()
-    if vim.fn.has("nvim-0.11") == 1 then
-      opts.term = true
-      job = vim.fn.jobstart(cmd, opts)
-    else
-      job = vim.fn.termopen(cmd, opts)
-    end
-  end)
+  local job = M.open_job(win, cmd, opts)
   if not job or job <= 0 then
     pcall(vim.api.nvim_buf_delete, buf, { force = true })
     require("claude.notify").notify("claude.nvim: could not start " .. vim.inspect(cmd), vim.log.levels.ERROR)

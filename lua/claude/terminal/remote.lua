@@ -99,15 +99,7 @@ local function start_job(name, buf, cmd)
       end)
     end,
   }
-  local job
-  vim.api.nvim_win_call(win, function()
-    if vim.fn.has("nvim-0.11") == 1 then
-      opts.term = true
-      job = vim.fn.jobstart(cmd, opts)
-    else
-      job = vim.fn.termopen(cmd, opts)
-    end
-  end)
+  local job = require("claude.terminal.native").open_job(win, cmd, opts)
   if not job or job <= 0 then
     require("claude.notify").notify("claude.nvim: could not start " .. vim.inspect(cmd), vim.log.levels.ERROR)
     return
