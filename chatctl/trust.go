@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"path/filepath"
 	"sync"
 	"time"
@@ -83,10 +84,27 @@ func (t *trusts) giveBack(folder string) {
 	t.toRecord[folder] = true
 }
 
+// remoteTrustKey is where a yes to folder for remote name's CLI is noted among the local
+// folders: under a root no path has (a NUL), the name escaped so no two names share a key.
+func remoteTrustKey(name, folder string) string {
+	return "/\x00remote/" + url.PathEscape(name) + filepath.Clean(folder)
+}
+
 // trustOf reads whether a's folder is trusted: by the user's yes in this host, or in the
-// config file of a's environment.
+// config file of a's environment. A remote's CLI keeps its trust in its config there, which
+// this side cannot read, and its print mode would run the folder's hooks, MCP servers and
+// settings there without asking: so a remote folder is trusted by a yes in this host alone,
+// asked once per Neovim.
 func (c *Controller) trustOf(a StartArgs) (TrustState, error) {
 	config, dir := claudeconfig.Path(envList(a.Env)), a.workdir()
+	if a.Remote != nil {
+		folder := claudeconfig.Folder(dir)
+		return TrustState{
+			Trusted: c.trusts.covers(remoteTrustKey(a.Remote.Name, dir)),
+			Folder:  folder,
+			Config:  "remote " + a.Remote.Name + ": this Neovim keeps the answer until it exits",
+		}, nil
+	}
 	t := TrustState{Trusted: c.trusts.covers(dir), Folder: claudeconfig.Folder(dir), Config: config}
 	if t.Trusted {
 		return t, nil
@@ -98,11 +116,6 @@ func (c *Controller) trustOf(a StartArgs) (TrustState, error) {
 
 // gate refuses a start in a folder the CLI has not trusted.
 func (c *Controller) gate(a StartArgs) error {
-	if a.Remote != nil {
-		// The remote's CLI keeps its trust in its config there, which this side does not
-		// read: the user chose that remote for this folder (remote.go).
-		return nil
-	}
 	t, err := c.trustOf(a)
 	if err != nil {
 		return fmt.Errorf("workspace trust: %w", err)
@@ -140,7 +153,11 @@ func (c *Controller) Trust(args []StartArgs) {
 		return
 	}
 	a := args[0]
-	c.trusts.add(claudeconfig.Folder(a.workdir()))
+	if a.Remote != nil {
+		c.trusts.add(remoteTrustKey(a.Remote.Name, claudeconfig.Folder(a.workdir())))
+	} else {
+		c.trusts.add(claudeconfig.Folder(a.workdir()))
+	}
 	go func() {
 		if err := c.view.ChatTrusted(context.Background(), a.Dir, ""); err != nil {
 			c.log.Warn("chat: trusted", "dir", a.Dir, "err", err)

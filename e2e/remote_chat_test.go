@@ -49,6 +49,7 @@ func TestARemoteChatsEditIsReviewedUnderTheEditorsPathAndItsToolsGoThroughTheRel
 	}
 
 	r.nv.Cmd("ClaudeChat remote=dev")
+	r.trustChat()
 	r.chatSend("Please make lines two and four of poem.txt louder")
 	ev := nvimtest.Next(t, r.diffs, "User ClaudeDiffOpened (the remote chat's Edit)", turnTimeout)
 	if ev["path"] != localPath {
@@ -98,6 +99,23 @@ func (r *remoteRig) waitChat(want string) {
 	})
 }
 
+// trustChat answers yes to the chat's question whether to trust the remote's folder, after
+// checking that no chat CLI runs before it: the remote CLI's print mode would run the
+// folder's hooks, MCP servers and settings at once (chatctl/trust.go).
+func (r *remoteRig) trustChat() {
+	r.t.Helper()
+	nvimtest.Wait(r.t, "the chat's trust question", turnTimeout, func() bool {
+		return strings.Contains("\n"+r.chatTranscript(), "\n? Do you trust the files in this folder? ")
+	})
+	var hostPID int
+	r.nv.Lua(&hostPID, `return vim.fn.jobpid(require('claude.host').channel())`)
+	if pid := chatCLIOf(hostPID); pid != 0 {
+		r.t.Errorf("a chat CLI (pid %d) runs before the user trusted the remote's folder", pid)
+	}
+	r.nv.Cmd("Claude chat trust yes")
+	r.waitChat("  ⎿  trusted for remote dev until Neovim exits: Claude starts there")
+}
+
 // chatSend types text in the chat's input and sends it, once the chat's windows are open.
 func (r *remoteRig) chatSend(text string) {
 	r.t.Helper()
@@ -142,6 +160,7 @@ func TestOverSSHARemoteChatsTurnIsReviewedAnsweredAndInTheLedger(t *testing.T) {
 		vim.diagnostic.set(ns, 0, { { lnum = 3, col = 0, message = ..., severity = vim.diagnostic.severity.WARN } })`, message)
 	signs := r.nv.UserEvents("ClaudeChangeSigns")
 	r.nv.Cmd("ClaudeChat remote=dev") // connects first, then opens the chat
+	r.trustChat()
 	r.chatSend("Please make lines two and four of poem.txt louder")
 	ev := nvimtest.Next(t, r.diffs, "User ClaudeDiffOpened (the remote chat's Edit)", turnTimeout)
 	if ev["path"] != localPath {
@@ -214,6 +233,7 @@ func TestARemoteChatsEditOutsideTheMapIsRefusedWithAMessageAndNeverOpened(t *tes
 		dev.claude = { claude }`, r.env.Vars(), clienv.Bin(t))
 	r.connect()
 	r.nv.Cmd("ClaudeChat remote=dev")
+	r.trustChat()
 	r.chatSend("Please write elsewhere.txt")
 	r.waitChat("I could not write it.")
 	transcript := r.chatTranscript()
@@ -251,6 +271,7 @@ func TestAPlainClaudeChatInADefaultRemotesFolderRunsItsCLIThere(t *testing.T) {
 		dev.terminal = vim.list_extend({ 'env' }, vars)
 		dev.claude = { claude }`, r.env.Vars(), clienv.Bin(t))
 	r.nv.Cmd("ClaudeChat") // connects remote dev first
+	r.trustChat()
 	r.chatSend("Hello?")
 	r.waitChat("Hello from there.")
 	var hostPID int

@@ -478,7 +478,9 @@ function render.trust(c, buf, it)
     "? Do you trust the files in this folder? " .. state.clean(it.text),
     -- One line each (the window wraps them): the CLI's own meaning.
     "  Claude Code will be able to read, edit and execute files here, and the folder's own settings apply: its hooks (.claude/settings.json) and MCP servers (.mcp.json) run as soon as Claude starts.",
-    "  Trust it only if it is your code or code you trust. Nothing of it has run yet; the answer is kept where the CLI keeps it, for the terminal too.",
+    vim.startswith(it.summary or "", "remote ")
+        and ("  Trust it only if it is your code or code you trust. Nothing of it has run yet; on " .. it.summary .. ".")
+      or "  Trust it only if it is your code or code you trust. Nothing of it has run yet; the answer is kept where the CLI keeps it, for the terminal too.",
     "  ⎿  waiting for you: <CR> here or :Claude chat trust yes / no",
   }, true)
   c.last = "tool"

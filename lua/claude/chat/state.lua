@@ -273,9 +273,10 @@ local function start(c, how)
   end
   local remote = not c.agent and M.remote_for(c.dir) or nil
   if remote then
-    -- The CLI runs on the remote's side (chatctl/remote.go): its trust is
-    -- that side's, and the relay serves its editor tools, so the remote
-    -- is connected first; the chat starts once it is.
+    -- The CLI runs on the remote's side (chatctl/remote.go), and the relay
+    -- serves its editor tools, so the remote is connected first; the chat
+    -- starts once it is. Its folder is trusted by a yes in this Neovim
+    -- (chatctl/trust.go: the remote's config is not readable here).
     local r = cfg().remotes[remote]
     local s = require("claude.remote").states()[remote]
     if not (s and s.state == "connected") then
@@ -288,7 +289,7 @@ local function start(c, how)
     end
     args.remote = { name = remote, transport = r.exec or r.terminal, claude = r.claude }
   end
-  local trust = remote and { trusted = true } or require("claude.host").chat_trust_state({ dir = args.dir, cwd = args.cwd, env = args.env })
+  local trust = require("claude.host").chat_trust_state({ dir = args.dir, cwd = args.cwd, env = args.env, remote = args.remote })
   if not trust then
     return false
   end

@@ -22,12 +22,14 @@ local function say(c, line)
 end
 
 local function yes(c, dir)
-  local args = state.start_args(dir)
+  local remote = not (c and c.agent) and state.remote_for(dir) or nil
+  -- A remote's CLI is its own there: no local program to check.
+  local args = state.start_args(dir, nil, false, remote)
   if not args then
     return
   end
   say(c, "trusting " .. state.clean(c and c.trust and c.trust.folder or dir) .. "…")
-  require("claude.host").trust_chat({ dir = dir, cwd = c and c.cwd, env = args.env })
+  require("claude.host").trust_chat({ dir = dir, cwd = c and c.cwd, env = args.env, remote = remote and { name = remote } or nil })
 end
 
 local function no(c, dir)
@@ -81,7 +83,8 @@ function M.recorded(dir, err)
   if c then
     c.trust = nil
     state.update_status(c)
-    say(c, "trusted: Claude starts, and the trust is recorded where the CLI keeps it")
+    local remote = not c.agent and state.remote_for(dir)
+    say(c, remote and ("trusted for remote " .. remote .. " until Neovim exits: Claude starts there") or "trusted: Claude starts, and the trust is recorded where the CLI keeps it")
     state.start(c, how)
   end
 end
