@@ -111,6 +111,9 @@ local function map(modes, lhs, rhs, desc)
     vim.api.nvim_set_keymap(mode, lhs, rhs, { noremap = true, silent = true, desc = desc })
   end
 end
+-- The buffer-local defaults' <Plug> maps (each runs the action of the
+-- current buffer's area): keys.lua declares them.
+require("claude.keys").define_plugs()
 map({ "n" }, "<Plug>(ClaudeOpen)", "<Cmd>Claude open<CR>", "Open the Claude terminal")
 map({ "n", "t" }, "<Plug>(ClaudeToggle)", "<Cmd>Claude toggle<CR>", "Hide or show the Claude terminal")
 map({ "n" }, "<Plug>(ClaudeFocus)", "<Cmd>Claude focus<CR>", "Focus the Claude terminal")

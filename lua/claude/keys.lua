@@ -90,7 +90,7 @@ M.defaults = {
   ["changes.close"] = { "changes", "q", { "n" }, "close the diff", same = "q closes a list, as in Neovim's man and help-like buffers" },
   -- The proposal's buffer (its other keys: diff.keymaps).
   -- Always set: without it ZZ would close an untouched proposal, a rejection.
-  ["review.accept_zz"] = { "review", "ZZ", { "n" }, "accept the proposal", same = "ZZ writes and quits: in a proposal, writing is accepting", always = true },
+  ["review.accept_zz"] = { "review", "ZZ", { "n" }, "accept the proposal", plug = "ClaudeDiffAccept", same = "ZZ writes and quits: in a proposal, writing is accepting", always = true },
 }
 
 local function cfg()
@@ -111,11 +111,78 @@ end
 function M.map(buf, name, rhs, opts)
   local d = M.defaults[name]
   assert(d, "claude.keys: no default named " .. name)
+  M.register(buf, name, rhs, opts)
   if not d.always and not M.on(d[1]) then
     return
   end
   local o = vim.tbl_extend("force", { buffer = buf, silent = true, desc = "claude.nvim: " .. d[4] }, opts or {})
   vim.keymap.set(d[3], d[2], rhs, o)
+end
+
+-- buf -> name -> { rhs, opts }: what each default does in that buffer,
+-- registered even when its area's keys are off, so that its <Plug> map
+-- (global: one name for every buffer of the area) can run it.
+local actions = {}
+
+--- The <Plug> map's name of default name: its own (plug) or made from
+--- the name, chat.cancel_agent -> ClaudeChatCancelAgent.
+function M.plug(name)
+  local d = M.defaults[name]
+  if d.plug then
+    return d.plug
+  end
+  return "Claude" .. (name:gsub("^%l", string.upper):gsub("[._](%l)", string.upper))
+end
+
+--- Remembers what default name does in buf (M.map does it).
+function M.register(buf, name, rhs, opts)
+  if buf == 0 then
+    buf = vim.api.nvim_get_current_buf()
+  end
+  if not actions[buf] then
+    actions[buf] = {}
+    vim.api.nvim_create_autocmd("BufWipeout", {
+      buffer = buf,
+      once = true,
+      callback = function()
+        actions[buf] = nil
+      end,
+    })
+  end
+  actions[buf][name] = { rhs, opts or {} }
+end
+
+--- Runs default name's action in the current buffer (its <Plug> map);
+--- a clear message when the buffer is not of its area.
+function M.run(name)
+  local d = M.defaults[name]
+  local a = (actions[vim.api.nvim_get_current_buf()] or {})[name]
+  if not a then
+    vim.notify(("claude.nvim: <Plug>(%s) acts in %s; this buffer is not one"):format(M.plug(name), M.areas[d[1]].what), vim.log.levels.WARN)
+    return
+  end
+  local rhs, opts = a[1], a[2]
+  if type(rhs) == "function" then
+    rhs = rhs()
+    if not opts.expr then
+      return
+    end
+  end
+  if type(rhs) == "string" and rhs ~= "" then
+    vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(rhs, true, false, true), opts.remap == false and "n" or "m", false)
+  end
+end
+
+--- Defines the global <Plug> maps of the defaults that have none of
+--- their own (plugin/claude.lua, at startup).
+function M.define_plugs()
+  for name, d in pairs(M.defaults) do
+    if not d.plug then
+      vim.keymap.set(d[3], "<Plug>(" .. M.plug(name) .. ")", function()
+        M.run(name)
+      end, { desc = "claude.nvim: " .. d[4] })
+    end
+  end
 end
 
 --- The key of default name (for hints); nil when it is off.
