@@ -168,3 +168,41 @@ func TestKeysFalseOrAnAreaTurnsTheDefaultsOff(t *testing.T) {
 		t.Errorf("keys = { panels = false }: the rules panel has %d keys (want 0), the changes list %d (want 8)", panel, list)
 	}
 }
+
+// With keys = false each default's <Plug> map, bound to a key of the
+// user's, does in a buffer of its area what the default key does there,
+// and in another buffer says where it acts.
+func TestKeysFalseThePlugMapsStillAct(t *testing.T) {
+	nv := newNvim(t)
+	var got []any
+	nv.Lua(&got, `
+		require("claude").setup({ keys = false })
+		vim.keymap.set("n", "<F5>", "<Plug>(ClaudePanelsRemoveRule)")
+		vim.keymap.set("n", "<F6>", "<Plug>(ClaudeChangesListClose)")
+		local removed = false
+		local p = require("claude.chat.panel").get("rules", vim.fn.getcwd(), {
+			{ "panels.remove_rule", "remove", function() removed = true end },
+		})
+		require("claude.chat.panel").show(p, true)
+		vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes("<F5>", true, false, true), "mx", false)
+		require("claude.changes").show_buffer()
+		local list = vim.api.nvim_get_current_buf()
+		vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes("<F6>", true, false, true), "mx", false)
+		local closed = not vim.api.nvim_buf_is_valid(list) or vim.fn.bufwinid(list) == -1
+		vim.cmd("enew")
+		local msg
+		local notify = vim.notify
+		vim.notify = function(m) msg = m end
+		vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes("<F5>", true, false, true), "mx", false)
+		vim.notify = notify
+		return { removed, closed, msg or "" }`)
+	if got[0] != true {
+		t.Error("keys = false: <F5> bound to <Plug>(ClaudePanelsRemoveRule) in the rules panel did not remove the rule")
+	}
+	if got[1] != true {
+		t.Error("keys = false: <F6> bound to <Plug>(ClaudeChangesListClose) did not close the changes list")
+	}
+	if msg, _ := got[2].(string); !strings.Contains(msg, "rules, MCP and usage panels") {
+		t.Errorf("<Plug>(ClaudePanelsRemoveRule) in a plain buffer said %q; want where it acts", msg)
+	}
+}
