@@ -112,8 +112,55 @@ local function map(modes, lhs, rhs, desc)
   end
 end
 -- The buffer-local defaults' <Plug> maps (each runs the action of the
--- current buffer's area): keys.lua declares them.
-require("claude.keys").define_plugs()
+-- current buffer's area, lua/claude/keys.lua's run): named here so that
+-- startup loads no module; plugintest TestEveryDefaultHasItsPlugMap keeps
+-- this list and keys.lua's defaults the same.
+for _, p in ipairs({
+  { "ClaudeChangesClose", "changes.close", { "n" } },
+  { "ClaudeChangesEmpty", "changes.empty", { "n" } },
+  { "ClaudeChangesHelp", "changes.help", { "n" } },
+  { "ClaudeChangesListClose", "changes.list_close", { "n" } },
+  { "ClaudeChangesListHelp", "changes.list_help", { "n" } },
+  { "ClaudeChangesOpen", "changes.open", { "n" } },
+  { "ClaudeChangesRefresh", "changes.refresh", { "n" } },
+  { "ClaudeChangesRevert", "changes.revert", { "n" } },
+  { "ClaudeChangesRevertWhy", "changes.revert_why", { "n" } },
+  { "ClaudeChangesScope", "changes.scope", { "n" } },
+  { "ClaudeChatAnswer", "chat.answer", { "n" } },
+  { "ClaudeChatCancelAgent", "chat.cancel_agent", { "n" } },
+  { "ClaudeChatHelp", "chat.help", { "n" } },
+  { "ClaudeChatInput", "chat.input", { "n" } },
+  { "ClaudeChatInterrupt", "chat.interrupt", { "n" } },
+  { "ClaudeChatMode", "chat.mode", { "n" } },
+  { "ClaudeChatTasks", "chat.tasks", { "n" } },
+  { "ClaudeInputBackground", "input.background", { "i" } },
+  { "ClaudeInputComplete", "input.complete", { "i" } },
+  { "ClaudeInputInterrupt", "input.interrupt", { "n" } },
+  { "ClaudeInputInterruptInsert", "input.interrupt_insert", { "i" } },
+  { "ClaudeInputMode", "input.mode", { "n" } },
+  { "ClaudeInputRecallDown", "input.recall_down", { "n" } },
+  { "ClaudeInputRecallNext", "input.recall_next", { "n" } },
+  { "ClaudeInputRecallPrev", "input.recall_prev", { "n" } },
+  { "ClaudeInputRecallUp", "input.recall_up", { "n" } },
+  { "ClaudeInputSend", "input.send", { "n", "i" } },
+  { "ClaudeInputSubmit", "input.submit", { "n" } },
+  { "ClaudePanelsClose", "panels.close", { "n" } },
+  { "ClaudePanelsHelp", "panels.help", { "n" } },
+  { "ClaudePanelsReconnect", "panels.reconnect", { "n" } },
+  { "ClaudePanelsRefresh", "panels.refresh", { "n" } },
+  { "ClaudePanelsRemoveRule", "panels.remove_rule", { "n" } },
+  { "ClaudePanelsToggle", "panels.toggle", { "n" } },
+  { "ClaudePlanApprove", "plan.approve", { "n" } },
+  { "ClaudePlanComment", "plan.comment", { "n" } },
+  { "ClaudePlanKeepPlanning", "plan.keep_planning", { "n" } },
+  { "ClaudeRewindSend", "rewind.send", { "n", "i" } },
+  { "ClaudeTasksOutput", "tasks.output", { "n" } },
+  { "ClaudeTasksStop", "tasks.stop", { "n" } },
+}) do
+  for _, mode in ipairs(p[3]) do
+    vim.api.nvim_set_keymap(mode, "<Plug>(" .. p[1] .. ")", "<Cmd>lua require('claude.keys').run('" .. p[2] .. "')<CR>", { noremap = true, silent = true, desc = "claude.nvim: the " .. p[2] .. " key's action" })
+  end
+end
 map({ "n" }, "<Plug>(ClaudeOpen)", "<Cmd>Claude open<CR>", "Open the Claude terminal")
 map({ "n", "t" }, "<Plug>(ClaudeToggle)", "<Cmd>Claude toggle<CR>", "Hide or show the Claude terminal")
 map({ "n" }, "<Plug>(ClaudeFocus)", "<Cmd>Claude focus<CR>", "Focus the Claude terminal")

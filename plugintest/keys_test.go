@@ -206,3 +206,24 @@ func TestKeysFalseThePlugMapsStillAct(t *testing.T) {
 		t.Errorf("<Plug>(ClaudePanelsRemoveRule) in a plain buffer said %q; want where it acts", msg)
 	}
 }
+
+// plugin/claude.lua defines a <Plug> map for every default (the list it
+// keeps so that startup loads no module), in the default's modes.
+func TestEveryDefaultHasItsPlugMap(t *testing.T) {
+	nv := newNvim(t)
+	var missing []string
+	nv.Lua(&missing, `
+		local k = require("claude.keys")
+		local out = {}
+		for name, d in pairs(k.defaults) do
+			for _, mode in ipairs(d[3]) do
+				if vim.fn.maparg("<Plug>(" .. k.plug(name) .. ")", mode) == "" then
+					table.insert(out, name .. " (" .. mode .. "): <Plug>(" .. k.plug(name) .. ")")
+				end
+			end
+		end
+		return out`)
+	for _, m := range missing {
+		t.Errorf("no <Plug> map for the default %s", m)
+	}
+}

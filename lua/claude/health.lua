@@ -70,7 +70,21 @@ local function check_setup()
   local cfg = claude.config()
   health.info(
     string.format("log file: %s (level %s); :Claude log opens it", require("claude.host").log_file(), cfg.log.level)
-  )
+  )  local keys = require("claude.keys")
+  local off = {}
+  for area in pairs(keys.areas) do
+    if not keys.on(area) then
+      table.insert(off, area)
+    end
+  end
+  table.sort(off)
+  if #off == 0 then
+    health.info("keys: every default key is on (:help claude-keys)")
+  elseif cfg.keys == false then
+    health.info("keys = false: no default key is set; each has a <Plug> map to bind (:help claude-keys)")
+  else
+    health.info("keys: the defaults of " .. table.concat(off, ", ") .. " are off; each has a <Plug> map to bind (:help claude-keys)")
+  end
 end
 
 -- Where the binary came from (scripts/install-binary's record) and how to

@@ -173,18 +173,6 @@ function M.run(name)
   end
 end
 
---- Defines the global <Plug> maps of the defaults that have none of
---- their own (plugin/claude.lua, at startup).
-function M.define_plugs()
-  for name, d in pairs(M.defaults) do
-    if not d.plug then
-      vim.keymap.set(d[3], "<Plug>(" .. M.plug(name) .. ")", function()
-        M.run(name)
-      end, { desc = "claude.nvim: " .. d[4] })
-    end
-  end
-end
-
 --- The key of default name (for hints); nil when it is off.
 function M.lhs(name)
   local d = M.defaults[name]
