@@ -305,27 +305,27 @@ func (h *Host) stopRemotes() {
 // sendRemoteSelections tells each connected remote where the user is, in
 // its own names; a file outside a remote's map is not sent to it.
 func (h *Host) sendRemoteSelections(sel *mcp.Selection) {
+	for _, r := range h.allRemotes() {
+		r.sendSelection(sel)
+	}
+}
+
+// allRemotes is a snapshot of the configured remotes, taken under the lock so
+// that what is done with each (a send, a mapping) runs without it.
+func (h *Host) allRemotes() []*remote {
 	h.remotes.mu.Lock()
+	defer h.remotes.mu.Unlock()
 	all := make([]*remote, 0, len(h.remotes.byID))
 	for _, r := range h.remotes.byID {
 		all = append(all, r)
 	}
-	h.remotes.mu.Unlock()
-	for _, r := range all {
-		r.sendSelection(sel)
-	}
+	return all
 }
 
 // mentionRemotes sends an at-mention to the remotes whose map holds the
 // path; it reports whether one was connected to take it.
 func (h *Host) mentionRemotes(m mcp.Mention) (sent bool, refused []string) {
-	h.remotes.mu.Lock()
-	all := make([]*remote, 0, len(h.remotes.byID))
-	for _, r := range h.remotes.byID {
-		all = append(all, r)
-	}
-	h.remotes.mu.Unlock()
-	for _, r := range all {
+	for _, r := range h.allRemotes() {
 		srv := r.running()
 		if srv == nil {
 			continue
@@ -442,13 +442,7 @@ func (h *Host) feedsRunning() bool {
 // notifyRemoteDiagnostics tells each connected remote that a file of its
 // map has new diagnostics, under its own name; other files are not its.
 func (h *Host) notifyRemoteDiagnostics(fd mcp.FileDiagnostics) {
-	h.remotes.mu.Lock()
-	all := make([]*remote, 0, len(h.remotes.byID))
-	for _, r := range h.remotes.byID {
-		all = append(all, r)
-	}
-	h.remotes.mu.Unlock()
-	for _, r := range all {
+	for _, r := range h.allRemotes() {
 		srv := r.running()
 		if srv == nil {
 			continue

@@ -28,23 +28,13 @@ end
 local KEYS = {
   { "panels.reconnect", "reconnect the server under the cursor", act("reconnect") },
   { "panels.toggle", "turn the server under the cursor off or on", act("toggle") },
-  {
-    "panels.refresh",
-    "refresh",
-    function(p)
-      request(p.dir)
-    end,
-  },
+  panel.refresh_key(request),
 }
 
 --- Opens the MCP servers of dir's chat and asks for their state.
 ---@param dir string|nil
 function M.open(dir)
-  dir = dir or state.current_dir()
-  local p = panel.get("mcp", dir, KEYS)
-  panel.set(p, { "MCP servers of the chat's Claude: asking…" })
-  panel.show(p, true)
-  request(dir)
+  panel.open_asking("mcp", dir or state.current_dir(), KEYS, "MCP servers of the chat's Claude: asking…", request)
 end
 
 -- A server's state in words.

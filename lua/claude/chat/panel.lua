@@ -46,6 +46,27 @@ function M.get(kind, dir, keys)
   return p
 end
 
+--- The refresh key of a panel that shows what the chat's CLI answers:
+--- request(dir) asks again.
+function M.refresh_key(request)
+  return {
+    "panels.refresh",
+    "refresh",
+    function(p)
+      request(p.dir)
+    end,
+  }
+end
+
+--- Opens dir's panel of kind saying asking (its first line until the
+--- answer comes), focused, and asks: request(dir).
+function M.open_asking(kind, dir, keys, asking, request)
+  local p = M.get(kind, dir, keys)
+  M.set(p, { asking })
+  M.show(p, true)
+  request(dir)
+end
+
 --- " (r reconnects, q closes)": the keys of names (claude.keys) that are
 --- on, each with what it does, for a panel's first line; "" when none is.
 ---@param names table[] { { key name, what it does }, ... }

@@ -58,23 +58,13 @@ end
 
 local KEYS = {
   { "panels.remove_rule", "remove the rule under the cursor from its settings file", remove },
-  {
-    "panels.refresh",
-    "refresh",
-    function(p)
-      request(p.dir)
-    end,
-  },
+  panel.refresh_key(request),
 }
 
 --- Opens the rules of dir's chat (its CLI must run) and asks for them.
 ---@param dir string|nil
 function M.open(dir)
-  dir = dir or state.current_dir()
-  local p = panel.get("rules", dir, KEYS)
-  panel.set(p, { "Permission rules of the chat's Claude: asking…" })
-  panel.show(p, true)
-  request(dir)
+  panel.open_asking("rules", dir or state.current_dir(), KEYS, "Permission rules of the chat's Claude: asking…", request)
 end
 
 -- The line for one rule.

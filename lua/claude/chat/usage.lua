@@ -8,24 +8,16 @@ local M = {}
 local panel = require("claude.chat.panel")
 local state = require("claude.chat.state")
 
-local KEYS = {
-  {
-    "panels.refresh",
-    "refresh",
-    function(p)
-      require("claude.host").chat_usage(p.dir)
-    end,
-  },
-}
+local function request(dir)
+  require("claude.host").chat_usage(dir)
+end
+
+local KEYS = { panel.refresh_key(request) }
 
 --- Opens the usage of dir's chat and asks for it.
 ---@param dir string|nil
 function M.open(dir)
-  dir = dir or state.current_dir()
-  local p = panel.get("usage", dir, KEYS)
-  panel.set(p, { "Usage of the chat's Claude: asking…" })
-  panel.show(p, true)
-  require("claude.host").chat_usage(dir)
+  panel.open_asking("usage", dir or state.current_dir(), KEYS, "Usage of the chat's Claude: asking…", request)
 end
 
 local function seconds(ms)
