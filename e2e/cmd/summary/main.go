@@ -1,8 +1,12 @@
 // Command summary turns `go test -json` output into the e2e report: one line per test as it
-// ends (PASS, FAIL or SKIP with its time), the full output of every failed test, and a last
-// line with the counts, e.g. "e2e (NVIM v0.12.1): 11 passed, 0 failed, 0 skipped in 31.6s".
+// ends (PASS, FAIL or SKIP with its time), the output of every failed test — of a test with
+// subtests, only the failed subtests' — and a last line with the counts, e.g.
+// "e2e (NVIM v0.12.1): 11 passed, 0 failed, 0 skipped in 31.6s".
 //
 //	go test -json ./e2e/ | go run ./e2e/cmd/summary -label "e2e (NVIM v0.12.1)"
+//
+// With -failures FILE it also appends each failure's report to FILE, so a long run can
+// print them again at its very end, where a reader of only the log's tail sees them.
 //
 // It exits 1 when a test or a package failed, or when no test passed at all (every test
 // skipped: CLAUDE_BIN unset), so a pipeline with `set -o pipefail` fails either way.
@@ -29,24 +33,40 @@ type event struct {
 	Output     string
 }
 
-// report collects results; tests are keyed by package and top-level test name, so the
-// output of subtests lands with their parent.
+// report collects results. Output is kept per test, subtests apart from their parent: a
+// subtest that passes or skips drops its own (a passing retry's log is noise beside the
+// failure), one that fails hands it to its top-level test, which prints it when it ends.
 type report struct {
-	out     io.Writer
-	outputs map[string]*strings.Builder
-	passed  int
-	failed  []string
-	skipped int
-	pkgFail []string
+	out      io.Writer
+	failures io.Writer // where each failure's report is written again; nil for nowhere
+	heading  string    // written to failures before the first of them, then cleared
+	outputs  map[string]*strings.Builder
+	passed   int
+	failed   []string
+	skipped  int
+	pkgFail  []string
 }
 
 func newReport(out io.Writer) *report {
 	return &report{out: out, outputs: map[string]*strings.Builder{}}
 }
 
-func key(e event) string {
+// key names a test's output: its package and its full name.
+func key(e event) string { return e.Package + "\x00" + e.Test }
+
+// parentKey names the output of the top-level test a subtest belongs to.
+func parentKey(e event) string {
 	top, _, _ := strings.Cut(e.Test, "/")
 	return e.Package + "\x00" + top
+}
+
+func (r *report) buffer(k string) *strings.Builder {
+	b := r.outputs[k]
+	if b == nil {
+		b = &strings.Builder{}
+		r.outputs[k] = b
+	}
+	return b
 }
 
 func (r *report) add(e event) {
@@ -55,21 +75,27 @@ func (r *report) add(e event) {
 	case "build-output": // compiler errors, before the package's own events
 		fmt.Fprint(r.out, e.Output)
 	case "output":
-		b := r.outputs[k]
-		if b == nil {
-			b = &strings.Builder{}
-			r.outputs[k] = b
-		}
-		b.WriteString(e.Output)
+		r.buffer(k).WriteString(e.Output)
 	case "pass", "fail", "skip":
 		if e.Test == "" {
 			if e.Action == "fail" {
 				r.pkgFail = append(r.pkgFail, e.Package)
-				fmt.Fprintf(r.out, "FAIL  package %s\n%s", e.Package, indent(r.outputs[k]))
+				r.printFailure(fmt.Sprintf("FAIL  package %s\n%s", e.Package, indent(r.outputs[k])))
 			}
 			return
 		}
 		if strings.Contains(e.Test, "/") {
+			if e.Action == "fail" {
+				// The subtest's own lines already start with its "--- FAIL" line's
+				// indentation; name it so a nested failure is easy to find.
+				parent := r.buffer(parentKey(e))
+				fmt.Fprintf(parent, "--- FAIL: %s\n", e.Test)
+				if b := r.outputs[k]; b != nil {
+					parent.WriteString(b.String())
+				}
+				r.failed = append(r.failed, e.Test)
+			}
+			delete(r.outputs, k)
 			return // counted with its parent
 		}
 		elapsed := time.Duration(e.Elapsed * float64(time.Second)).Round(100 * time.Millisecond)
@@ -81,25 +107,64 @@ func (r *report) add(e event) {
 			r.skipped++
 			fmt.Fprintf(r.out, "SKIP  %s\n", e.Test)
 		case "fail":
-			r.failed = append(r.failed, e.Test)
-			fmt.Fprintf(r.out, "FAIL  %s (%v)\n%s", e.Test, elapsed, indent(r.outputs[k]))
+			if !r.subtestFailed(e.Test) {
+				r.failed = append(r.failed, e.Test)
+			}
+			r.printFailure(fmt.Sprintf("FAIL  %s (%v)\n%s", e.Test, elapsed, indent(r.outputs[k])))
 		}
 		delete(r.outputs, k)
 	}
 }
 
-// indent returns a test's output for the report, each line indented.
+// subtestFailed says whether a failed subtest of top is already counted.
+func (r *report) subtestFailed(top string) bool {
+	for _, name := range r.failed {
+		if strings.HasPrefix(name, top+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *report) printFailure(text string) {
+	fmt.Fprint(r.out, text)
+	if r.failures != nil {
+		fmt.Fprint(r.failures, r.heading+text)
+		r.heading = ""
+	}
+}
+
+// indent returns a test's output for the report, each line indented, without the "=== RUN"
+// lines nor the "--- PASS" lines of its subtests, and a line repeated many times in a row
+// (a wait's "not yet" log) said once with its count.
 func indent(b *strings.Builder) string {
 	if b == nil {
 		return ""
 	}
 	var out strings.Builder
+	var last string
+	repeats := 0
+	flush := func() {
+		if repeats > 0 {
+			fmt.Fprintf(&out, "    | (the line above %d more times)\n", repeats)
+			repeats = 0
+		}
+	}
 	for _, line := range strings.SplitAfter(b.String(), "\n") {
-		if line == "" || strings.HasPrefix(line, "=== ") {
+		trimmed := strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "=== ") ||
+			strings.HasPrefix(trimmed, "--- PASS: ") || strings.HasPrefix(trimmed, "--- SKIP: ") {
 			continue
 		}
+		if line == last {
+			repeats++
+			continue
+		}
+		flush()
+		last = line
 		out.WriteString("    | " + line)
 	}
+	flush()
 	if s := out.String(); s != "" && !strings.HasSuffix(s, "\n") {
 		out.WriteString("\n")
 	}
@@ -124,9 +189,19 @@ func (r *report) summary(label string, took time.Duration) (string, bool) {
 
 func main() {
 	label := flag.String("label", "e2e", "what the last line calls this run")
+	failures := flag.String("failures", "", "a file to append each failure's report to")
 	flag.Parse()
 	start := time.Now()
 	r := newReport(os.Stdout)
+	if *failures != "" {
+		f, err := os.OpenFile(*failures, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "summary:", err)
+			os.Exit(1)
+		}
+		defer f.Close()
+		r.failures, r.heading = f, "== "+*label+"\n"
+	}
 	sc := bufio.NewScanner(os.Stdin)
 	sc.Buffer(make([]byte, 1024*1024), 16*1024*1024)
 	for sc.Scan() {

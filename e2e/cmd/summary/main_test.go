@@ -9,7 +9,9 @@ import (
 func run(t *testing.T, events ...event) (string, string, bool) {
 	t.Helper()
 	var out strings.Builder
+	var failures strings.Builder
 	r := newReport(&out)
+	r.failures, r.heading = &failures, "== e2e\n"
 	for _, e := range events {
 		// Through JSON, as go test -json writes them.
 		b, _ := json.Marshal(e)
@@ -20,6 +22,16 @@ func run(t *testing.T, events ...event) (string, string, bool) {
 		r.add(back)
 	}
 	line, ok := r.summary("e2e", 0)
+	// Every failure is written again to the failures file, under one heading.
+	got := failures.String()
+	if !strings.Contains(out.String(), "FAIL  ") && got != "" {
+		t.Errorf("failures file holds\n%s\nfor a run without a failure", got)
+	}
+	for _, l := range strings.Split(out.String(), "\n") {
+		if strings.HasPrefix(l, "FAIL  ") && (!strings.HasPrefix(got, "== e2e\n") || !strings.Contains(got, l)) {
+			t.Errorf("failures file\n%s\nlacks %q under its heading", got, l)
+		}
+	}
 	return out.String(), line, ok
 }
 
@@ -52,8 +64,23 @@ func TestSummary(t *testing.T) {
 				{Action: "pass", Package: pkg, Test: "TestB", Elapsed: 1},
 				{Action: "fail", Package: pkg, Elapsed: 2},
 			},
-			[]string{"FAIL  TestA (1s)\n    |     a_test.go:9: wanted x\n", "PASS  TestB (1s)\n"},
-			"e2e: 1 passed, 1 failed, 0 skipped in 0s (failed: TestA) (package failed: " + pkg + ")", false},
+			[]string{"FAIL  TestA (1s)\n    | --- FAIL: TestA/sub\n    |     a_test.go:9: wanted x\n", "PASS  TestB (1s)\n"},
+			"e2e: 1 passed, 1 failed, 0 skipped in 0s (failed: TestA/sub) (package failed: " + pkg + ")", false},
+		{"of a test with subtests only the failed ones are shown, a repeated line once",
+			[]event{
+				{Action: "output", Package: pkg, Test: "TestA/ok", Output: "    a_test.go:5: retrying\n"},
+				{Action: "output", Package: pkg, Test: "TestA/ok", Output: "    --- PASS: TestA/ok (1s)\n"},
+				{Action: "pass", Package: pkg, Test: "TestA/ok", Elapsed: 1},
+				{Action: "output", Package: pkg, Test: "TestA/bad", Output: "    a_test.go:5: not yet\n"},
+				{Action: "output", Package: pkg, Test: "TestA/bad", Output: "    a_test.go:5: not yet\n"},
+				{Action: "output", Package: pkg, Test: "TestA/bad", Output: "    a_test.go:5: not yet\n"},
+				{Action: "output", Package: pkg, Test: "TestA/bad", Output: "    a_test.go:9: gave up\n"},
+				{Action: "fail", Package: pkg, Test: "TestA/bad", Elapsed: 1},
+				{Action: "fail", Package: pkg, Test: "TestA", Elapsed: 1},
+			},
+			[]string{"FAIL  TestA (1s)\n    | --- FAIL: TestA/bad\n    |     a_test.go:5: not yet\n" +
+				"    | (the line above 2 more times)\n    |     a_test.go:9: gave up\n"},
+			"e2e: 0 passed, 1 failed, 0 skipped in 0s (failed: TestA/bad)", false},
 		{"a package that does not build fails the run",
 			[]event{
 				{Action: "build-output", ImportPath: pkg + " [" + pkg + ".test]", Output: "e2e/x.go:1: syntax error\n"},
@@ -74,6 +101,9 @@ func TestSummary(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out, line, ok := run(t, tt.events...)
+			if strings.Contains(out, "retrying") || strings.Contains(out, "--- PASS") {
+				t.Errorf("report\n%s\nshows a passed subtest's output", out)
+			}
 			for _, want := range tt.wantOut {
 				if !strings.Contains(out, want) {
 					t.Errorf("report\n%s\nlacks %q", out, want)
