@@ -174,7 +174,22 @@ func TestTooManyEventsAtOnceAreAnsweredEmptyAtOnce(t *testing.T) {
 	for range serving {
 		first = append(first, startHook(t, r.Socket(), event))
 	}
-	waitUntil(t, "the first events to be handled", func() bool { return in.Load() == serving })
+	waitUntil(t, "the first events to be handled", func() bool {
+		if in.Load() == serving {
+			return true
+		}
+		// A hook that ended before its event was handled (it could not connect, or its
+		// event was refused) would leave this waiting: say so at once, with how it ended.
+		for i, done := range first {
+			select {
+			case res := <-done:
+				t.Fatalf("hook %d ended before the receiver answered it (%d of %d in its handler): printed %q, exit %d, %v",
+					i, in.Load(), serving, res.out, res.code, res.err)
+			default:
+			}
+		}
+		return false
+	})
 	for i := range 5 {
 		// Without a silence that would end it: only the receiver's answer does.
 		res := ended(t, "an event past the limit", startHook(t, r.Socket(), event, "HOOKS_TEST_SILENCE=1h"))

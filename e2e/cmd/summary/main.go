@@ -86,10 +86,10 @@ func (r *report) add(e event) {
 		}
 		if strings.Contains(e.Test, "/") {
 			if e.Action == "fail" {
-				// The subtest's own lines already start with its "--- FAIL" line's
-				// indentation; name it so a nested failure is easy to find.
+				// Named before its lines (go test's own "--- FAIL" line comes after
+				// them, and is dropped), so a nested failure is easy to find.
 				parent := r.buffer(parentKey(e))
-				fmt.Fprintf(parent, "--- FAIL: %s\n", e.Test)
+				fmt.Fprintf(parent, "%s failed:\n", e.Test)
 				if b := r.outputs[k]; b != nil {
 					parent.WriteString(b.String())
 				}
@@ -116,6 +116,25 @@ func (r *report) add(e event) {
 	}
 }
 
+// failedTops is the failed top-level tests' names, each once, a line each; empty when a
+// package failed without a failed test (it did not build, or died between tests): there
+// is nothing to run again by name.
+func (r *report) failedTops() string {
+	if len(r.failed) == 0 {
+		return ""
+	}
+	var out strings.Builder
+	seen := map[string]bool{}
+	for _, name := range r.failed {
+		top, _, _ := strings.Cut(name, "/")
+		if !seen[top] {
+			seen[top] = true
+			out.WriteString(top + "\n")
+		}
+	}
+	return out.String()
+}
+
 // subtestFailed says whether a failed subtest of top is already counted.
 func (r *report) subtestFailed(top string) bool {
 	for _, name := range r.failed {
@@ -134,8 +153,8 @@ func (r *report) printFailure(text string) {
 	}
 }
 
-// indent returns a test's output for the report, each line indented, without the "=== RUN"
-// lines nor the "--- PASS" lines of its subtests, and a line repeated many times in a row
+// indent returns a test's output for the report, each line indented, without go test's
+// "=== RUN" and "--- PASS/SKIP/FAIL" lines (the report names a failure itself), and a line repeated many times in a row
 // (a wait's "not yet" log) said once with its count.
 func indent(b *strings.Builder) string {
 	if b == nil {
@@ -153,7 +172,8 @@ func indent(b *strings.Builder) string {
 	for _, line := range strings.SplitAfter(b.String(), "\n") {
 		trimmed := strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "=== ") ||
-			strings.HasPrefix(trimmed, "--- PASS: ") || strings.HasPrefix(trimmed, "--- SKIP: ") {
+			strings.HasPrefix(trimmed, "--- PASS: ") || strings.HasPrefix(trimmed, "--- SKIP: ") ||
+			strings.HasPrefix(trimmed, "--- FAIL: ") { // our own line names it, before its output
 			continue
 		}
 		if line == last {
@@ -190,6 +210,7 @@ func (r *report) summary(label string, took time.Duration) (string, bool) {
 func main() {
 	label := flag.String("label", "e2e", "what the last line calls this run")
 	failures := flag.String("failures", "", "a file to append each failure's report to")
+	failedNames := flag.String("failed-names", "", "a file to write the failed top-level tests' names to, a line each")
 	flag.Parse()
 	start := time.Now()
 	r := newReport(os.Stdout)
@@ -218,6 +239,12 @@ func main() {
 	}
 	line, ok := r.summary(*label, time.Since(start))
 	fmt.Println(line)
+	if *failedNames != "" {
+		if err := os.WriteFile(*failedNames, []byte(r.failedTops()), 0o600); err != nil {
+			fmt.Fprintln(os.Stderr, "summary:", err)
+			os.Exit(1)
+		}
+	}
 	if !ok {
 		os.Exit(1)
 	}

@@ -64,7 +64,7 @@ func TestSummary(t *testing.T) {
 				{Action: "pass", Package: pkg, Test: "TestB", Elapsed: 1},
 				{Action: "fail", Package: pkg, Elapsed: 2},
 			},
-			[]string{"FAIL  TestA (1s)\n    | --- FAIL: TestA/sub\n    |     a_test.go:9: wanted x\n", "PASS  TestB (1s)\n"},
+			[]string{"FAIL  TestA (1s)\n    | TestA/sub failed:\n    |     a_test.go:9: wanted x\n", "PASS  TestB (1s)\n"},
 			"e2e: 1 passed, 1 failed, 0 skipped in 0s (failed: TestA/sub) (package failed: " + pkg + ")", false},
 		{"of a test with subtests only the failed ones are shown, a repeated line once",
 			[]event{
@@ -78,9 +78,18 @@ func TestSummary(t *testing.T) {
 				{Action: "fail", Package: pkg, Test: "TestA/bad", Elapsed: 1},
 				{Action: "fail", Package: pkg, Test: "TestA", Elapsed: 1},
 			},
-			[]string{"FAIL  TestA (1s)\n    | --- FAIL: TestA/bad\n    |     a_test.go:5: not yet\n" +
+			[]string{"FAIL  TestA (1s)\n    | TestA/bad failed:\n    |     a_test.go:5: not yet\n" +
 				"    | (the line above 2 more times)\n    |     a_test.go:9: gave up\n"},
 			"e2e: 0 passed, 1 failed, 0 skipped in 0s (failed: TestA/bad)", false},
+		{"two failed subtests of a test name it once to be run again",
+			[]event{
+				{Action: "fail", Package: pkg, Test: "TestA/one", Elapsed: 1},
+				{Action: "fail", Package: pkg, Test: "TestA/two", Elapsed: 1},
+				{Action: "fail", Package: pkg, Test: "TestA", Elapsed: 1},
+				{Action: "fail", Package: pkg, Test: "TestB", Elapsed: 1},
+			},
+			[]string{"FAIL  TestA (1s)\n", "FAIL  TestB (1s)\n"},
+			"e2e: 0 passed, 3 failed, 0 skipped in 0s (failed: TestA/one, TestA/two, TestB)", false},
 		{"a package that does not build fails the run",
 			[]event{
 				{Action: "build-output", ImportPath: pkg + " [" + pkg + ".test]", Output: "e2e/x.go:1: syntax error\n"},
@@ -113,5 +122,29 @@ func TestSummary(t *testing.T) {
 				t.Errorf("summary = %q, ok %v; want %q, ok %v", line, ok, tt.wantLine, tt.wantOK)
 			}
 		})
+	}
+}
+
+// What scripts/e2e-run runs again: each failed top-level test once, nothing when a package
+// failed without a failed test.
+func TestTheFailedTestsAreNamedOnceToRunAgain(t *testing.T) {
+	r := newReport(&strings.Builder{})
+	for _, e := range []event{
+		{Action: "fail", Package: pkg, Test: "TestA/one"},
+		{Action: "fail", Package: pkg, Test: "TestA/two"},
+		{Action: "fail", Package: pkg, Test: "TestA"},
+		{Action: "pass", Package: pkg, Test: "TestC"},
+		{Action: "fail", Package: pkg, Test: "TestB"},
+		{Action: "fail", Package: pkg},
+	} {
+		r.add(e)
+	}
+	if got, want := r.failedTops(), "TestA\nTestB\n"; got != want {
+		t.Errorf("failed tests to run again = %q, want %q", got, want)
+	}
+	r = newReport(&strings.Builder{})
+	r.add(event{Action: "fail", Package: pkg})
+	if got := r.failedTops(); got != "" {
+		t.Errorf("a package that failed alone names %q to run again, want nothing", got)
 	}
 }
