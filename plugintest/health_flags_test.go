@@ -41,3 +41,25 @@ func TestCheckhealthChecksTheDictationCommands(t *testing.T) {
 		t.Errorf("the report does not say what dictation does:\n%s", text)
 	}
 }
+
+// :checkhealth says which areas' default keys are off, as setup() set them (:help
+// claude-config-keys): all on, all off, or the areas named.
+func TestCheckhealthSaysWhichDefaultKeysAreOff(t *testing.T) {
+	for _, tt := range []struct {
+		keys string // setup()'s keys, in Lua
+		want string
+	}{
+		{"true", "keys: every default key is on"},
+		{"false", "keys = false: no default key is set; each has a <Plug> map to bind"},
+		{"{ history = false, chat = false, review = true }", "keys: the defaults of chat, history are off; each has a <Plug> map to bind"},
+	} {
+		t.Run(tt.keys, func(t *testing.T) {
+			nv := newNvim(t)
+			nv.Lua(nil, `require('claude').setup({ keys = `+tt.keys+` })`)
+			_, text := checkhealth(t, nv)
+			if !strings.Contains(text, tt.want) {
+				t.Errorf("with keys = %s the report lacks %q:\n%s", tt.keys, tt.want, text)
+			}
+		})
+	}
+}

@@ -70,7 +70,8 @@ local function check_setup()
   local cfg = claude.config()
   health.info(
     string.format("log file: %s (level %s); :Claude log opens it", require("claude.host").log_file(), cfg.log.level)
-  )  local keys = require("claude.keys")
+  )
+  local keys = require("claude.keys")
   local off = {}
   for area in pairs(keys.areas) do
     if not keys.on(area) then
