@@ -68,6 +68,24 @@ func BenchmarkCheapTools(b *testing.B) {
 					b.ReportMetric(float64(nvimCPU.Microseconds())/float64(b.N), "nvim-cpu-µs/call")
 				})
 			}
+			// The floor under any answer that asks Neovim from another process: this
+			// harness's own Go client (on a pipe, as our host is) asking Neovim for
+			// nothing. getCurrentSelection asks it every call (never stale: CursorMoved
+			// comes only after an API call that moved the cursor has answered), so ours
+			// costs about this plus getWorkspaceFolders (the WebSocket and the host, no
+			// Neovim); the peer answers inside Neovim and pays neither hop.
+			b.Run("neovim-round-trip", func(b *testing.B) {
+				var one int
+				samples := make([]time.Duration, 0, b.N)
+				b.ResetTimer()
+				for range b.N {
+					t := time.Now()
+					e.lua(&one, `return 1`)
+					samples = append(samples, time.Since(t))
+				}
+				b.StopTimer()
+				b.ReportMetric(quantile(samples, 0.5), "p50-ms")
+			})
 		})
 	}
 }
