@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -407,15 +408,25 @@ func TestCLIClosedMidTurnAsksTheModelNothingMore(t *testing.T) {
 			r.start(Options{})
 			r.send("shout hello")
 			r.permission()
+			id := uuid.NewString()
 			if queued {
 				// As the chat sends every message: with an id (chatctl).
-				if err := r.s.SendAs(r.ctx, uuid.NewString(), "and then say hi"); err != nil {
+				if err := r.s.SendAs(r.ctx, id, "and then say hi"); err != nil {
 					t.Fatal(err)
 				}
 			}
 			asked := len(r.api.Main())
 			if err := r.s.Close(r.ctx); err != nil {
 				t.Fatal(err)
+			}
+			if queued {
+				// The queued message is said withdrawn, so the chat gives it back to the
+				// input: by the CLI's own line (2.1.332), by Close for one that has none
+				// (2.1.197).
+				evs, _ := r.until("the end", func(e Event) bool { _, ok := e.(Exited); return ok })
+				if !slices.ContainsFunc(evs, func(e Event) bool { return e == MessageState{ID: id, State: "cancelled"} }) {
+					t.Errorf("after Close no event says the queued message was withdrawn; events: %#v", evs)
+				}
 			}
 			if got := len(r.api.Main()); got != asked {
 				m := r.api.Main()

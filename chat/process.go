@@ -290,8 +290,11 @@ func (s *Process) withdrawUnstarted(ctx context.Context) {
 		withdrawn, err := s.Withdraw(ctx, id)
 		if err != nil {
 			s.log.Warn("chat: withdrawing a queued message before closing", "pid", s.PID(), "id", id, "err", err)
-		} else if withdrawn {
-			s.unstarted.forget(id)
+		} else if withdrawn && !s.lifecycle.Load() {
+			// 2.1.197 says nothing of a message it dropped, where 2.1.332 sends its
+			// "cancelled" line: say it, or the chat takes the message for the next
+			// turn's and never gives it back.
+			s.batch.add(MessageState{ID: id, State: "cancelled"})
 		}
 	}
 }

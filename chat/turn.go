@@ -76,6 +76,14 @@ func (s *Process) Withdraw(ctx context.Context, id string) (bool, error) {
 	if err := json.Unmarshal(raw, &r); err != nil {
 		return false, fmt.Errorf("withdraw %s: decode answer: %w", id, err)
 	}
+	if r.Cancelled {
+		s.unstarted.forget(id)
+		if !s.lifecycle.Load() {
+			// A CLI without command_lifecycle lines (2.1.197) says nothing more of it:
+			// the turn it was counted as never comes.
+			s.endTurn()
+		}
+	}
 	return r.Cancelled, nil
 }
 

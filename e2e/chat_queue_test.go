@@ -96,7 +96,9 @@ func TestAQueuedChatMessageTakenBackReturnsToTheInputAndNeverReachesTheModel(t *
 		draft  = "Make it blue"
 		edited = "Make it green"
 	)
-	s := newSession(t, fakeapi.Stream(answer, 7, 50*time.Millisecond), fakeapi.Say("Green it is."))
+	green := "Green " + strings.Repeat("slowly ", 80) + "DONE"
+	s := newSession(t, fakeapi.Stream(answer, 7, 50*time.Millisecond), fakeapi.Stream(green, 7, 50*time.Millisecond),
+		fakeapi.Say("Red it is."))
 	t.Cleanup(s.logTranscript)
 	s.openChat()
 	s.chatSend("Tell me slowly")
@@ -119,12 +121,28 @@ func TestAQueuedChatMessageTakenBackReturnsToTheInputAndNeverReachesTheModel(t *
 		local b = require('claude.chat').buffers()
 		vim.api.nvim_buf_set_lines(b.input, 0, -1, false, {})`)
 	s.chatSend(edited)
-	s.waitChat("Green it is.")
+	nvimtest.Wait(t, "the second answer to start streaming", turnTimeout, func() bool {
+		return strings.Contains(s.chatTranscript(), "Green slowly")
+	})
 	if got := s.chatRequest(2).LastUserText(); got != edited {
 		t.Errorf("the model's second request has %q, want only the edited %q", got, edited)
 	}
 	if got := s.chatTranscript(); strings.Contains(got, draft) {
 		t.Errorf("the withdrawn draft shows in the transcript:\n%s", got)
+	}
+
+	// A message queued after a withdrawal is still shown as the turn it becomes: the
+	// withdrawal's "cancelled" is the host's own word to 2.1.197, which says nothing of
+	// when it takes a queued message in.
+	const red = "Make it red"
+	s.chatType(red)
+	s.waitChat(green)
+	s.waitChat("Red it is.")
+	nvimtest.Wait(t, "the queued message to leave the queue", turnTimeout, func() bool {
+		return len(s.chatQueued()) == 0
+	})
+	if got := s.chatTranscript(); !strings.Contains(got, "> "+red) {
+		t.Errorf("the queued message ran without its prompt line in the transcript:\n%s", got)
 	}
 }
 

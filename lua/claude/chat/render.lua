@@ -513,7 +513,11 @@ end
 -- withdrawn, its text goes back to the input.
 function render.message(c, buf, it)
   local queue = require("claude.chat.queue")
-  c.lifecycle = true
+  if it.text == "queued" or it.text == "started" or it.text == "completed" then
+    -- Only a CLI with command_lifecycle lines (2.1.332) says these; "cancelled"
+    -- and "taken" may be the host's own word to an older one.
+    c.lifecycle = true
+  end
   if it.text == "started" then
     local q = queue.take(c, it.id)
     if q then
