@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -144,6 +145,12 @@ func TestTheConversationListSearchesRenamesDeletesAndResumesWithToolLinesAndAnsw
 	s.turnDone(1)
 	s.waitGone("the first conversation's CLI", first)
 	s.waitGone("the second conversation's CLI", second)
+	// 2.1.197 writes even the running conversation's first prompt a few seconds after its
+	// turn (chat/doc.go): the list is read once every conversation is stored.
+	nvimtest.Wait(t, "the running conversation to be stored", turnTimeout, func() bool {
+		list, _ := chat.ListConversations(s.env.ConfigDir, s.env.Project)
+		return slices.ContainsFunc(list, func(c chat.Conversation) bool { return c.FirstPrompt == plum })
+	})
 	toolsID, fruitID := s.conversationID(tools), s.conversationID(fruit)
 
 	// The list: every stored conversation with its branch and message count.

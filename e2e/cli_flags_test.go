@@ -157,8 +157,11 @@ func TestForkSessionResumesAChatConversationAsACopy(t *testing.T) {
 	s.chatSend("First prompt")
 	s.waitChat("First answer.")
 	s.turnDone(1)
-	original := s.conversationID("First prompt")
+	first := s.cliPID
 	s.nv.Cmd("ClaudeChat new") // another conversation, so that last resumes the first
+	// Read once its CLI has gone: 2.1.197 writes a running conversation to its file late.
+	s.waitGone("the first conversation's CLI", first)
+	original := s.conversationID("First prompt")
 	s.nv.Cmd("ClaudeChat last")
 	// The CLIs replaced may still be exiting beside it: the one resuming is the one.
 	nvimtest.Wait(t, "a CLI resuming the conversation", turnTimeout, func() bool {

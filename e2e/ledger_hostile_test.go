@@ -46,25 +46,36 @@ func TestATurnThatArmsANestedRepositoryRunsNothingOfIt(t *testing.T) {
 	config := "[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tfsmonitor = touch " + fsmonitor + "; false\n" +
 		"[filter \"evil\"]\n\tclean = touch " + filter + "; cat\n"
 	a := filepath.Join(s.env.Project, "a.txt")
-	s.api.Push(
-		fakeapi.Write(filepath.Join(vendor, ".git", "config"), config),
-		fakeapi.Write(filepath.Join(vendor, ".gitattributes"), "* filter=evil\n"),
+	// 2.1.332 asks before writing inside a .git directory, even in acceptEdits; 2.1.197
+	// refuses such a write outright ("Error writing file"), so there the repository comes
+	// armed, as a hostile clone would, and the turn writes the rest.
+	byClaude := cliVersion != "2.1.197"
+	var turn []fakeapi.Turn
+	if byClaude {
+		turn = append(turn, fakeapi.Write(filepath.Join(vendor, ".git", "config"), config),
+			fakeapi.Write(filepath.Join(vendor, ".gitattributes"), "* filter=evil\n"))
+	} else {
+		s.writeFile("x/.git/config", config)
+		s.writeFile("x/.gitattributes", "* filter=evil\n")
+	}
+	s.api.Push(append(turn,
 		// The same size as before: git status must read it (through the clean filter) to see
 		// whether it changed.
 		fakeapi.Write(filepath.Join(vendor, "lib.txt"), "LIB\n"),
 		fakeapi.Read(a),
 		fakeapi.Edit(a, "a2", "A2"),
 		fakeapi.Say("Armed."),
-	)
+	)...)
 	s.withPermissionMode("acceptEdits")
 	signs := s.nv.UserEvents("ClaudeChangeSigns")
 	s.open()
 	s.prompt("Set up the vendored library")
-	// 2.1.332 asks before writing inside a .git directory, even in acceptEdits; the user
-	// says yes in Neovim's diff (the other writes need no answer).
-	s.nextDiffOpened(filepath.Join(vendor, ".git", "config"))
-	s.nv.Cmd("ClaudeDiffAccept")
-	s.nextDiffClosed("accepted")
+	if byClaude {
+		// The user says yes in Neovim's diff (the other writes need no answer).
+		s.nextDiffOpened(filepath.Join(vendor, ".git", "config"))
+		s.nv.Cmd("ClaudeDiffAccept")
+		s.nextDiffClosed("accepted")
+	}
 	s.waitText("Armed.", turnTimeout)
 	nvimtest.Next(t, signs, "the signs pushed when the turn ended", turnTimeout)
 	if got := s.fileContent(filepath.Join(vendor, ".git", "config")); got != config {
