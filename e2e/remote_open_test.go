@@ -28,6 +28,25 @@ func TestClaudeOpenRemoteStartsTheCLIOverSSHConnectedInTheMappedDirectory(t *tes
 	t.Parallel()
 	r := newSSHRigWith(t, sshOpenSettings(false))
 	r.openRemote("ClaudeOpen remote=dev --permission-mode default", "")
+
+	// :Claude close in the remote's terminal ends the CLI over there and deletes the
+	// terminal, with no word of an exit code: the user asked for it.
+	pid := r.remoteCLIPID()
+	before := r.nv.Messages()
+	r.nv.Lua(nil, `vim.api.nvim_set_current_win(vim.fn.bufwinid(require('claude.terminal.remote').buf('dev')))`)
+	r.nv.Cmd("ClaudeClose")
+	nvimtest.Wait(t, "the remote CLI to exit", turnTimeout, func() bool {
+		_, err := os.Stat(fmt.Sprintf("/proc/%d", pid))
+		return err != nil
+	})
+	var left bool
+	r.nv.Lua(&left, `return require('claude.terminal.remote').buf('dev') ~= nil`)
+	if left {
+		t.Error(":Claude close left the remote's terminal")
+	}
+	if got := strings.TrimPrefix(r.nv.Messages(), before); strings.Contains(got, "exited with code") {
+		t.Errorf(":Claude close made the plugin report an exit: %q", got)
+	}
 }
 
 func TestClaudeOpenInADirectoryOfADefaultRemoteStartsTheCLIThere(t *testing.T) {
@@ -78,8 +97,15 @@ func (r *sshRig) openRemote(cmd, dir string) {
 // its working directory (in its own mount namespace: the remote path).
 func (r *sshRig) remoteCLICwd() string {
 	r.t.Helper()
+	cwd, _ := os.Readlink(fmt.Sprintf("/proc/%d/cwd", r.remoteCLIPID()))
+	return cwd
+}
+
+// remoteCLIPID finds the CLI running as the remote account with this rig's HOME.
+func (r *sshRig) remoteCLIPID() int {
+	r.t.Helper()
 	home := "HOME=" + r.remoteEnv["HOME"]
-	var cwd string
+	var found int
 	nvimtest.Wait(r.t, "the remote CLI's process", startTimeout, func() bool {
 		ents, _ := os.ReadDir("/proc")
 		for _, e := range ents {
@@ -92,10 +118,10 @@ func (r *sshRig) remoteCLICwd() string {
 			if filepath.Base(exe) != "claude" || !strings.Contains("\x00"+string(environ)+"\x00", "\x00"+home+"\x00") {
 				continue
 			}
-			cwd, _ = os.Readlink(fmt.Sprintf("/proc/%d/cwd", pid))
-			return cwd != ""
+			found = pid
+			return true
 		}
 		return false
 	})
-	return cwd
+	return found
 }

@@ -347,7 +347,18 @@ end
 
 --- Stops the current session's CLI and removes its buffer.
 function M.close()
+  -- A remote's terminal in the current window, or the only kind in this tab
+  -- page: its CLI runs over there (terminal/remote.lua).
+  local remote = require("claude.terminal.remote")
+  local here = vim.b.claude_remote
+  if here and remote.close(here) then
+    return
+  end
   local s = select_current()
+  if not s and remote.shown_here() then
+    remote.close(remote.shown_here())
+    return
+  end
   if not s then
     if sessions.count() > 0 then
       require("claude.notify").info("no Claude session in this tab page (:Claude sessions lists them)")

@@ -90,10 +90,11 @@ local function start_job(name, buf, cmd)
   local opts = {
     on_exit = function(_, code)
       vim.schedule(function()
-        if terms[name] and terms[name].buf == buf then
+        local ours = terms[name] and terms[name].buf == buf -- not ended by M.close
+        if ours then
           terms[name].job = nil
         end
-        if code ~= 0 and vim.v.exiting == vim.NIL then
+        if ours and code ~= 0 and vim.v.exiting == vim.NIL then
           require("claude.notify").warn(string.format("the Claude of remote %s exited with code %d; its terminal keeps what it printed", name, code))
         end
       end)
@@ -165,6 +166,40 @@ function M.open(name, args)
     start_job(name, buf, M.command(r, dir, cli_args))
   end)
   return true
+end
+
+--- Ends remote name's CLI (its terminal command's job: the remote side
+--- loses its terminal, and the CLI with it) and deletes its terminal.
+---@return boolean closed false when remote name has no terminal here
+function M.close(name)
+  local t = terms[name]
+  if not t then
+    return false
+  end
+  terms[name] = nil
+  if t.job then
+    pcall(vim.fn.jobstop, t.job)
+  end
+  if vim.api.nvim_buf_is_valid(t.buf) then
+    if #vim.api.nvim_list_wins() == #vim.fn.win_findbuf(t.buf) then
+      vim.cmd.new() -- never leave Neovim without a window
+    end
+    pcall(vim.api.nvim_buf_delete, t.buf, { force = true })
+  end
+  return true
+end
+
+--- The remote whose terminal is shown in the current tab page (the
+--- current window's first), or nil.
+function M.shown_here()
+  local wins = vim.api.nvim_tabpage_list_wins(0)
+  table.insert(wins, 1, vim.api.nvim_get_current_win())
+  for _, win in ipairs(wins) do
+    local name = vim.b[vim.api.nvim_win_get_buf(win)].claude_remote
+    if name and terms[name] then
+      return name
+    end
+  end
 end
 
 --- The terminal buffer of remote name's CLI, or nil.
