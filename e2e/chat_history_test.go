@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -83,19 +84,25 @@ func (s *session) storedFile(id string) string {
 }
 
 // conversationID returns the id of the stored conversation whose first prompt is prompt.
+// conversationID is the id of the stored conversation whose first prompt is prompt, once
+// it is stored: 2.1.197 writes a running conversation a few seconds after its turn.
 func (s *session) conversationID(prompt string) string {
 	s.t.Helper()
-	list, err := chat.ListConversations(s.env.ConfigDir, s.env.Project)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	for _, c := range list {
-		if c.FirstPrompt == prompt {
-			return c.ID
+	var id string
+	nvimtest.Wait(s.t, fmt.Sprintf("a stored conversation that starts with %q", prompt), turnTimeout, func() bool {
+		list, err := chat.ListConversations(s.env.ConfigDir, s.env.Project)
+		if err != nil {
+			s.t.Fatal(err)
 		}
-	}
-	s.t.Fatalf("no stored conversation starts with %q", prompt)
-	return ""
+		for _, c := range list {
+			if c.FirstPrompt == prompt {
+				id = c.ID
+				return true
+			}
+		}
+		return false
+	})
+	return id
 }
 
 func TestTheConversationListSearchesRenamesDeletesAndResumesWithToolLinesAndAnswers(t *testing.T) {
