@@ -54,6 +54,9 @@ func (s MCPServer) MarshalJSON() ([]byte, error) {
 type NewSessionRequest struct {
 	Cwd        string      `json:"cwd"`
 	MCPServers []MCPServer `json:"mcpServers"`
+	// Meta is the request's _meta: what an agent may read beyond the protocol (one
+	// that knows nothing of it ignores it).
+	Meta json.RawMessage `json:"_meta,omitempty"`
 }
 
 // SessionSetup is what session/new, session/load and session/resume answer beside the
@@ -117,16 +120,18 @@ type ConfigValue struct {
 // LoadSessionRequest reopens a stored conversation; the agent replays it as session/update
 // notifications before it answers.
 type LoadSessionRequest struct {
-	SessionID  string      `json:"sessionId"`
-	Cwd        string      `json:"cwd"`
-	MCPServers []MCPServer `json:"mcpServers"`
+	SessionID  string          `json:"sessionId"`
+	Cwd        string          `json:"cwd"`
+	MCPServers []MCPServer     `json:"mcpServers"`
+	Meta       json.RawMessage `json:"_meta,omitempty"` // as NewSessionRequest's
 }
 
 // ResumeSessionRequest reopens a stored conversation without replaying it.
 type ResumeSessionRequest struct {
-	SessionID  string      `json:"sessionId"`
-	Cwd        string      `json:"cwd"`
-	MCPServers []MCPServer `json:"mcpServers"`
+	SessionID  string          `json:"sessionId"`
+	Cwd        string          `json:"cwd"`
+	MCPServers []MCPServer     `json:"mcpServers"`
+	Meta       json.RawMessage `json:"_meta,omitempty"` // as NewSessionRequest's
 }
 
 // ListSessionsRequest asks for the stored conversations, of Cwd when set, a page at a time.

@@ -40,6 +40,9 @@ type Options struct {
 	// MCPServers are offered to the session (the editor's tools); an http or sse one only
 	// where the agent's mcpCapabilities take it.
 	MCPServers []acp.MCPServer
+	// SessionMeta is the _meta of session/new, load and resume: what an agent may read
+	// beyond the protocol (chatctl gives claude-agent-acp its Claude's PreToolUse hook).
+	SessionMeta json.RawMessage
 }
 
 // Backend is one ACP agent driving one chat (chatctl.Backend).
@@ -126,16 +129,16 @@ func (b *Backend) handshake(ctx context.Context) (*chat.InitializeResult, error)
 // openSession resumes opts.Resume where the agent can, else starts a new session.
 func (b *Backend) openSession(ctx context.Context, init *acp.InitializeResult) (string, *acp.SessionSetup, error) {
 	if id := b.opts.Resume; id != "" {
-		setup, err := b.agent.ResumeSession(ctx, acp.ResumeSessionRequest{SessionID: id, Cwd: b.opts.Dir, MCPServers: b.mcpServers(init)})
+		setup, err := b.agent.ResumeSession(ctx, acp.ResumeSessionRequest{SessionID: id, Cwd: b.opts.Dir, MCPServers: b.mcpServers(init), Meta: b.opts.SessionMeta})
 		if errors.Is(err, acp.ErrUnsupported) {
-			setup, err = b.agent.LoadSession(ctx, acp.LoadSessionRequest{SessionID: id, Cwd: b.opts.Dir, MCPServers: b.mcpServers(init)})
+			setup, err = b.agent.LoadSession(ctx, acp.LoadSessionRequest{SessionID: id, Cwd: b.opts.Dir, MCPServers: b.mcpServers(init), Meta: b.opts.SessionMeta})
 		}
 		if err == nil {
 			return id, setup, nil
 		}
 		b.q.put(chat.Notice{Text: fmt.Sprintf("%s could not continue conversation %s (%v): a new one starts", b.name(), id, err)})
 	}
-	res, err := b.agent.NewSession(ctx, acp.NewSessionRequest{Cwd: b.opts.Dir, MCPServers: b.mcpServers(init)})
+	res, err := b.agent.NewSession(ctx, acp.NewSessionRequest{Cwd: b.opts.Dir, MCPServers: b.mcpServers(init), Meta: b.opts.SessionMeta})
 	if err != nil {
 		return "", nil, fmt.Errorf("new session: %w", err)
 	}

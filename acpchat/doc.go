@@ -39,9 +39,14 @@
 //     (claude-agent-acp's tools write the disk themselves; no fs/* request comes).
 //   - Options.Tools sees a tool asked about before the user is (chatctl hands it to the
 //     hook bus as PreToolUse): outside git the ledger records the files the tools named,
-//     and an ACP agent's only this way. An edit the agent runs unasked (a mode other than
+//     and a generic ACP agent's only this way: an edit it runs unasked (a mode other than
 //     "default") reaches the ledger outside git only through its turn's snapshots, which
-//     there hold only files named before.
+//     there hold only files named before. Options.SessionMeta goes with session/new, load
+//     and resume: chatctl puts in it the PreToolUse hook's --settings file as
+//     claudeCode.options.settings, which claude-agent-acp 0.101.0 hands to the Claude it
+//     runs (read in its code; other agents ignore _meta), with the hook's origin in the
+//     agent's environment, which that Claude inherits: its tools reach the ledger before
+//     they run, asked or not (e2e TestAnACPAgentsUnaskedEditOutsideGitIsInTheLedger).
 //   - Options.MCPServers (the editor's tools, chatctl/agent_mcp.go) go to session/new,
 //     resume and load, an http or sse one only where the agent's mcpCapabilities say so.
 //   - The agent's exit is the chat's Exited (MidTurn when a turn ran), after a Notice

@@ -4,11 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"slices"
 	"time"
 
 	"github.com/claude-nvim/claude.nvim/acp"
 	"github.com/claude-nvim/claude.nvim/acpchat"
 	"github.com/claude-nvim/claude.nvim/chat"
+	"github.com/claude-nvim/claude.nvim/hooks"
 )
 
 // hookTimeout bounds a synthesized hook event (the ledger's snapshot of the workspace).
@@ -31,6 +34,7 @@ func (c *Controller) startAgentLocked(dc *dirChat, a StartArgs, resume string, m
 		opts.Tools = func(sessionID, toolName, toolUseID string, input json.RawMessage) {
 			c.agentToolHook(dir, sessionID, toolName, toolUseID, input)
 		}
+		opts.SessionMeta, opts.Env = c.agentHookSettings(dir, opts.Env)
 	}
 	proc, err := acpchat.Start(opts)
 	if err != nil {
@@ -90,6 +94,30 @@ func (c *Controller) agentToolHook(dir, sessionID, toolName, toolUseID string, i
 	if _, err := c.hook(ctx, dir, in); err != nil {
 		c.log.Warn("chat: agent tool hook", "dir", dir, "tool", toolName, "err", err)
 	}
+}
+
+// agentHookSettings gives the agent's session the PreToolUse hook for the Claude that
+// claude-agent-acp runs (its _meta.claudeCode.options.settings, a --settings file, read by
+// 0.101.0; any other agent ignores the field), and the agent's environment the hook's
+// origin, which that Claude inherits. Its tools then reach the change ledger before they
+// run in every mode, not only those asked about (agentToolHook): outside git, an edit made
+// unasked is recorded too. Nothing, and env unchanged, without the settings.
+func (c *Controller) agentHookSettings(dir string, env []string) (json.RawMessage, []string) {
+	if c.agentToolHooks == nil {
+		return nil, env
+	}
+	settings := c.agentToolHooks()
+	if settings == "" {
+		return nil, env
+	}
+	meta, err := json.Marshal(map[string]any{"claudeCode": map[string]any{"options": map[string]any{"settings": settings}}})
+	if err != nil {
+		return nil, env
+	}
+	if env == nil {
+		env = os.Environ()
+	}
+	return meta, append(slices.Clip(env), hooks.OriginEnv+"=chat:"+dir)
 }
 
 // errAgentFork is a fork asked of an ACP chat: ACP cannot cut a conversation.

@@ -33,11 +33,12 @@ type Controller struct {
 	editorTools func(noLSP bool) (mcpConfigs, args []string)
 	// observe sees every batch of items a chat shows, and the turns and answers the user
 	// sends, as they happen (the host's attention list, host/attention.go).
-	observe func(dir string, items []Item)
-	after   func(d time.Duration, f func()) // Options.After
-	hooks   []chat.Hook                     // Options.Hooks
-	hook    func(ctx context.Context, dir string, input json.RawMessage) (json.RawMessage, error)
-	remote  func(name string) (RemoteChat, error) // Options.Remote
+	observe        func(dir string, items []Item)
+	after          func(d time.Duration, f func()) // Options.After
+	hooks          []chat.Hook                     // Options.Hooks
+	hook           func(ctx context.Context, dir string, input json.RawMessage) (json.RawMessage, error)
+	agentToolHooks func() string                         // Options.AgentToolHooks
+	remote         func(name string) (RemoteChat, error) // Options.Remote
 
 	mu    sync.Mutex // guards chats; never held while calling Neovim or the CLI
 	chats map[string]*dirChat
@@ -67,6 +68,10 @@ type Options struct {
 	// them for dir's chat (chat.HookHandler). Without Hook none are registered.
 	Hooks []chat.Hook
 	Hook  func(ctx context.Context, dir string, input json.RawMessage) (json.RawMessage, error)
+	// AgentToolHooks, when set, names a --settings file with the PreToolUse hook alone
+	// ("" when there is none): claude-agent-acp gives it to the Claude it runs, whose tools
+	// then reach the hook bus before they run, asked or not (agent.go).
+	AgentToolHooks func() string
 	// Remote, when set, tells what a chat CLI on remote name's side needs (the remote must
 	// be connected); without it StartArgs.Remote is refused.
 	Remote func(name string) (RemoteChat, error)
@@ -89,7 +94,7 @@ func New(opts Options) *Controller {
 	if opts.After == nil {
 		opts.After = func(d time.Duration, f func()) { time.AfterFunc(d, f) }
 	}
-	return &Controller{view: opts.View, log: opts.Log, editorTools: opts.EditorTools, observe: opts.Observe, after: opts.After, hooks: opts.Hooks, hook: opts.Hook, remote: opts.Remote, chats: map[string]*dirChat{}}
+	return &Controller{view: opts.View, log: opts.Log, editorTools: opts.EditorTools, observe: opts.Observe, after: opts.After, hooks: opts.Hooks, hook: opts.Hook, agentToolHooks: opts.AgentToolHooks, remote: opts.Remote, chats: map[string]*dirChat{}}
 }
 
 // dirChat is one workspace directory's chat: its running CLI process, if any, and the

@@ -89,3 +89,35 @@ func TestAnACPAgentsTurnOutsideGitIsInTheLedger(t *testing.T) {
 		t.Errorf("poem.txt after reverting the ACP turn = %q, want %q", got, fiveLines)
 	}
 }
+
+// An edit claude-agent-acp runs without asking (acceptEdits) outside git is in the ledger
+// too: the Claude it runs gets the PreToolUse hook (through the session's _meta), so the
+// file is snapshotted before the edit, as for Claude's own chat.
+func TestAnACPAgentsUnaskedEditOutsideGitIsInTheLedger(t *testing.T) {
+	s := acpSession(t, []string{"acpclaude"})
+	path := s.writeFile("poem.txt", fiveLines)
+	s.api.Push(fakeapi.Read(path), fakeapi.Edit(path, "four", "FOUR"), fakeapi.Say("Louder."))
+	s.nv.Cmd("ClaudeChat acpclaude")
+	s.nv.Cmd("ClaudeChatMode acceptEdits")
+	nvimtest.Wait(t, "the agent's mode to be acceptEdits", turnTimeout, func() bool {
+		return strings.Contains(s.chatWinbar(), "acceptEdits")
+	})
+	s.chatSend("Make line four louder")
+	s.waitChat("Louder.")
+	nvimtest.Wait(t, "the turn to end", turnTimeout, func() bool {
+		return strings.Contains(s.chatTranscript(), " tokens in, ")
+	})
+	louder := strings.Replace(fiveLines, "four", "FOUR", 1)
+	if got := s.fileContent(path); got != louder {
+		t.Fatalf("poem.txt after the unasked Edit = %q, want %q", got, louder)
+	}
+	s.changesRequest("list", `vim.cmd('ClaudeChanges')`)
+	if list := s.currentLines(); !strings.Contains(list, "M poem.txt  +1 -1") {
+		t.Fatalf(":ClaudeChanges has no poem.txt:\n%s", list)
+	}
+	s.cursorToLineWith("M poem.txt")
+	s.changesRequest("revert_file", `vim.api.nvim_feedkeys('X', 'x', false)`)
+	if got := s.fileContent(path); got != fiveLines {
+		t.Errorf("poem.txt after reverting the ACP turn = %q, want %q", got, fiveLines)
+	}
+}

@@ -200,3 +200,29 @@ func TestCloseRemovesTheDirectoryWithAnEventHalfSent(t *testing.T) {
 		t.Errorf("the directory outlived Close: %v", err)
 	}
 }
+
+// BeforeToolSettings is Settings with PreToolUse alone: an ACP agent's Claude tells its turns
+// otherwise, and a second UserPromptSubmit or Stop would start or end a turn twice.
+func TestBeforeToolSettingsHaveThePreToolUseHookAlone(t *testing.T) {
+	data, err := BeforeToolSettings("/bin/claude-nvim", "/run/s.sock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var settings struct {
+		Hooks map[string][]struct {
+			Matcher string `json:"matcher"`
+			Hooks   []struct {
+				Command string `json:"command"`
+				Timeout int    `json:"timeout"`
+			} `json:"hooks"`
+		} `json:"hooks"`
+	}
+	if err := json.Unmarshal(data, &settings); err != nil {
+		t.Fatal(err)
+	}
+	pre := settings.Hooks[PreToolUse]
+	if len(settings.Hooks) != 1 || len(pre) != 1 || pre[0].Matcher != "*" || len(pre[0].Hooks) != 1 ||
+		pre[0].Hooks[0].Command != "'/bin/claude-nvim' -hook '/run/s.sock'" || pre[0].Hooks[0].Timeout != snapshotTimeout {
+		t.Errorf("before-tool settings = %s; want PreToolUse alone, matching every tool, running the hook", data)
+	}
+}

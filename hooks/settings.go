@@ -55,9 +55,26 @@ func Specs() []Spec {
 // follows to socket, through binary's -hook mode. The CLI merges it with the user's own
 // settings, whose hooks keep running.
 func Settings(binary, socket string) ([]byte, error) {
+	return settingsOf(binary, socket, Specs())
+}
+
+// BeforeToolSettings is Settings with the PreToolUse hook alone: for a CLI whose turns the
+// plugin learns of otherwise (an ACP agent's, from the protocol), so that each tool's files
+// are snapshotted before it runs, asked or not.
+func BeforeToolSettings(binary, socket string) ([]byte, error) {
+	var specs []Spec
+	for _, spec := range Specs() {
+		if spec.Event == PreToolUse {
+			specs = append(specs, spec)
+		}
+	}
+	return settingsOf(binary, socket, specs)
+}
+
+func settingsOf(binary, socket string, specs []Spec) ([]byte, error) {
 	command := shellQuote(binary) + " -hook " + shellQuote(socket)
 	hooks := map[string]any{}
-	for _, spec := range Specs() {
+	for _, spec := range specs {
 		group := map[string]any{"hooks": []any{map[string]any{"type": "command", "command": command, "timeout": int(spec.Timeout / time.Second)}}}
 		if spec.Matcher != "" {
 			group["matcher"] = spec.Matcher

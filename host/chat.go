@@ -25,7 +25,7 @@ type chats struct {
 func (h *Host) newChats(view chatctl.View) {
 	h.chats.ctl = chatctl.New(chatctl.Options{
 		View: view, Log: h.log, EditorTools: h.chatMCPArgs, Observe: h.observeChat, After: h.chatAfter,
-		Hooks: chatHooks(), Hook: h.chatHook, Remote: h.remoteChat,
+		Hooks: chatHooks(), Hook: h.chatHook, AgentToolHooks: h.agentToolHookSettings, Remote: h.remoteChat,
 	})
 }
 
@@ -56,4 +56,14 @@ func (h *Host) chatHook(ctx context.Context, dir string, input json.RawMessage) 
 		return nil, err
 	}
 	return hooks.Output(e.Name, h.hookBus.handle(ctx, e).Stdout), nil
+}
+
+// agentToolHookSettings is the --settings file with the PreToolUse hook alone, for the
+// Claude an ACP agent runs (chatctl.Options.AgentToolHooks); "" (logged) without hooks.
+func (h *Host) agentToolHookSettings() string {
+	file, err := h.hookBus.beforeToolSettingsFile()
+	if err != nil {
+		h.log.Warn("hooks unavailable: an ACP agent's edits made without asking are recorded only in git", "err", err)
+	}
+	return file
 }

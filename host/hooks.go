@@ -18,8 +18,12 @@ import (
 // its events reach this process whatever mode it runs in. The host's parts subscribe while the
 // host is built; the receiver starts with the first CLI that needs its settings.
 
-// hookSettingsName is the --settings file, in the receiver's private directory.
-const hookSettingsName = "settings.json"
+// hookSettingsName is the --settings file, in the receiver's private directory;
+// beforeToolSettingsName the one with PreToolUse alone, for an ACP agent's Claude.
+const (
+	hookSettingsName       = "settings.json"
+	beforeToolSettingsName = "before-tool.json"
+)
 
 // hookBus fans the hook events out to the host's parts.
 type hookBus struct {
@@ -85,21 +89,38 @@ func (b *hookBus) settingsFile() (string, error) {
 	}
 	// The owner first: a directory without it is never swept (chat_sweep.go).
 	err = writeOwner(filepath.Dir(r.Socket()))
-	var data []byte
+	// In the receiver's directory: the user's alone, removed with it.
+	file := filepath.Join(filepath.Dir(r.Socket()), hookSettingsName)
 	if err == nil {
-		data, err = hooks.Settings(binary, r.Socket())
+		err = writeSettings(file, hooks.Settings, binary, r.Socket())
 	}
 	if err == nil {
-		// In the receiver's directory: the user's alone, removed with it.
-		file := filepath.Join(filepath.Dir(r.Socket()), hookSettingsName)
-		if err = os.WriteFile(file, data, 0o600); err == nil {
-			b.receiver, b.settings = r, file
-			b.log.Info("hooks: listening", "socket", r.Socket())
-			return file, nil
-		}
+		err = writeSettings(filepath.Join(filepath.Dir(r.Socket()), beforeToolSettingsName), hooks.BeforeToolSettings, binary, r.Socket())
+	}
+	if err == nil {
+		b.receiver, b.settings = r, file
+		b.log.Info("hooks: listening", "socket", r.Socket())
+		return file, nil
 	}
 	r.Close()
 	return "", fmt.Errorf("hooks: %w", err)
+}
+
+func writeSettings(file string, settings func(binary, socket string) ([]byte, error), binary, socket string) error {
+	data, err := settings(binary, socket)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(file, data, 0o600)
+}
+
+// beforeToolSettingsFile is settingsFile's sibling with the PreToolUse hook alone.
+func (b *hookBus) beforeToolSettingsFile() (string, error) {
+	file, err := b.settingsFile()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(filepath.Dir(file), beforeToolSettingsName), nil
 }
 
 // listen starts the receiver in the first of the user's runtime directory, the temporary
