@@ -71,3 +71,30 @@ func TestADiffComparesWithTheFileAsItIsOnDiskNow(t *testing.T) {
 	d.nv.Cmd("ClaudeDiffDeny")
 	answer(t, p)
 }
+
+// The CLI writes the file right after close_tab's answer, which may be before Neovim tears
+// the view down (close_tab answers first): the write must still reach the buffer. Here the
+// write comes as early as it can, within the close itself, ahead of the tear-down.
+func TestAWriteRightAfterCloseTabIsReloaded(t *testing.T) {
+	d := newDiffEnv(t, "")
+	p := d.openDiff(d.path, proposed, tab)
+	d.nv.Lua(nil, `
+		local path, text = ...
+		-- Only the watch: the checks on BufEnter and the like, which the tear-down's
+		-- window moves happen to fire here, do not come while the user stays in Claude's
+		-- terminal.
+		require('claude.reload').enable(false)
+		local diff = require('claude.diff')
+		local close = diff.close
+		diff.close = function(...)
+			local closed = close(...)
+			diff.close = close
+			local f = assert(io.open(path, 'w'))
+			f:write(text)
+			f:close()
+			return closed
+		end`, d.path, proposed)
+	callTool(t, d.c, "close_tab", map[string]string{"tab_name": tab})
+	answer(t, p)
+	waitLine(t, d.nv, d.path, 2, "TWO", "the buffer to show the CLI's write")
+}

@@ -654,7 +654,7 @@ local function tear_down(view, result)
       pcall(vim.api.nvim_buf_delete, orig, {})
     end
   end
-  if not result then
+  if not result and not view.watching then
     -- Closed by the CLI (close_tab) after the user answered in its own
     -- prompt: the CLI may write the file any moment.
     require("claude.reload").watch(view.path)
@@ -711,6 +711,13 @@ function M.close(id, result, later)
     return true
   end
   if later then
+    if not result then
+      -- Watched now, before close_tab is answered: the CLI writes the file
+      -- right after the answer, maybe before the tear-down runs, and a
+      -- write before the watch starts is never seen.
+      require("claude.reload").watch(view.path)
+      view.watching = true
+    end
     vim.schedule(function()
       tear_down(view, result)
     end)
