@@ -201,7 +201,7 @@ func (c *Controller) Start(args []StartArgs) (int, error) {
 	}
 	mcpConfigs, mcpArgs := c.editorTools(a.NoLSPTools)
 	if there != nil {
-		mcpConfigs, mcpArgs = nil, rc.Args
+		mcpConfigs, mcpArgs = nil, rc.args(a.NoLSPTools)
 		if rc.MCPConfig != "" {
 			mcpConfigs = []string{rc.MCPConfig}
 		}

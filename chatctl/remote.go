@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -45,7 +46,29 @@ type RemoteArgs struct {
 type RemoteChat struct {
 	Paths     PathMap
 	MCPConfig string
-	Args      []string
+	// Tools are the editor's tools the relay's MCP server offers there, as the CLI names
+	// them (mcp__SERVER__TOOL), all allowed without asking; LSPTools those of them that are
+	// the language-server tools, left out for a chat started with NoLSPTools.
+	Tools, LSPTools []string
+}
+
+// args are the CLI's arguments for rc's tools: --allowedTools, and --disallowedTools for
+// the language-server tools when noLSP (the relay's server lists them all).
+func (rc RemoteChat) args(noLSP bool) []string {
+	var allowed []string
+	for _, t := range rc.Tools {
+		if !noLSP || !slices.Contains(rc.LSPTools, t) {
+			allowed = append(allowed, t)
+		}
+	}
+	var args []string
+	if len(allowed) > 0 {
+		args = append(args, "--allowedTools="+strings.Join(allowed, ","))
+	}
+	if noLSP && len(rc.LSPTools) > 0 {
+		args = append(args, "--disallowedTools="+strings.Join(rc.LSPTools, ","))
+	}
+	return args
 }
 
 // remoteStart is the chat.Remote for a's CLI on remote rc's side, and its

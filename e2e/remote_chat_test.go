@@ -28,6 +28,9 @@ func TestARemoteChatsEditIsReviewedUnderTheEditorsPathAndItsToolsGoThroughTheRel
 	r.writeFile("poem.txt", fiveLines)
 	r.api.Push(
 		fakeapi.Use("mcp__nvim__getDiagnostics", map[string]any{"uri": "file://" + remotePath}),
+		// The language-server tools too, the path mapped: no server runs for a .txt, and
+		// the editor says so about its own file.
+		fakeapi.Use("mcp__nvim__lsp_document_symbols", map[string]any{"path": remotePath}),
 		fakeapi.Read(remotePath),
 		fakeapi.Edit(remotePath, "two\nthree\nfour", "TWO\nthree\nFOUR"),
 		fakeapi.Say("Only the fourth line shouts now."),
@@ -44,7 +47,7 @@ func TestARemoteChatsEditIsReviewedUnderTheEditorsPathAndItsToolsGoThroughTheRel
 		local ns = vim.api.nvim_create_namespace('e2e')
 		vim.diagnostic.set(ns, 0, { { lnum = 3, col = 0, message = ..., severity = vim.diagnostic.severity.WARN } })`, message)
 	r.connect()
-	if h := r.health(); !strings.Contains(h, ":Claude chat remote=dev runs the chat's CLI there through env ") || !strings.Contains(h, "getDiagnostics from --mcp-config /") {
+	if h := r.health(); !strings.Contains(h, ":Claude chat remote=dev runs the chat's CLI there through env ") || !strings.Contains(h, "getDiagnostics and language-server tools from --mcp-config /") {
 		t.Errorf(":checkhealth claude does not say how a chat runs on remote dev:\n%s", h)
 	}
 
@@ -70,6 +73,13 @@ func TestARemoteChatsEditIsReviewedUnderTheEditorsPathAndItsToolsGoThroughTheRel
 	}
 	if got := strings.Join(res.Texts(), "\n"); res.IsError || !strings.Contains(got, message) || !strings.Contains(got, remotePath) {
 		t.Errorf("getDiagnostics answered %q (error: %v), want the editor's warning under the CLI's path %s", got, res.IsError, remotePath)
+	}
+	res, err = r.api.ToolResult(ctx, "mcp__nvim__lsp_document_symbols")
+	if err != nil {
+		t.Fatalf("%v; requests: %d", err, len(r.api.Main()))
+	}
+	if got := strings.Join(res.Texts(), "\n"); res.IsError || !strings.Contains(got, "language server") || !strings.Contains(got, remotePath) || strings.Contains(got, localPath) {
+		t.Errorf("lsp_document_symbols answered %q (error: %v), want the editor's word on its language servers, naming the CLI's path %s", got, res.IsError, remotePath)
 	}
 	transcript := r.chatTranscript()
 	if strings.Contains(transcript, r.env.Project) {
@@ -150,6 +160,9 @@ func TestOverSSHARemoteChatsTurnIsReviewedAnsweredAndInTheLedger(t *testing.T) {
 	localPath, remotePath := r.writeFile("poem.txt", fiveLines)
 	r.api.Push(
 		fakeapi.Use("mcp__nvim__getDiagnostics", map[string]any{"uri": "file://" + remotePath}),
+		// The language-server tools too, the path mapped: no server runs for a .txt, and
+		// the editor says so about its own file.
+		fakeapi.Use("mcp__nvim__lsp_document_symbols", map[string]any{"path": remotePath}),
 		fakeapi.Read(remotePath),
 		fakeapi.Edit(remotePath, "two\nthree\nfour", "TWO\nthree\nFOUR"),
 		fakeapi.Say("Only the fourth line shouts now."),

@@ -2,6 +2,7 @@ package host
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/claude-nvim/claude.nvim/chatctl"
 	"github.com/claude-nvim/claude.nvim/mcp"
@@ -13,12 +14,13 @@ import (
 // as a local chat's (chat_mcp.go), but reached through the relay: the
 // relay's --mcp-config file there points at its own port, and the
 // requests come over the link (relay/mcpconfig.go) to an endpoint of this
-// remote, whose editor maps paths as the remote's IDE server does. Only
-// getDiagnostics is served: the language-server tools' questions and
-// answers are not mapped yet.
+// remote, whose editor maps paths as the remote's IDE server does:
+// getDiagnostics, and the language-server tools (relay.MapLanguageServers),
+// unless the chat is started with tools.lsp = false (chatctl leaves them
+// out of what the CLI may use).
 
 // remoteChatTools are the tools a chat CLI on a remote's side gets.
-var remoteChatTools = []string{"getDiagnostics"}
+var remoteChatTools = append([]string{"getDiagnostics"}, mcp.LSPToolNames...)
 
 // serveRemoteChatTools serves the chat CLIs' editor tools on the link's
 // HTTP listener, with the lock's token (the relay's config carries it).
@@ -26,12 +28,11 @@ func (h *Host) serveRemoteChatTools(r *remote, link *relay.Link) (*mcp.HTTPEndpo
 	editor := relay.MapEditor(h.editor.Session(r.session, r.paths.RemoteRoots(), nil), r.paths)
 	var tools []mcp.Tool
 	for _, t := range mcp.IDETools(editor) {
-		for _, n := range remoteChatTools {
-			if t.Name == n {
-				tools = append(tools, t)
-			}
+		if slices.Contains(remoteChatTools, t.Name) {
+			tools = append(tools, t)
 		}
 	}
+	tools = append(tools, mcp.LSPTools(relay.MapLanguageServers(h.editor, r.paths))...)
 	ep, err := mcp.NewHTTPEndpoint(mcp.HTTPConfig{
 		Token: link.Info.Token, Tools: tools, Version: Version, Logger: h.log.With("remote", r.name, "mcp", "chat"),
 	})
@@ -63,14 +64,13 @@ func (h *Host) remoteChat(name string) (chatctl.RemoteChat, error) {
 	}
 	rc := chatctl.RemoteChat{Paths: r.paths, MCPConfig: r.link.Info.MCPConfig}
 	if rc.MCPConfig != "" {
-		var allowed string
-		for i, n := range remoteChatTools {
-			if i > 0 {
-				allowed += ","
+		for _, n := range remoteChatTools {
+			name := "mcp__" + relay.MCPServer + "__" + n
+			rc.Tools = append(rc.Tools, name)
+			if slices.Contains(mcp.LSPToolNames, n) {
+				rc.LSPTools = append(rc.LSPTools, name)
 			}
-			allowed += "mcp__" + relay.MCPServer + "__" + n
 		}
-		rc.Args = []string{"--allowedTools=" + allowed}
 	}
 	return rc, nil
 }

@@ -69,5 +69,6 @@
 //     such a request, vetted as the host's endpoint vets (mcp.VetHTTP),
 //     crosses as a connection whose open frame says "http", and the host
 //     serves it (Link.HTTP) with an mcp.HTTPEndpoint of the remote's,
-//     getDiagnostics on MapEditor. Nothing more listens anywhere.
+//     getDiagnostics on MapEditor and the language-server tools on
+//     MapLanguageServers. Nothing more listens anywhere.
 package relay

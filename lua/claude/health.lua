@@ -594,7 +594,7 @@ local function check_remotes()
       if s.mcp_config and s.mcp_config ~= "" then
         local via = r.exec or r.terminal
         health.info(string.format(
-          "%s: :Claude chat remote=%s runs the chat's CLI there through %s, with the editor's getDiagnostics from --mcp-config %s",
+          "%s: :Claude chat remote=%s runs the chat's CLI there through %s, with the editor's getDiagnostics and language-server tools from --mcp-config %s",
           name,
           name,
           via and table.concat(via, " ") or "nothing (give the remote exec or terminal)",
