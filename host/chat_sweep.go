@@ -110,6 +110,11 @@ func hostGone(dir string, st fs.FileInfo, hook bool) bool {
 	if owned && !processAlive(pid) {
 		return true
 	}
+	if !owned && time.Since(st.ModTime()) <= ownerlessAge {
+		// Too young to be a dead host's whatever its socket says: not asked, as a
+		// connection that says nothing takes a place among a live receiver's events.
+		return false
+	}
 	socket := noSocket
 	if hook {
 		socket = probeSocket(filepath.Join(dir, hookSocketName))

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -47,7 +48,9 @@ func TestTheSweepRemovesEveryLeftoverAndNoLiveHostsDirectory(t *testing.T) {
 		old     bool // last changed an hour ago
 		swept   bool
 		prepare func(t *testing.T, dir string)
+		unasked bool // its socket gets no connection
 	}
+	asked := map[string]*atomic.Int32{}
 	specs := []dirSpec{
 		{name: "claude-nvim-hooks-live", owner: livePID, socket: "listening", swept: false},
 		{name: "claude-nvim-hooks-dead", owner: deadPID, socket: "refusing", swept: true},
@@ -58,6 +61,9 @@ func TestTheSweepRemovesEveryLeftoverAndNoLiveHostsDirectory(t *testing.T) {
 		// A host between its socket's bind and listen, or between listen and host.pid.
 		{name: "claude-nvim-hooks-ownerlessrefusing", socket: "refusing", swept: false},
 		{name: "claude-nvim-hooks-ownerlesslistening", socket: "listening", old: true, swept: false},
+		// A receiver that writes no owner file (the hooks package's tests'): never asked
+		// while young, as the question takes a place among its events.
+		{name: "claude-nvim-hooks-ownerlessyoung", socket: "listening", swept: false, unasked: true},
 		{name: "claude-nvim-hooks-open", owner: deadPID, mode: 0o755, swept: false},
 		{name: "claude-nvim-hooks-ownerlink", socket: "listening", swept: false, prepare: func(t *testing.T, dir string) {
 			// host.pid a link to a file naming a dead host: not read, so the socket decides.
@@ -105,12 +111,15 @@ func TestTheSweepRemovesEveryLeftoverAndNoLiveHostsDirectory(t *testing.T) {
 				ln.Close() // the file stays, nobody listens: a host killed while closing
 			} else {
 				t.Cleanup(func() { ln.Close() })
+				n := &atomic.Int32{}
+				asked[s.name] = n
 				go func() { // a receiver that accepts, reads the probe's empty event and drops it
 					for {
 						c, err := ln.Accept()
 						if err != nil {
 							return
 						}
+						n.Add(1)
 						c.Close()
 					}
 				}()
@@ -147,6 +156,9 @@ func TestTheSweepRemovesEveryLeftoverAndNoLiveHostsDirectory(t *testing.T) {
 		}
 		if s.swept != slices.Contains(removed, dir) {
 			t.Errorf("%s: reported removed %v, want %v", s.name, !s.swept, s.swept)
+		}
+		if s.unasked && asked[s.name].Load() != 0 {
+			t.Errorf("%s: its socket was asked %d times, want never", s.name, asked[s.name].Load())
 		}
 	}
 	if _, err := os.Stat(filepath.Join(outside, "keep")); err != nil {
