@@ -72,22 +72,7 @@ func TestAnACPAgentsTurnOutsideGitIsInTheLedger(t *testing.T) {
 	s.nextDiffOpened(path)
 	s.nv.Cmd("ClaudeDiffFocus")
 	s.nv.Keys(`\aa`)
-	s.waitChat("Louder.")
-	nvimtest.Wait(t, "the turn to end", turnTimeout, func() bool {
-		return strings.Contains(s.chatTranscript(), " tokens in, ")
-	})
-	if got := s.fileContent(path); got != onlyKept {
-		t.Fatalf("poem.txt after the Edit = %q, want %q", got, onlyKept)
-	}
-	s.changesRequest("list", `vim.cmd('ClaudeChanges')`)
-	if list := s.currentLines(); !strings.Contains(list, "M poem.txt  +1 -1") {
-		t.Fatalf(":ClaudeChanges has no poem.txt:\n%s", list)
-	}
-	s.cursorToLineWith("M poem.txt")
-	s.changesRequest("revert_file", `vim.api.nvim_feedkeys('X', 'x', false)`)
-	if got := s.fileContent(path); got != fiveLines {
-		t.Errorf("poem.txt after reverting the ACP turn = %q, want %q", got, fiveLines)
-	}
+	s.turnInTheLedger(path, onlyKept)
 }
 
 // An edit claude-agent-acp runs without asking (acceptEdits) outside git is in the ledger
@@ -104,12 +89,19 @@ func TestAnACPAgentsUnaskedEditOutsideGitIsInTheLedger(t *testing.T) {
 	})
 	s.chatSend("Make line four louder")
 	s.waitChat("Louder.")
+	s.turnInTheLedger(path, strings.Replace(fiveLines, "four", "FOUR", 1))
+}
+
+// turnInTheLedger waits for the ACP turn that made path (fiveLines before) hold want to
+// end, then finds it in :Claude changes and reverts it there.
+func (s *session) turnInTheLedger(path, want string) {
+	t := s.t
+	t.Helper()
 	nvimtest.Wait(t, "the turn to end", turnTimeout, func() bool {
 		return strings.Contains(s.chatTranscript(), " tokens in, ")
 	})
-	louder := strings.Replace(fiveLines, "four", "FOUR", 1)
-	if got := s.fileContent(path); got != louder {
-		t.Fatalf("poem.txt after the unasked Edit = %q, want %q", got, louder)
+	if got := s.fileContent(path); got != want {
+		t.Fatalf("poem.txt after the Edit = %q, want %q", got, want)
 	}
 	s.changesRequest("list", `vim.cmd('ClaudeChanges')`)
 	if list := s.currentLines(); !strings.Contains(list, "M poem.txt  +1 -1") {

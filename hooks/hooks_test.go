@@ -124,19 +124,7 @@ func TestSettingsRunTheBinaryThroughAShellWhateverItsPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var settings struct {
-		Hooks map[string][]struct {
-			Matcher string `json:"matcher"`
-			Hooks   []struct {
-				Type    string `json:"type"`
-				Command string `json:"command"`
-				Timeout int    `json:"timeout"`
-			} `json:"hooks"`
-		} `json:"hooks"`
-	}
-	if err := json.Unmarshal(data, &settings); err != nil {
-		t.Fatal(err)
-	}
+	settings := decodeSettings(t, data)
 	for _, name := range []string{SessionStart, UserPromptSubmit, PreToolUse, PermissionRequest, PostToolUse, Notification, Stop, SessionEnd} {
 		if len(settings.Hooks[name]) != 1 || len(settings.Hooks[name][0].Hooks) != 1 {
 			t.Fatalf("no hook for %s in %s", name, data)
@@ -208,21 +196,31 @@ func TestBeforeToolSettingsHaveThePreToolUseHookAlone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var settings struct {
-		Hooks map[string][]struct {
-			Matcher string `json:"matcher"`
-			Hooks   []struct {
-				Command string `json:"command"`
-				Timeout int    `json:"timeout"`
-			} `json:"hooks"`
-		} `json:"hooks"`
-	}
-	if err := json.Unmarshal(data, &settings); err != nil {
-		t.Fatal(err)
-	}
+	settings := decodeSettings(t, data)
 	pre := settings.Hooks[PreToolUse]
 	if len(settings.Hooks) != 1 || len(pre) != 1 || pre[0].Matcher != "*" || len(pre[0].Hooks) != 1 ||
 		pre[0].Hooks[0].Command != "'/bin/claude-nvim' -hook '/run/s.sock'" || pre[0].Hooks[0].Timeout != snapshotTimeout {
 		t.Errorf("before-tool settings = %s; want PreToolUse alone, matching every tool, running the hook", data)
 	}
+}
+
+// hookSettings is the --settings JSON as the CLI reads it.
+type hookSettings struct {
+	Hooks map[string][]struct {
+		Matcher string `json:"matcher"`
+		Hooks   []struct {
+			Type    string `json:"type"`
+			Command string `json:"command"`
+			Timeout int    `json:"timeout"`
+		} `json:"hooks"`
+	} `json:"hooks"`
+}
+
+func decodeSettings(t *testing.T, data []byte) hookSettings {
+	t.Helper()
+	var settings hookSettings
+	if err := json.Unmarshal(data, &settings); err != nil {
+		t.Fatal(err)
+	}
+	return settings
 }

@@ -55,42 +55,17 @@ func (x *mappedServers) AskLSP(ctx context.Context, q mcp.LSPQuery) (mcp.LSPAnsw
 			ans.Target = &t
 		}
 	}
-	dropped := 0
-	locations := ans.Locations[:0:0]
-	for _, l := range ans.Locations {
-		if x.place(&l) {
-			locations = append(locations, l)
-		} else {
-			dropped++
-		}
+	var lost, n int
+	ans.Locations, n = placed(x, ans.Locations, func(l *mcp.LSPLocation) *mcp.LSPLocation { return l })
+	lost += n
+	ans.Symbols, n = placed(x, ans.Symbols, func(s *mcp.LSPSymbol) *mcp.LSPLocation { return &s.Location })
+	lost += n
+	ans.Calls, n = placed(x, ans.Calls, func(c *mcp.LSPCall) *mcp.LSPLocation { return &c.Location })
+	lost += n
+	for i := range ans.Calls {
+		ans.Calls[i].Sites, _ = placed(x, ans.Calls[i].Sites, func(l *mcp.LSPLocation) *mcp.LSPLocation { return l })
 	}
-	ans.Locations = locations
-	symbols := ans.Symbols[:0:0]
-	for _, s := range ans.Symbols {
-		if x.place(&s.Location) {
-			symbols = append(symbols, s)
-		} else {
-			dropped++
-		}
-	}
-	ans.Symbols = symbols
-	calls := ans.Calls[:0:0]
-	for _, c := range ans.Calls {
-		if !x.place(&c.Location) {
-			dropped++
-			continue
-		}
-		sites := c.Sites[:0:0]
-		for _, s := range c.Sites {
-			if x.place(&s) {
-				sites = append(sites, s)
-			}
-		}
-		c.Sites = sites
-		calls = append(calls, c)
-	}
-	ans.Calls = calls
-	ans.Total = max(ans.Total-dropped, 0)
+	ans.Total = max(ans.Total-lost, 0)
 	files := make([]mcp.LSPFileEdit, 0, len(ans.Files))
 	for _, f := range ans.Files {
 		remote, err := x.m.ToRemote(f.Path)
@@ -104,6 +79,18 @@ func (x *mappedServers) AskLSP(ctx context.Context, q mcp.LSPQuery) (mcp.LSPAnsw
 	}
 	ans.Files = files
 	return ans, nil
+}
+
+// placed is a copy of items whose place (at) maps for the remote CLI, mapped, and how
+// many were left out (outside the map). items itself is not changed: it is the editor's.
+func placed[T any](x *mappedServers, items []T, at func(*T) *mcp.LSPLocation) ([]T, int) {
+	out := make([]T, 0, len(items))
+	for _, it := range items {
+		if x.place(at(&it)) {
+			out = append(out, it)
+		}
+	}
+	return out, len(items) - len(out)
 }
 
 // place maps l's path for the remote CLI; false when it is outside the map.
