@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strconv"
 )
 
@@ -10,6 +11,10 @@ import (
 type call struct {
 	cancel    context.CancelFunc
 	cancelled bool // by notifications/cancelled; guarded by conn.callsMu
+	// args until runCall takes them: they alias the frame, which may be megabytes (an
+	// openDiff's), and a parameter of runCall stayed live, frame and all, for as long as
+	// the call ran (the user looking at the diff; the host's RSS held the frame).
+	args json.RawMessage
 }
 
 // handle answers one text frame. It runs on the reader goroutine, so
@@ -99,17 +104,21 @@ func (c *conn) launch(m message, tool *toolEntry, args json.RawMessage) *wireErr
 	version := c.info.Version
 	c.srv.mu.Unlock()
 	ctx, cancel := context.WithCancel(withClientVersion(c.callCtx, version))
-	cl := &call{cancel: cancel}
+	cl := &call{cancel: cancel, args: args}
 	c.calls[key] = cl
 	c.callsMu.Unlock()
 
+	// m.id aliases the frame too, and the call keeps its id until it answers: a copy.
+	id := slices.Clone(m.id)
 	c.srv.wg.Add(1) // the reader holds a count, so this never races Close's Wait
-	c.srv.workers.run(func() { c.runCall(ctx, m.id, key, cl, tool, args) })
+	c.srv.workers.run(func() { c.runCall(ctx, id, key, cl, tool) })
 	return nil
 }
 
-func (c *conn) runCall(ctx context.Context, id json.RawMessage, key string, cl *call, t *toolEntry, args json.RawMessage) {
+func (c *conn) runCall(ctx context.Context, id json.RawMessage, key string, cl *call, t *toolEntry) {
 	defer c.srv.wg.Done()
+	args := cl.args
+	cl.args = nil
 	big := len(args) >= bigCallArgs
 	resp := invoke(ctx, c.log, id, t, args)
 
