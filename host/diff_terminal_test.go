@@ -233,3 +233,35 @@ func TestAFloatingTerminalStepsAsideForADiff(t *testing.T) {
 		t.Errorf("after the diff: float shown %v, focused %v; want it back with focus", shown, focused)
 	}
 }
+
+// A proposal offered beside a typing user says so in a message, which leaves the screen
+// when the CLI closes the view (close_tab): close_tab withdraws the message of a view that
+// told the user something (and loads nothing for one that did not).
+func TestClosingAnOfferedDiffWithdrawsItsMessage(t *testing.T) {
+	d := newDiffEnv(t, idleCLI)
+	d.nv.Lua(nil, `
+		local notify = require('claude.notify')
+		local withdraw = notify.withdraw
+		vim.g.claude_test_withdrawn = {}
+		notify.withdraw = function(tag)
+			vim.g.claude_test_withdrawn = vim.list_extend(vim.g.claude_test_withdrawn, { tag })
+			return withdraw(tag)
+		end`)
+	d.nv.Cmd("Claude focus insert")
+	waitMode(t, d.nv, "t")
+	if _, err := d.nv.Input("and then "); err != nil {
+		t.Fatal(err)
+	}
+	p := d.startDiff(d.path, proposed, tab)
+	nvimtest.Next(t, d.opened, "the diff to open beside the terminal", waitTimeout)
+	if msgs := d.nv.Messages(); !strings.Contains(msgs, "the diff is open beside") {
+		t.Fatalf("the user was not told where the diff is; messages: %q", msgs)
+	}
+	callTool(t, d.c, "close_tab", map[string]string{"tab_name": tab})
+	answer(t, p)
+	nvimtest.Wait(t, "the offer's message to be withdrawn", waitTimeout, func() bool {
+		var tags []string
+		d.nv.Lua(&tags, `return vim.g.claude_test_withdrawn`)
+		return len(tags) == 1 && strings.HasPrefix(tags[0], "diff:")
+	})
+}

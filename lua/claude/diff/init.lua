@@ -331,6 +331,13 @@ local function wait_for(view, events, ready)
   })
 end
 
+-- Tells the user about view's proposal; the message leaves the screen
+-- when the view closes (M.close withdraws it).
+local function tell(view, msg)
+  view.told = true
+  require("claude.notify").info(msg, { tag = "diff:" .. view.id })
+end
+
 -- A proposal that came in while the user was typing never takes their
 -- window or their keys: it opens beside when it can without touching their
 -- window, else it waits, unseen, until they go to it (:Claude review focus),
@@ -339,18 +346,12 @@ end
 local function offer(view, name)
   if can_open_beside(view) then
     show(view, view.spec, true)
-    require("claude.notify").info(
-      string.format("Claude proposes a change to %s: the diff is open beside; :Claude review focus goes to it", name),
-      { tag = "diff:" .. view.id }
-    )
+    tell(view, string.format("Claude proposes a change to %s: the diff is open beside; :Claude review focus goes to it", name))
     vim.cmd.redrawstatus({ bang = true })
     return
   end
   view.waiting = true
-  require("claude.notify").info(
-    string.format("Claude proposes a change to %s; it waits until you go to it (:Claude review focus)", name),
-    { tag = "diff:" .. view.id }
-  )
+  tell(view, string.format("Claude proposes a change to %s; it waits until you go to it (:Claude review focus)", name))
   vim.cmd.redrawstatus({ bang = true })
 end
 
@@ -367,13 +368,13 @@ local function present(view)
     wait_for(view, "TabEnter", function()
       return sessions.is_here(spec.session) and not typing.busy({ modes_only = true })
     end)
-    require("claude.notify").info(
+    tell(
+      view,
       string.format(
         "Claude (%s) proposes a change to %s; it opens in that session's tab page (or at once with :Claude review focus)",
         sessions.label(spec.session),
         name
-      ),
-      { tag = "diff:" .. view.id }
+      )
     )
     return
   end
@@ -688,8 +689,12 @@ function M.close(id, result, later)
   end
   views[id] = nil
   view.decided = true
-  -- "Claude proposes a change…" is over: it leaves the screen.
-  require("claude.notify").withdraw("diff:" .. id)
+  -- "Claude proposes a change…" is over: it leaves the screen. Only a view
+  -- that said so withdraws: close_tab answers after this, and loading
+  -- claude.notify for nothing took half a millisecond of its 1.8 (issue 42).
+  if view.told then
+    require("claude.notify").withdraw("diff:" .. id)
+  end
   if view.waiting or view.preparing then -- never shown
     pcall(vim.api.nvim_del_augroup_by_id, view.waiting)
     require("claude.diff.large").drop_unshown(view)
