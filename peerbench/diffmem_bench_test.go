@@ -19,6 +19,11 @@ func BenchmarkDiffMemory(b *testing.B) {
 					e := start(b, p)
 					c := e.serve(p)
 					total := func() float64 { return float64(RSS(e.pid)+RSS(e.host)) / (1 << 20) }
+					// Which process holds it: Neovim's RSS, and our host's (none for the peer).
+					split := func(at string) {
+						b.ReportMetric(float64(RSS(e.pid))/(1<<20), at+"-nvim-MiB")
+						b.ReportMetric(float64(RSS(e.host))/(1<<20), at+"-host-MiB")
+					}
 					path, proposal := manyHunks(b, e.cwd, kib<<10)
 					e.lua(nil, `vim.cmd.edit(vim.fn.fnameescape(...))`, path)
 					b.ReportMetric(total(), "before-MiB")
@@ -27,8 +32,10 @@ func BenchmarkDiffMemory(b *testing.B) {
 					// the view meanwhile (folds, filetype), which close_tab would wait for.
 					time.Sleep(time.Second)
 					b.ReportMetric(total(), "shown-MiB")
+					split("shown")
 					closing := closeShown(b, c, pending, "mem")
 					b.ReportMetric(total(), "after-close-MiB")
+					split("after-close")
 					b.ReportMetric(float64(closing.Microseconds())/1000, "close-ms")
 					time.Sleep(3 * time.Second)
 					b.ReportMetric(total(), "after-3s-MiB")

@@ -279,6 +279,8 @@ local function show(view, spec, keep_focus)
       if view.filetype and valid_buf(view.prop_buf) then
         vim.bo[view.prop_buf].filetype = view.filetype
       end
+      -- Then the garbage of getting here goes (claude.memory.release_now).
+      vim.schedule(require("claude.memory").release_now)
     end)
   end)
 end
