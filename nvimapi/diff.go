@@ -351,7 +351,10 @@ func (e *Editor) closeDiff(ctx context.Context, session int, tabName string) (bo
 	if d == nil {
 		return false, nil
 	}
-	d.decide(mcp.DiffResult{Outcome: mcp.DiffRejected})
+	// The pending openDiff is answered once Neovim has answered: waking it first put its
+	// answer's encoding and writing, and the client reading it, beside close_tab's round
+	// trip on the CPUs Neovim's tear-down then takes.
+	defer d.decide(mcp.DiffResult{Outcome: mcp.DiffRejected})
 	// The view leaves Neovim's list now and its windows and buffers go on the next turn of
 	// Neovim's loop, after this answer: the CLI waits for close_tab, not for the tear-down.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), closeViewTimeout)
