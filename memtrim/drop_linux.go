@@ -26,18 +26,23 @@ func DropExecutablePages() (int64, error) {
 		return 0, fmt.Errorf("drop executable pages: %w", err)
 	}
 	defer smaps.Close()
-	var advised int64
+	// The ranges are advised once all of smaps is read: advised as they came, the code that
+	// read on (the scanner, the parsing) faulted its pages, and the 64 KiB around each, back
+	// in at once (the host kept 1.7 of 2.9 MiB of its executable resident right after).
+	type span struct{ lo, hi uintptr }
+	var spans [8]span // the executable has two or three read-only mappings
+	n := 0
 	var lo, hi uintptr
 	candidate, changed := false, false
 	advise := func() error {
 		if !candidate || changed {
 			return nil
 		}
-		// No unsafe.Pointer: the range is only named to the kernel, never read.
-		if _, _, errno := syscall.Syscall(syscall.SYS_MADVISE, lo, hi-lo, syscall.MADV_DONTNEED); errno != 0 {
-			return fmt.Errorf("drop executable pages: madvise %#x-%#x: %w", lo, hi, errno)
+		if n == len(spans) {
+			return fmt.Errorf("drop executable pages: more than %d read-only mappings of %s", len(spans), exe)
 		}
-		advised += int64(hi - lo)
+		spans[n] = span{lo, hi}
+		n++
 		return nil
 	}
 	lines := bufio.NewScanner(smaps)
@@ -52,15 +57,26 @@ func DropExecutablePages() (int64, error) {
 		}
 		// A mapping's header line: the one before it is complete.
 		if err := advise(); err != nil {
-			return advised, err
+			return 0, err
 		}
 		lo, hi, candidate = readOnlyMappingOf(line, exe)
 		changed = false
 	}
 	if err := lines.Err(); err != nil {
-		return advised, fmt.Errorf("drop executable pages: %w", err)
+		return 0, fmt.Errorf("drop executable pages: %w", err)
 	}
-	return advised, advise()
+	if err := advise(); err != nil {
+		return 0, err
+	}
+	var advised int64
+	for _, r := range spans[:n] {
+		// No unsafe.Pointer: the range is only named to the kernel, never read.
+		if _, _, errno := syscall.Syscall(syscall.SYS_MADVISE, r.lo, r.hi-r.lo, syscall.MADV_DONTNEED); errno != 0 {
+			return advised, fmt.Errorf("drop executable pages: madvise %#x-%#x: %w", r.lo, r.hi, errno)
+		}
+		advised += int64(r.hi - r.lo)
+	}
+	return advised, nil
 }
 
 // smapsField splits one of /proc/self/smaps' per-mapping lines ("Rss:   12 kB",
