@@ -15,18 +15,9 @@ import (
 // closing the view leaves the user's window without diff mode or our folds.
 func TestALargeManyHunkDiffKeepsNativeDiffMode(t *testing.T) {
 	d := newDiffEnv(t, "")
-	var file, proposal strings.Builder
-	for n := range 30000 {
-		line := fmt.Sprintf("line %d of a large file", n+1)
-		file.WriteString(line + "\n")
-		if n%50 == 25 {
-			line = fmt.Sprintf("line %d CHANGED", n+1)
-		}
-		proposal.WriteString(line + "\n")
-	}
-	path := d.nv.WriteFile("large.txt", file.String())
+	path, proposal := largeManyHunkFile(d)
 	d.nv.Cmd("edit " + path)
-	p := d.openDiff(path, proposal.String(), "large")
+	p := d.openDiff(path, proposal, "large")
 
 	var st struct {
 		Diff     []bool `msgpack:"diff"`
@@ -122,18 +113,9 @@ func TestALargeProposalsGarbageGoesOnceItShows(t *testing.T) {
 			release()
 			vim.g.claude_test_released = vim.g.claude_test_released + 1
 		end`)
-	var file, proposal strings.Builder
-	for n := range 30000 {
-		line := fmt.Sprintf("line %d of a large file", n+1)
-		file.WriteString(line + "\n")
-		if n%50 == 25 {
-			line = fmt.Sprintf("line %d CHANGED", n+1)
-		}
-		proposal.WriteString(line + "\n")
-	}
-	path := d.nv.WriteFile("large.txt", file.String())
+	path, proposal := largeManyHunkFile(d)
 	d.nv.Cmd("edit " + path)
-	p := d.openDiff(path, proposal.String(), "large")
+	p := d.openDiff(path, proposal, "large")
 	nvimtest.Wait(t, "the shown proposal's garbage to be collected", waitTimeout, func() bool {
 		var n int
 		d.nv.Lua(&n, `return vim.g.claude_test_released`)
@@ -142,10 +124,25 @@ func TestALargeProposalsGarbageGoesOnceItShows(t *testing.T) {
 	var garbage float64
 	d.nv.Lua(&garbage, `local before = collectgarbage("count"); collectgarbage(); return (before - collectgarbage("count")) * 1024`)
 	// Left uncollected: 4.5 MiB for this 0.75 MiB proposal; collected: 0.26 (what ran since).
-	if limit := float64(proposal.Len()); garbage > limit {
+	if limit := float64(len(proposal)); garbage > limit {
 		t.Errorf("after the release %.0f KiB of Lua garbage was left, want under %.0f (the proposal's size)", garbage/1024, limit/1024)
 	}
 	callTool(t, d.c, "close_tab", map[string]string{"tab_name": "large"})
 	answer(t, p)
 	d.assertClosed("after the large diff")
+}
+
+// largeManyHunkFile writes large.txt, 30 000 lines, and returns it with a proposal that
+// changes one line in 50 (600 hunks).
+func largeManyHunkFile(d *diffEnv) (path, proposal string) {
+	var file, prop strings.Builder
+	for n := range 30000 {
+		line := fmt.Sprintf("line %d of a large file", n+1)
+		file.WriteString(line + "\n")
+		if n%50 == 25 {
+			line = fmt.Sprintf("line %d CHANGED", n+1)
+		}
+		prop.WriteString(line + "\n")
+	}
+	return d.nv.WriteFile("large.txt", file.String()), prop.String()
 }
