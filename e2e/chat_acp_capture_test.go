@@ -51,8 +51,5 @@ vim.cmd.edit('greet.txt')`)
 	}
 	term.Send("Escape")
 	screen := settledScreen(t, term)
-	if err := os.WriteFile(out, []byte(screen), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screen written to %s:\n%s", out, screen)
+	writeCapture(t, out, screen)
 }

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"os"
 	"testing"
 
 	"github.com/claude-nvim/claude.nvim/e2e/fakeapi"
@@ -39,8 +38,5 @@ func TestCaptureAChatTaskListAndSubagentScreen(t *testing.T) {
 		t.Fatal(err)
 	}
 	screen += "\n" + settledScreen(t, term)
-	if err := os.WriteFile(out, []byte(screen), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screen written to %s:\n%s", out, screen)
+	writeCapture(t, out, screen)
 }

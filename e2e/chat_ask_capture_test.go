@@ -60,8 +60,5 @@ func TestCaptureAChatQuestionAndPlanScreen(t *testing.T) {
 	term.Send("Enter")
 	wait("ga approve")
 	capture()
-	if err := os.WriteFile(out, []byte(strings.Join(screens, "\n\n")), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screens written to %s:\n%s", out, strings.Join(screens, "\n\n"))
+	writeCapture(t, out, strings.Join(screens, "\n\n"))
 }

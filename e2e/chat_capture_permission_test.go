@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"os"
 	"testing"
 )
 
@@ -38,8 +37,5 @@ func TestCaptureAChatPermissionScreen(t *testing.T) {
 		t.Fatal(err)
 	}
 	answers := settledScreen(t, term)
-	if err := os.WriteFile(out, []byte(waiting+"\n"+answers), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screens written to %s:\n%s\n%s", out, waiting, answers)
+	writeCapture(t, out, waiting+"\n"+answers)
 }

@@ -58,10 +58,7 @@ func TestCaptureAChatScreen(t *testing.T) {
 	}
 	term.Send("Escape")
 	screen := settledScreen(t, term)
-	if err := os.WriteFile(out, []byte(screen), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screen written to %s:\n%s", out, screen)
+	writeCapture(t, out, screen)
 }
 
 // neovimInTmux starts Neovim in a width×height tmux terminal in dir, with the plugin, its
@@ -96,6 +93,16 @@ func openChat(ctx context.Context, t *testing.T, term *tmuxterm.Term, command st
 	if _, err := term.WaitFor(ctx, chatWinbar); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// writeCapture writes a captured screen (the text README and :help show) to out, and
+// logs it.
+func writeCapture(t *testing.T, out, screen string) {
+	t.Helper()
+	if err := os.WriteFile(out, []byte(screen), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screen written to %s:\n%s", out, screen)
 }
 
 // settledScreen is the screen after the last redraw has landed; only captures wait on that.

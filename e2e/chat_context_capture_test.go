@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"context"
-	"os"
 	"testing"
 
 	"github.com/claude-nvim/claude.nvim/e2e/fakeapi"
@@ -43,8 +42,5 @@ func TestCaptureTheChatContextWinbar(t *testing.T) {
 	}
 	term.Send("Escape")
 	screen := settledScreen(t, term)
-	if err := os.WriteFile(out, []byte(screen), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screen written to %s:\n%s", out, screen)
+	writeCapture(t, out, screen)
 }

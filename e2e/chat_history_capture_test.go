@@ -58,8 +58,5 @@ func TestCaptureTheConversationList(t *testing.T) {
 	term.Type("p")
 	step("", "> What does greet.txt say?")
 	screen := settledScreen(t, term)
-	if err := os.WriteFile(out, []byte(screen), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screen written to %s:\n%s", out, screen)
+	writeCapture(t, out, screen)
 }

@@ -63,8 +63,5 @@ func TestCaptureAChatRewindScreen(t *testing.T) {
 	term.Send("Enter")
 	wait("Fork a new conversation")
 	choices := settledScreen(t, term)
-	if err := os.WriteFile(out, []byte(preview+"\n"+choices), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screens written to %s:\n%s\n%s", out, preview, choices)
+	writeCapture(t, out, preview+"\n"+choices)
 }

@@ -164,8 +164,5 @@ func TestCaptureTheTrustQuestion(t *testing.T) {
 	}
 	term.Send("C-w", "k")
 	screen := settledScreen(t, term)
-	if err := os.WriteFile(out, []byte(screen), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screen written to %s:\n%s", out, screen)
+	writeCapture(t, out, screen)
 }

@@ -55,8 +55,5 @@ vim.api.nvim_create_autocmd('VimEnter', { nested = true, callback = function() v
 	term.Type("zRgg:echo")
 	term.Send("Enter")
 	screen := settledScreen(t, term)
-	if err := os.WriteFile(out, []byte(screen), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screen written to %s:\n%s", out, screen)
+	writeCapture(t, out, screen)
 }

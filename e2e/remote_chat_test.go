@@ -26,15 +26,7 @@ func TestARemoteChatsEditIsReviewedUnderTheEditorsPathAndItsToolsGoThroughTheRel
 	r := newRemoteRig(t, nil)
 	remotePath, localPath := filepath.Join(r.env.Project, "poem.txt"), filepath.Join(r.local, "poem.txt")
 	r.writeFile("poem.txt", fiveLines)
-	r.api.Push(
-		fakeapi.Use("mcp__nvim__getDiagnostics", map[string]any{"uri": "file://" + remotePath}),
-		// The language-server tools too, the path mapped: no server runs for a .txt, and
-		// the editor says so about its own file.
-		fakeapi.Use("mcp__nvim__lsp_document_symbols", map[string]any{"path": remotePath}),
-		fakeapi.Read(remotePath),
-		fakeapi.Edit(remotePath, "two\nthree\nfour", "TWO\nthree\nFOUR"),
-		fakeapi.Say("Only the fourth line shouts now."),
-	)
+	r.api.Push(remoteChatTurn(remotePath)...)
 	// The remote's side is this machine in the CLI's environment: the transport sets it,
 	// as ssh's login would there.
 	r.nv.Lua(nil, `
@@ -158,15 +150,7 @@ func TestOverSSHARemoteChatsTurnIsReviewedAnsweredAndInTheLedger(t *testing.T) {
 		return map[string]any{"terminal": append([]string{r.sshd.client[0], "-T"}, r.sshd.client[1:]...), "claude": r.remoteCLI()}
 	})
 	localPath, remotePath := r.writeFile("poem.txt", fiveLines)
-	r.api.Push(
-		fakeapi.Use("mcp__nvim__getDiagnostics", map[string]any{"uri": "file://" + remotePath}),
-		// The language-server tools too, the path mapped: no server runs for a .txt, and
-		// the editor says so about its own file.
-		fakeapi.Use("mcp__nvim__lsp_document_symbols", map[string]any{"path": remotePath}),
-		fakeapi.Read(remotePath),
-		fakeapi.Edit(remotePath, "two\nthree\nfour", "TWO\nthree\nFOUR"),
-		fakeapi.Say("Only the fourth line shouts now."),
-	)
+	r.api.Push(remoteChatTurn(remotePath)...)
 	r.nv.Cmd("edit " + localPath)
 	r.nv.Lua(nil, `
 		local ns = vim.api.nvim_create_namespace('e2e')
@@ -297,5 +281,19 @@ func TestAPlainClaudeChatInADefaultRemotesFolderRunsItsCLIThere(t *testing.T) {
 	cwd, err := os.Readlink(filepath.Join("/proc", strconv.Itoa(pid), "cwd"))
 	if err != nil || cwd != r.env.Project {
 		t.Errorf("the chat's CLI runs in %q (%v), want the remote's path %s", cwd, err, r.env.Project)
+	}
+}
+
+// remoteChatTurn is the remote chat scenarios' turn on the CLI's path of poem.txt: the
+// editor's tools through the relay, then an edit of two hunks to review.
+func remoteChatTurn(remotePath string) []fakeapi.Turn {
+	return []fakeapi.Turn{
+		fakeapi.Use("mcp__nvim__getDiagnostics", map[string]any{"uri": "file://" + remotePath}),
+		// The language-server tools too, the path mapped: no server runs for a .txt, and
+		// the editor says so about its own file.
+		fakeapi.Use("mcp__nvim__lsp_document_symbols", map[string]any{"path": remotePath}),
+		fakeapi.Read(remotePath),
+		fakeapi.Edit(remotePath, "two\nthree\nfour", "TWO\nthree\nFOUR"),
+		fakeapi.Say("Only the fourth line shouts now."),
 	}
 }

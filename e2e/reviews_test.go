@@ -74,27 +74,15 @@ func TestThreeEditsOfATurnAreReviewedWithThreeWritesAndTheCursorComesBack(t *tes
 		if st := s.diffState(); !st.InProposal || st.Views != 1 {
 			t.Fatalf("review %d of 3 (%s): %+v; want it come forward, the cursor in its proposal", i+1, filepath.Base(path), st)
 		}
-		winbar := s.proposalWinbar()
-		switch want := fmt.Sprintf("%d of 3", i+1); {
-		case strings.Contains(winbar, want):
-		case i == 0 && !strings.Contains(winbar, " of "):
-			// The CLI may start the message's first tool before it has written the message to
-			// its transcript, where the count comes from (host/reviews.go): then the first
-			// review shows none. The later ones always find it.
-			t.Logf("review 1's winbar has no count (the transcript was not written yet): %q", winbar)
-		default:
-			t.Errorf("review %d's winbar is %q, want it to say %q", i+1, winbar, want)
-		}
+		// The CLI may start the message's first tool before it has written the message to
+		// its transcript, where the count comes from (host/reviews.go): then the first
+		// review shows none. The later ones always find it.
+		s.checkReviewCount(i, path, "the transcript was not written yet")
 		s.nv.Keys(":w<CR>")
 		s.nextDiffClosed("accepted")
 	}
 	s.waitText("All three are louder.", turnTimeout)
-	for _, path := range paths {
-		name := strings.TrimSuffix(filepath.Base(path), ".txt")
-		if got, want := s.fileContent(path), fmt.Sprintf("%s1\n%s2\n%s3\n", name, strings.ToUpper(name), name); got != want {
-			t.Errorf("%s holds %q, want %q", filepath.Base(path), got, want)
-		}
-	}
+	s.assertSecondLinesLouder(paths)
 	s.assertNoDiff("after the three reviews")
 	if after := s.cursor(); after != before {
 		t.Errorf("after the last review the cursor is at %+v, want it back where it was: %+v", after, before)
@@ -103,5 +91,31 @@ func TestThreeEditsOfATurnAreReviewedWithThreeWritesAndTheCursorComesBack(t *tes
 	s.nv.Lua(&mode, `return vim.api.nvim_get_mode().mode`)
 	if mode != "n" {
 		t.Errorf("after the last review the mode is %q, want Normal mode", mode)
+	}
+}
+
+// checkReviewCount checks that review i (0-based) of three, of path, says "i+1 of 3" in its
+// winbar; the first may say no count at all, for the reason given.
+func (s *session) checkReviewCount(i int, path, whyNone string) {
+	s.t.Helper()
+	winbar := s.proposalWinbar()
+	switch want := fmt.Sprintf("%d of 3", i+1); {
+	case strings.Contains(winbar, want):
+	case i == 0 && !strings.Contains(winbar, " of "):
+		s.t.Logf("review 1's winbar has no count (%s): %q", whyNone, winbar)
+	default:
+		s.t.Errorf("review %d (%s)'s winbar is %q, want it to say %q", i+1, filepath.Base(path), winbar, want)
+	}
+}
+
+// assertSecondLinesLouder checks that each of paths (NAME.txt, three lines NAME1..NAME3)
+// has its second line upper-cased, as the three-edit scenarios propose.
+func (s *session) assertSecondLinesLouder(paths []string) {
+	s.t.Helper()
+	for _, path := range paths {
+		name := strings.TrimSuffix(filepath.Base(path), ".txt")
+		if got, want := s.fileContent(path), fmt.Sprintf("%s1\n%s2\n%s3\n", name, strings.ToUpper(name), name); got != want {
+			s.t.Errorf("%s holds %q, want %q", filepath.Base(path), got, want)
+		}
 	}
 }
