@@ -657,11 +657,6 @@ local function tear_down(view, result)
       pcall(vim.api.nvim_buf_delete, orig, {})
     end
   end
-  if not result and not view.watching then
-    -- Closed by the CLI (close_tab) after the user answered in its own
-    -- prompt: the CLI may write the file any moment.
-    require("claude.reload").watch(view.path)
-  end
   if view.hid_float then
     require("claude.terminal").show_float()
   end
@@ -704,6 +699,13 @@ function M.close(id, result, later)
     fire("ClaudeDiffClosed", view, { result = result or "closed" })
     return true
   end
+  if not result then
+    -- Closed by the CLI (close_tab) after the user answered in its own
+    -- prompt: the CLI writes the file right after close_tab's answer, maybe
+    -- before the tear-down runs, and a write before the watch starts is
+    -- never seen. So the watch starts now, as for an accept (M.decide).
+    require("claude.reload").watch(view.path)
+  end
   if vim.fn.getcmdwintype() ~= "" then
     -- Windows cannot close while the command-line window is open.
     vim.api.nvim_create_autocmd("CmdwinLeave", {
@@ -718,13 +720,6 @@ function M.close(id, result, later)
     return true
   end
   if later then
-    if not result then
-      -- Watched now, before close_tab is answered: the CLI writes the file
-      -- right after the answer, maybe before the tear-down runs, and a
-      -- write before the watch starts is never seen.
-      require("claude.reload").watch(view.path)
-      view.watching = true
-    end
     vim.schedule(function()
       tear_down(view, result)
     end)

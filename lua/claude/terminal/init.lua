@@ -355,8 +355,9 @@ function M.close()
     return
   end
   local s = select_current()
-  if not s and remote.shown_here() then
-    remote.close(remote.shown_here())
+  local there = not s and remote.shown_here()
+  if there then
+    remote.close(there)
     return
   end
   if not s then
