@@ -181,6 +181,31 @@ func (a *Agent) Close(ctx context.Context) error {
 	}
 }
 
+// childPoll is how often WaitChildren looks at the agent's child processes.
+const childPoll = 10 * time.Millisecond
+
+// WaitChildren waits until the agent has no child process left, or ctx ends (its error
+// then). After a session/close, claude-agent-acp has ended its Claude CLI's stdin, and the
+// CLI writes the conversation's last messages as it exits; but an agent whose own stdin
+// closes exits at once and SIGTERMs the CLI on its way out. Waiting here first keeps the
+// conversation whole. Where the children cannot be listed (not Linux) it returns at once.
+func (a *Agent) WaitChildren(ctx context.Context) error {
+	t := time.NewTicker(childPoll)
+	defer t.Stop()
+	for {
+		if has, known := hasChildren(a.PID()); !has || !known {
+			return nil
+		}
+		select {
+		case <-a.exited:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
+}
+
 // exitReader is the agent's stdout as the connection reads it: at its end, it waits for
 // the agent to exit (killing it after the grace period if it closed stdout and stayed)
 // and ends with how it exited instead of io.EOF.

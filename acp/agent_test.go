@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -57,6 +58,18 @@ var scenarios = map[string]func(p *acptest.Peer){
 		}
 		p.Initialize(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{},
 			"agentInfo": map[string]any{"name": "leave-a-child", "version": strconv.Itoa(child.Process.Pid)}})
+		p.EOF()
+	},
+	// Starts a child it reaps when it ends, and stays until its stdin closes.
+	"reap-a-child": func(p *acptest.Peer) {
+		child := exec.Command("sleep", "600")
+		if err := child.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(97)
+		}
+		go child.Wait()
+		p.Initialize(map[string]any{"protocolVersion": 1, "agentCapabilities": map[string]any{},
+			"agentInfo": map[string]any{"name": "reap-a-child", "version": strconv.Itoa(child.Process.Pid)}})
 		p.EOF()
 	},
 	// Does not exit when its stdin closes.
@@ -146,6 +159,34 @@ func TestCloseEndsWhatTheAgentStarted(t *testing.T) {
 		t.Errorf("the agent exited %v; want status 0 on closing its stdin", exit)
 	}
 	waitGone(t, child)
+}
+
+// WaitChildren waits while the agent's child runs and returns once it has ended (the
+// agent's Claude CLI finishing its writes after a session/close).
+func TestWaitChildrenReturnsOnceTheAgentsChildHasEnded(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the children of a process are listed on Linux only")
+	}
+	a := startScenario(t, "reap-a-child", newRecorder(), 0)
+	res, err := a.Initialize(ctx(t), acp.Implementation{Name: "test", Version: "0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	child, err := strconv.Atoi(res.AgentInfo.Version)
+	if err != nil || child <= 0 {
+		t.Fatalf("no child pid in %+v", res.AgentInfo)
+	}
+	short, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if err := a.WaitChildren(short); err == nil {
+		t.Fatalf("WaitChildren returned while the child %d runs", child)
+	}
+	if err := syscall.Kill(child, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.WaitChildren(ctx(t)); err != nil {
+		t.Errorf("WaitChildren after the child ended: %v", err)
+	}
 }
 
 func TestAnAgentThatStaysAfterCloseIsKilled(t *testing.T) {

@@ -207,12 +207,50 @@ func (b *Backend) Next(ctx context.Context) ([]chat.Event, error) { return b.q.n
 // Done is closed once the agent has exited.
 func (b *Backend) Done() <-chan struct{} { return b.done }
 
-// Close ends the agent: its stdin closes, and it is killed if it stays (acp.Agent.Close).
+// sessionEndWait bounds how long Close lets the session end before the agent's stdin
+// closes: claude-agent-acp's SDK gives its CLI 2 s after the CLI's stdin closes.
+const sessionEndWait = 3 * time.Second
+
+// Close ends the agent: the session first, then the agent (its stdin closes, and it is
+// killed if it stays: acp.Agent.Close).
+//
+// Where the agent offers session/close, the session is closed and the agent's child
+// processes are let exit before its stdin closes. claude-agent-acp 0.101.0 answers
+// session/close by closing its Claude CLI's stdin, and the CLI writes the conversation's
+// last messages as it exits, some tens of milliseconds after the turn's end; but an agent
+// whose stdin closes exits at once and SIGTERMs the CLI on its way out, which then never
+// writes them. A new conversation started right after an answer lost the one before (not
+// in the agent's session/list, nothing left to resume).
 func (b *Backend) Close(ctx context.Context) error {
 	b.mu.Lock()
 	b.closing = true
+	id := b.session
 	b.mu.Unlock()
+	b.endSession(ctx, id)
 	return b.agent.Close(ctx)
+}
+
+// endSession closes session id where the agent offers it, and waits for what the agent runs
+// for it to exit: at most sessionEndWait, and half the time ctx leaves, so that the agent
+// still has the other half to exit on its own (an exiting editor gives us little).
+func (b *Backend) endSession(ctx context.Context, id string) {
+	init := b.agent.Agent()
+	if id == "" || init == nil || !init.AgentCapabilities.SessionCapabilities.CanClose() {
+		return
+	}
+	wait := sessionEndWait
+	if deadline, ok := ctx.Deadline(); ok {
+		wait = min(wait, time.Until(deadline)/2)
+	}
+	ctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	if err := b.agent.CloseSession(ctx, id); err != nil {
+		b.log.Debug("acp chat: session/close", "session", id, "err", err)
+		return
+	}
+	if err := b.agent.WaitChildren(ctx); err != nil {
+		b.log.Debug("acp chat: the agent's processes outlived its session", "session", id, "err", err)
+	}
 }
 
 // Initialize waits for the session and returns the models its config options offer. The

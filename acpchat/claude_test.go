@@ -158,3 +158,39 @@ func TestTheModelIsTheAgentsModelOption(t *testing.T) {
 		t.Errorf("the turn's request went to %q; want haiku", reqs[len(reqs)-1].Messages.Model)
 	}
 }
+
+// A chat closed as soon as the answer shows keeps the conversation: the agent's session is
+// closed and its CLI let exit before the agent goes, so the conversation is on disk whole.
+// The CLI writes its last messages as it ends the turn, tens of milliseconds after the
+// answer's text; SIGTERMed by an agent exiting at once, it did not, and the conversation
+// was gone from the agent's list (a new conversation started right after an answer).
+func TestAChatClosedAsSoonAsTheAnswerShowsKeepsTheConversation(t *testing.T) {
+	const answer = "Noted: the word is quince."
+	r := newRun(t, fakeapi.Say(answer))
+	r.start(acpchat.Options{})
+	init := r.ev.await(t, "the session's Init", func(ev chat.Event) bool { _, ok := ev.(chat.Init); return ok }).(chat.Init)
+	if err := r.b.SendAs(r.ctx(), "", "remember the word quince"); err != nil {
+		t.Fatal(err)
+	}
+	var shown strings.Builder
+	r.ev.await(t, "the answer", func(ev chat.Event) bool {
+		if d, ok := ev.(chat.TextDelta); ok {
+			shown.WriteString(d.Text)
+		}
+		return strings.Contains(shown.String(), answer)
+	})
+	if err := r.b.Close(r.ctx()); err != nil {
+		t.Fatal(err)
+	}
+	<-r.ev.gone
+	stored, _ := filepath.Glob(filepath.Join(r.env.ConfigDir, "projects", "*", init.SessionID+".jsonl"))
+	if len(stored) != 1 {
+		t.Fatalf("the conversation %s is not stored under %s/projects", init.SessionID, r.env.ConfigDir)
+	}
+	text := fileText(t, stored[0])
+	for _, want := range []string{"remember the word quince", answer} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the stored conversation lacks %q (%d bytes stored)", want, len(text))
+		}
+	}
+}

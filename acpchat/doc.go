@@ -49,6 +49,14 @@
 //     they run, asked or not (e2e TestAnACPAgentsUnaskedEditOutsideGitIsInTheLedger).
 //   - Options.MCPServers (the editor's tools, chatctl/agent_mcp.go) go to session/new,
 //     resume and load, an http or sse one only where the agent's mcpCapabilities say so.
+//   - Close closes the session first (session/close, where sessionCapabilities.close is
+//     offered) and lets the agent's child processes exit (Linux; at most 3 s and half
+//     the caller's time) before the agent's stdin closes. claude-agent-acp 0.101.0 ends
+//     its Claude's stdin on session/close, and that Claude writes the turn's last messages
+//     as it ends, tens of milliseconds after the answer's text; an agent whose stdin
+//     closes exits at once and SIGTERMs it (its SDK's exit handler), and a conversation
+//     left right after an answer was lost (acpchat
+//     TestAChatClosedAsSoonAsTheAnswerShowsKeepsTheConversation).
 //   - The agent's exit is the chat's Exited (MidTurn when a turn ran), after a Notice
 //     with its status and the end of its stderr; its pending permissions are withdrawn.
 package acpchat
