@@ -30,9 +30,16 @@ type mux struct {
 type stream struct {
 	id   uint32
 	end  io.ReadWriteCloser
-	in   chan []byte
+	in   chan inbound
 	once sync.Once
 	gone chan struct{} // closed when the stream ends, either side
+}
+
+// inbound is what arrived for a stream from the other side, in order: bytes, or its end
+// (after the bytes sent before it, which are written first).
+type inbound struct {
+	data   []byte
+	closed bool
 }
 
 func newMux(w io.Writer, log *slog.Logger) *mux {
@@ -52,7 +59,7 @@ func (m *mux) send(f frame) error {
 // when the id is taken, the mux has ended or the prelude could not be sent
 // (end is then closed).
 func (m *mux) add(id uint32, end io.ReadWriteCloser, prelude ...frame) bool {
-	s := &stream{id: id, end: end, in: make(chan []byte, queueFrames), gone: make(chan struct{})}
+	s := &stream{id: id, end: end, in: make(chan inbound, queueFrames), gone: make(chan struct{})}
 	m.mu.Lock()
 	if m.ended || m.streams[id] != nil {
 		m.mu.Unlock()
@@ -95,8 +102,12 @@ func (m *mux) pumpOut(s *stream) {
 func (m *mux) pumpIn(s *stream) {
 	for {
 		select {
-		case b := <-s.in:
-			if _, err := s.end.Write(b); err != nil {
+		case in := <-s.in:
+			if in.closed {
+				m.drop(s, false)
+				return
+			}
+			if _, err := s.end.Write(in.data); err != nil {
 				m.drop(s, true)
 				return
 			}
@@ -124,8 +135,8 @@ func (m *mux) drop(s *stream, tell bool) {
 	})
 }
 
-// deliver hands a data or close frame from the pipe to its stream; frames
-// for a stream that has ended are dropped (the close crossed them).
+// deliver hands a data or close frame from the pipe to its stream, in order;
+// frames for a stream that has ended are dropped (the close crossed them).
 func (m *mux) deliver(f frame) {
 	m.mu.Lock()
 	s := m.streams[f.conn]
@@ -135,10 +146,17 @@ func (m *mux) deliver(f frame) {
 	}
 	switch f.kind {
 	case kindClose:
-		m.drop(s, false)
+		// Behind the data that came before it: an answer written just before the
+		// close reaches the endpoint before its end.
+		select {
+		case s.in <- inbound{closed: true}:
+		case <-s.gone:
+		default: // the endpoint stopped reading: what waits is lost either way
+			m.drop(s, false)
+		}
 	case kindData:
 		select {
-		case s.in <- f.payload:
+		case s.in <- inbound{data: f.payload}:
 		case <-s.gone:
 		default:
 			m.log.Warn("relay: a connection stopped reading; closing it", "conn", f.conn)
