@@ -25,6 +25,12 @@ func TestAWaitingCallHoldsNoneOfItsFrame(t *testing.T) {
 	before := liveHeap()
 	sendBigCall(t, ws, size)
 	recv(t, b.started, "the call to start")
+	// The reader holds the frame until it has handed the call over, which may come after
+	// the call started: a ping answered says it has moved on to the next frame.
+	sendJSON(t, ws, `{"jsonrpc":"2.0","id":"after-big","method":"ping"}`)
+	if got := string(readFrame(t, ws)); !strings.Contains(got, `"after-big"`) {
+		t.Fatalf("the next frame is %q; want the ping's answer", got)
+	}
 	if grown := int64(liveHeap()) - int64(before); grown >= size/2 {
 		t.Errorf("while the call waits, the live heap has grown by %d KiB: its %d KiB frame is still held", grown>>10, size>>10)
 	}
