@@ -139,8 +139,10 @@ func TestAnAgentDyingMidTurnFailsTheTurnWithItsExitAndStderr(t *testing.T) {
 	}
 }
 
-func TestCloseEndsWhatTheAgentStarted(t *testing.T) {
-	a := startScenario(t, "leave-a-child", newRecorder(), 0)
+// initializeForChild initializes a scenario that started a child and names its pid as its
+// version; returns the pid.
+func initializeForChild(t *testing.T, a *acp.Agent) int {
+	t.Helper()
 	res, err := a.Initialize(ctx(t), acp.Implementation{Name: "test", Version: "0"})
 	if err != nil {
 		t.Fatal(err)
@@ -149,6 +151,12 @@ func TestCloseEndsWhatTheAgentStarted(t *testing.T) {
 	if err != nil || child <= 0 {
 		t.Fatalf("no child pid in %+v", res.AgentInfo)
 	}
+	return child
+}
+
+func TestCloseEndsWhatTheAgentStarted(t *testing.T) {
+	a := startScenario(t, "leave-a-child", newRecorder(), 0)
+	child := initializeForChild(t, a)
 	if gone(child) {
 		t.Fatalf("the agent's child %d is not running before Close", child)
 	}
@@ -168,14 +176,7 @@ func TestWaitChildrenReturnsOnceTheAgentsChildHasEnded(t *testing.T) {
 		t.Skip("the children of a process are listed on Linux only")
 	}
 	a := startScenario(t, "reap-a-child", newRecorder(), 0)
-	res, err := a.Initialize(ctx(t), acp.Implementation{Name: "test", Version: "0"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	child, err := strconv.Atoi(res.AgentInfo.Version)
-	if err != nil || child <= 0 {
-		t.Fatalf("no child pid in %+v", res.AgentInfo)
-	}
+	child := initializeForChild(t, a)
 	short, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	if err := a.WaitChildren(short); err == nil {
