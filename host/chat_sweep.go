@@ -27,6 +27,10 @@ import (
 //   - no owner file, and nothing changed in it for ownerlessAge, nor a socket that answers: a
 //     host writes its owner file right after making the directory (after listening, for a
 //     hook directory), so only one that died in between leaves it so.
+//
+// A directory whose owner file names a live process with the start it recorded (Linux) is
+// its host's own: kept, and its socket never asked, as a connection that says nothing takes
+// a place among that receiver's events for a moment.
 
 // chatMCPDirPattern names the config directories (os.MkdirTemp's pattern).
 const chatMCPDirPattern = "claude-nvim-chat-mcp-"
@@ -37,7 +41,9 @@ const hookDirPattern = "claude-nvim-hooks-"
 // hookSocketName is the receiver's socket in its directory (hooks.Listen).
 const hookSocketName = "hooks.sock"
 
-// ownerFile, in a host's directory, holds the pid of the host that made it.
+// ownerFile, in a host's directory, holds the pid of the host that made it and, where the
+// system says (Linux), when that process started: a live pid with the same start is the
+// host itself, known without asking its socket.
 const ownerFile = "host.pid"
 
 // ownerlessAge: a directory without an owner file is a dead host's only once it is this old;
@@ -50,7 +56,11 @@ const probeTimeout = time.Second
 
 // writeOwner records this process as dir's owner, for a later sweep.
 func writeOwner(dir string) error {
-	return os.WriteFile(filepath.Join(dir, ownerFile), []byte(strconv.Itoa(os.Getpid())), 0o600)
+	owner := strconv.Itoa(os.Getpid())
+	if start := processStart(os.Getpid()); start != "" {
+		owner += " " + start
+	}
+	return os.WriteFile(filepath.Join(dir, ownerFile), []byte(owner), 0o600)
 }
 
 // sweepChatLeftovers removes, in the background, the config directories of dead hosts, once
@@ -103,12 +113,17 @@ func sweepDeadHostDirs(tmp, prefix string, log *slog.Logger) []string {
 // hostGone says whether dir (st, ours) is surely a dead host's, by the rules above; hook
 // says it is a hook receiver's directory, with a socket to ask.
 func hostGone(dir string, st fs.FileInfo, hook bool) bool {
-	pid, owned := readOwner(filepath.Join(dir, ownerFile))
+	pid, start, owned := readOwner(filepath.Join(dir, ownerFile))
 	if owned && (pid == os.Getpid() || pid <= 0) {
 		return false
 	}
 	if owned && !processAlive(pid) {
 		return true
+	}
+	if owned && start != "" && processStart(pid) == start {
+		// The host itself lives: its socket is not asked, as a connection that says
+		// nothing takes a place among its receiver's events.
+		return false
 	}
 	if !owned && time.Since(st.ModTime()) <= ownerlessAge {
 		// Too young to be a dead host's whatever its socket says: not asked, as a
@@ -131,15 +146,25 @@ func hostGone(dir string, st fs.FileInfo, hook bool) bool {
 	}
 }
 
-// readOwner reads the pid in an owner file, never through a link; ok is false when there is
-// none to read (no file, a link, not a number).
-func readOwner(file string) (pid int, ok bool) {
+// readOwner reads an owner file, never through a link: the pid and, if recorded, its
+// process's start; ok is false when there is none to read (no file, a link, not a number).
+func readOwner(file string) (pid int, start string, ok bool) {
 	data, err := readNoFollow(file, 64)
 	if err != nil {
-		return 0, false
+		return 0, "", false
 	}
-	pid, err = strconv.Atoi(strings.TrimSpace(string(data)))
-	return pid, err == nil
+	fields := strings.Fields(string(data))
+	if len(fields) == 0 || len(fields) > 2 {
+		return 0, "", false
+	}
+	pid, err = strconv.Atoi(fields[0])
+	if err != nil {
+		return 0, "", false
+	}
+	if len(fields) == 2 {
+		start = fields[1]
+	}
+	return pid, start, true
 }
 
 // What a receiver's socket says.

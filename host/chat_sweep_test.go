@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"sync/atomic"
@@ -33,6 +34,10 @@ func TestTheSweepRemovesEveryLeftoverAndNoLiveHostsDirectory(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = live.Process.Kill(); _ = live.Wait() })
 	livePID := strconv.Itoa(live.Process.Pid)
+	liveStart := processStart(live.Process.Pid)
+	if liveStart == "" && runtime.GOOS == "linux" {
+		t.Fatalf("no start time read for the live process %s", livePID)
+	}
 	dead := exec.Command("true")
 	if err := dead.Run(); err != nil {
 		t.Fatal(err)
@@ -75,6 +80,10 @@ func TestTheSweepRemovesEveryLeftoverAndNoLiveHostsDirectory(t *testing.T) {
 				t.Fatal(err)
 			}
 		}},
+		// Owners recorded with their start (as writeOwner does on Linux): the live host
+		// itself is never asked; a pid now another process's (its start differs) is asked.
+		{name: "claude-nvim-hooks-livestart", owner: livePID + " " + liveStart, socket: "listening", swept: false, unasked: liveStart != ""},
+		{name: "claude-nvim-hooks-reusedstart", owner: livePID + " 1", socket: "refusing", swept: true},
 		{name: "claude-nvim-chat-mcp-live", owner: livePID, swept: false},
 		{name: "claude-nvim-chat-mcp-dead", owner: deadPID, swept: true},
 		{name: "claude-nvim-chat-mcp-ownerlessold", old: true, swept: true},
@@ -166,5 +175,21 @@ func TestTheSweepRemovesEveryLeftoverAndNoLiveHostsDirectory(t *testing.T) {
 	}
 	if _, err := os.Lstat(filepath.Join(parent, "claude-nvim-hooks-link")); err != nil {
 		t.Errorf("the sweep removed a link: %v", err)
+	}
+}
+
+// A host's owner file names it with its start where the system says, so that a sweep
+// knows it without asking its socket.
+func TestTheOwnerFileNamesThisProcessAndItsStart(t *testing.T) {
+	dir := t.TempDir()
+	if err := writeOwner(dir); err != nil {
+		t.Fatal(err)
+	}
+	pid, start, ok := readOwner(filepath.Join(dir, ownerFile))
+	if !ok || pid != os.Getpid() || start != processStart(os.Getpid()) {
+		t.Errorf("owner file read as pid %d start %q ok %v; want %d, %q", pid, start, ok, os.Getpid(), processStart(os.Getpid()))
+	}
+	if runtime.GOOS == "linux" && start == "" {
+		t.Errorf("no start recorded on Linux")
 	}
 }
