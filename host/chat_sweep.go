@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/claude-nvim/claude.nvim/procstat"
 )
 
 // A chat endpoint's config directory outlives a host that was killed (SIGKILL, a crash, an
@@ -144,6 +146,17 @@ func hostGone(dir string, st fs.FileInfo, hook bool) bool {
 	default:
 		return time.Since(st.ModTime()) > ownerlessAge
 	}
+}
+
+// processStart is when process pid started, in clock ticks since boot (field 22 of
+// /proc/PID/stat): with the pid, it names one process, not whichever gets the pid next.
+// "" where it cannot be read (not Linux: the sweep then asks the socket).
+func processStart(pid int) string {
+	st, err := procstat.Read(pid)
+	if err != nil {
+		return ""
+	}
+	return st.Field(22)
 }
 
 // readOwner reads an owner file, never through a link: the pid and, if recorded, its

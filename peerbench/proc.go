@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/claude-nvim/claude.nvim/procstat"
 )
 
 // What the benchmarks read of a process from /proc: its CPU time, its
@@ -39,20 +41,12 @@ type stat struct {
 const clockTick = 10 * time.Millisecond
 
 func procStat(pid int) (stat, error) {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	st, err := procstat.Read(pid)
 	if err != nil {
 		return stat{}, err
 	}
-	s := string(data)
-	open, close := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
-	if open < 0 || close < open {
-		return stat{}, fmt.Errorf("parse /proc/%d/stat", pid)
-	}
-	f := strings.Fields(s[close+2:]) // f[0] is field 3 (state)
-	ppid, _ := strconv.Atoi(f[1])
-	utime, _ := strconv.ParseInt(f[11], 10, 64)
-	stime, _ := strconv.ParseInt(f[12], 10, 64)
-	return stat{comm: s[open+1 : close], ppid: ppid, cpu: time.Duration(utime+stime) * clockTick}, nil
+	// Fields 4, 14 and 15: ppid, utime and stime.
+	return stat{comm: st.Comm, ppid: int(st.Int(4)), cpu: time.Duration(st.Int(14)+st.Int(15)) * clockTick}, nil
 }
 
 // CPU is the CPU time pid has used; 0 for no process.

@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/claude-nvim/claude.nvim/procstat"
 )
 
 const (
@@ -221,21 +223,13 @@ func (tm *Term) Exited() (bool, int) {
 // zombieStatus reads the exit status of an exited, unreaped process from /proc (the
 // exit_code field, in wait(2) form).
 func zombieStatus(pid int) (int, bool) {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0, false
-	}
-	i := strings.LastIndexByte(string(stat), ')')
-	if i < 0 {
-		return 0, false
-	}
-	f := strings.Fields(string(stat[i+1:]))
-	// After "pid (comm)" come state (field 3) … exit_code (field 52).
-	if len(f) < 50 || f[0] != "Z" {
+	st, err := procstat.Read(pid)
+	// exit_code is field 52.
+	if err != nil || st.Field(3) != "Z" || st.Field(52) == "" {
 		return 0, false
 	}
 	var code int
-	if _, err := fmt.Sscan(f[len(f)-1], &code); err != nil {
+	if _, err := fmt.Sscan(st.Field(52), &code); err != nil {
 		return 0, false
 	}
 	if sig := code & 0x7f; sig != 0 {
@@ -280,15 +274,12 @@ func (tm *Term) Close() {
 // Alive reports whether pid runs; a zombie counts as gone (in a container PID 1 may never
 // reap the orphan).
 func Alive(pid int) bool {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	st, err := procstat.Read(pid)
 	if err != nil {
 		return syscall.Kill(pid, 0) == nil
 	}
-	// The state follows the parenthesised command name: "pid (comm) S ...".
-	if i := strings.LastIndexByte(string(stat), ')'); i >= 0 && i+2 < len(stat) {
-		return stat[i+2] != 'Z' && stat[i+2] != 'X'
-	}
-	return true
+	state := st.Field(3)
+	return state != "Z" && state != "X"
 }
 
 func (tm *Term) tmux(args ...string) (string, error) {
