@@ -83,7 +83,8 @@ func main() {
 		plugin.Main(h.Register)
 		return
 	}
-	if err := serve(h.Register, h.CountsAsActivity(os.Stdin)); err != nil {
+	stdin, stdout := pollableStdio()
+	if err := serve(h.Register, h.CountsAsActivity(stdin), stdout); err != nil {
 		log.Info("host: the connection to Neovim ended", "err", err)
 	}
 	// Neovim closed our stdin, or a write to it failed: it exited or was killed.
@@ -107,8 +108,7 @@ func manifestAsked(args []string) bool {
 // log.Fatal then ended the process at once, before Exit: the lock files
 // stayed and a chat's CLI, mid-turn, went on with the turn unseen (in about
 // 1 of 10 quits while a chat rendered, under load on Neovim 0.10).
-func serve(register func(*plugin.Plugin) error, stdin io.Reader) error {
-	stdout := os.Stdout
+func serve(register func(*plugin.Plugin) error, stdin io.Reader, stdout io.WriteCloser) error {
 	os.Stdout = os.Stderr // a stray print must not corrupt the RPC stream
 	stdlog.SetFlags(0)
 	v, err := nvim.New(stdin, stdout, stdout, stdlog.Printf)
@@ -134,7 +134,8 @@ func runRelay() int {
 		close(stop)
 	}()
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	err := relay.Run(os.Stdin, os.Stdout, relay.Options{Version: host.Version, Log: log, Stop: stop})
+	in, out := pollableStdio()
+	err := relay.Run(in, out, relay.Options{Version: host.Version, Log: log, Stop: stop})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "claude-nvim relay:", err)
 		return 1
