@@ -31,6 +31,38 @@ func ChildNamed(parent int, name string) int {
 	return 0
 }
 
+// DescendantsRSS is the resident memory of every process under pid (its
+// children, theirs, …), in bytes: what a plugin adds in processes of its
+// own, whatever they are named.
+func DescendantsRSS(pid int) int64 { return sumDescendants(pid, RSS) }
+
+// DescendantsAnon is the anonymous part of DescendantsRSS: what no other
+// process and no file holds (an executable's pages stay in the page cache
+// whether a process maps them or not).
+func DescendantsAnon(pid int) int64 { return sumDescendants(pid, RSSAnon) }
+
+func sumDescendants(pid int, of func(int) int64) int64 {
+	children := map[int][]int{}
+	entries, _ := os.ReadDir("/proc")
+	for _, ent := range entries {
+		child, err := strconv.Atoi(ent.Name())
+		if err != nil {
+			continue
+		}
+		if st, err := procStat(child); err == nil {
+			children[st.ppid] = append(children[st.ppid], child)
+		}
+	}
+	var total int64
+	queue := children[pid]
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = append(queue[1:], children[p]...)
+		total += of(p)
+	}
+	return total
+}
+
 type stat struct {
 	comm string
 	ppid int
