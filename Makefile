@@ -105,6 +105,7 @@ bench: deps build ## Benchmarks: protocol on loopback, then a real Neovim 0.12.
 	$(GO_BENCH) -bench 'CursorMovedCost' -benchtime 5x ./host/
 	$(GO_BENCH) -bench 'Startup' -benchtime 30x ./host/
 	$(GO_BENCH) -bench 'OpenDiff' -benchtime 10x ./host/
+	$(GO_BENCH) -bench 'CloseTab' -benchtime 40x ./host/
 	$(GO_BENCH) -bench . ./chat/
 	$(GO_BENCH) -bench 'ChatRender' -benchtime 3x ./host/
 

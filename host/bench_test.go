@@ -212,3 +212,22 @@ func stallProbe(eval func(expr string, result any) error) (stop func() time.Dura
 	probe := nvimtest.ProbeStalls(eval)
 	return func() time.Duration { return slices.Max(append(probe(), 0)) }
 }
+
+// BenchmarkCloseTab measures close_tab's round trip for a shown proposal the user has looked
+// at for a moment (the CLI closes it after the user answered in its own prompt), in the
+// editor's process and ours alone: no trimmed pages, no process waking from idle (peerbench's
+// DiffMemory has those, beside the peer).
+func BenchmarkCloseTab(b *testing.B) {
+	d := newDiffEnv(b, "")
+	var closing []time.Duration
+	for i := 0; i < b.N; i++ {
+		p := d.openDiff(d.path, proposed, "bench")
+		time.Sleep(200 * time.Millisecond) // the view's deferred work is done
+		start := time.Now()
+		callTool(b, d.c, "close_tab", map[string]string{"tab_name": "bench"})
+		closing = append(closing, time.Since(start))
+		answer(b, p)
+		nvimtest.Next(b, d.closed, "the diff to close", time.Minute)
+	}
+	nvimtest.ReportQuantiles(b, closing, "close")
+}

@@ -1,8 +1,12 @@
 package host
 
 import (
+	"fmt"
+	"os"
 	"strings"
 	"testing"
+
+	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
 // Files Claude changes on disk reach the buffers showing them
@@ -97,4 +101,56 @@ func TestAWriteRightAfterCloseTabIsReloaded(t *testing.T) {
 	callTool(t, d.c, "close_tab", map[string]string{"tab_name": tab})
 	answer(t, p)
 	waitLine(t, d.nv, d.path, 2, "TWO", "the buffer to show the CLI's write")
+}
+
+// The watch for the CLI's write is set up when a proposal opens (close_tab then only arms
+// it) and goes with the proposal when nothing will be written: an open file-event handle
+// per rejected proposal would pile up for the editor's whole life.
+func TestAProposalsWatchGoesWhenItIsRejectedAndWhenTheWriteCame(t *testing.T) {
+	d := newDiffEnv(t, "")
+	var pid int
+	d.nv.Lua(&pid, `return vim.fn.getpid()`)
+	watches := func() int { return inotifyWatches(t, pid) }
+	before := watches()
+	p := d.openDiff(d.path, proposed, tab)
+	if got := watches(); got != before+1 {
+		t.Fatalf("%d file watches while the proposal shows, want %d", got, before+1)
+	}
+	d.nv.Cmd("ClaudeDiffDeny")
+	answer(t, p)
+	if got := watches(); got != before {
+		t.Errorf("%d file watches after the rejection, want %d", got, before)
+	}
+
+	p = d.openDiff(d.path, proposed, tab)
+	callTool(t, d.c, "close_tab", map[string]string{"tab_name": tab})
+	answer(t, p)
+	writeOnDisk(t, d.path, proposed)
+	waitLine(t, d.nv, d.path, 2, "TWO", "the buffer to show the CLI's write")
+	// The buffer may have been reloaded by the tear-down's window moves before the watch saw
+	// the write settle; the watch goes once it has.
+	nvimtest.Wait(t, "the watch to go after the CLI's write", waitTimeout, func() bool { return watches() == before })
+}
+
+// inotifyWatches counts the directories process pid watches through inotify, as the kernel
+// lists them (libuv watches a directory once however many handles watch it). Neovim 0.10's
+// vim.uv.walk cannot list its handles: it asserts on Neovim's own.
+func inotifyWatches(t *testing.T, pid int) int {
+	t.Helper()
+	fds, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, fd := range fds {
+		if link, _ := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", pid, fd.Name())); link != "anon_inode:inotify" {
+			continue
+		}
+		info, err := os.ReadFile(fmt.Sprintf("/proc/%d/fdinfo/%s", pid, fd.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n += strings.Count(string(info), "inotify wd:")
+	}
+	return n
 }

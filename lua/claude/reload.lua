@@ -154,19 +154,29 @@ local WATCH_MS = 30000
 local SETTLE_MS = 50
 
 --- After an accepted diff the CLI writes the file itself, a moment later:
---- watch its directory and reload the buffer as soon as the write lands.
+--- a watch on its directory reloads the buffer as soon as the write lands.
+--- prepare sets the watch up and arm starts it: the diff view prepares one
+--- when it opens, so that closing it (close_tab, which the CLI's write
+--- follows at once) only arms it — setting it up there took 0.13-0.24 ms of
+--- close_tab's answer (issue 42). Events before arm are not the CLI's write.
+--- nil when the option is off or the directory cannot be watched.
 ---@param path string
-function M.watch(path)
+---@return { arm: fun(), stop: fun() }?
+function M.prepare(path)
   if not require("claude.config").get().auto_reload then
-    return
+    return nil
   end
   local dir, name = vim.fs.dirname(path), vim.fs.basename(path)
   local watcher = vim.uv.new_fs_event()
   local timer = vim.uv.new_timer()
   local settle = vim.uv.new_timer()
   if not watcher or not timer or not settle then
-    return
+    for _, handle in pairs({ watcher, timer, settle }) do
+      handle:close()
+    end
+    return nil
   end
+  local armed = false
   local function stop()
     for _, handle in ipairs({ watcher, timer, settle }) do
       if not handle:is_closing() then
@@ -182,7 +192,7 @@ function M.watch(path)
     end
   end
   local ok = watcher:start(dir, {}, function(err, fname)
-    if err or fname ~= name or settle:is_closing() then
+    if err or not armed or fname ~= name or settle:is_closing() then
       return
     end
     -- One write is several events (truncate, write, rename); reading at
@@ -195,9 +205,27 @@ function M.watch(path)
   end)
   if not ok then
     stop()
-    return
+    return nil
   end
-  timer:start(WATCH_MS, 0, stop)
+  return {
+    arm = function()
+      if armed or timer:is_closing() then
+        return
+      end
+      armed = true
+      timer:start(WATCH_MS, 0, stop)
+    end,
+    stop = stop,
+  }
+end
+
+--- Prepares and arms a watch at once (see prepare).
+---@param path string
+function M.watch(path)
+  local w = M.prepare(path)
+  if w then
+    w.arm()
+  end
 end
 
 --- The buffers check() reloaded since the last call, each returned once:

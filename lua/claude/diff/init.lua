@@ -439,6 +439,23 @@ end
 --- Opens a diff view. Called by the Go host (nvimapi.Editor.OpenDiff).
 ---@param id integer
 ---@param spec table { old_path, new_path, tab_name, lines, eol, dos, staged }
+-- The watch for the CLI's write of view's file (claude.reload), set up when
+-- the view opens and armed once the CLI may write: the user accepted, or the
+-- CLI closed the view after the user answered in its own prompt.
+local function arm_watch(view)
+  if view.watch then
+    view.watch.arm()
+  else
+    require("claude.reload").watch(view.path)
+  end
+end
+
+local function stop_watch(view)
+  if view.watch then
+    view.watch.stop()
+  end
+end
+
 function M.open(id, spec)
   local view = { id = id, tab_name = spec.tab_name, path = spec.new_path, maps = {}, spec = spec }
   if spec.staged then -- the lines came first, in pieces (claude.diff.large)
@@ -448,6 +465,7 @@ function M.open(id, spec)
     end
     spec.lines, view.staged_buf, view.staged_text = staged.lines, staged.buf, staged.text
   end
+  view.watch = require("claude.reload").prepare(view.path)
   views[id] = view
   if require("claude.diff.large").looks_large(spec) then
     prepare(view)
@@ -505,7 +523,7 @@ function M.decide(id, decision, opts)
         reasons = require("claude.diff.hunks").reasons(view)
       end
       -- Before answering: the CLI writes the file as soon as it has it.
-      require("claude.reload").watch(view.path)
+      arm_watch(view)
     end
   end
   local why = decision == "reject" and opts and opts.reason and vim.trim(opts.reason) or ""
@@ -686,6 +704,15 @@ function M.close(id, result, later)
   end
   views[id] = nil
   view.decided = true
+  if not result then
+    -- Closed by the CLI (close_tab) after the user answered in its own
+    -- prompt: the CLI writes the file right after close_tab's answer, maybe
+    -- before the tear-down runs, and a write before the watch is armed is
+    -- never seen. So it is armed now, as for an accept (M.decide).
+    arm_watch(view)
+  elseif result ~= "accepted" then
+    stop_watch(view)
+  end
   -- "Claude proposes a change…" is over: it leaves the screen. Only a view
   -- that said so withdraws: close_tab answers after this, and loading
   -- claude.notify for nothing took half a millisecond of its 1.8 (issue 42).
@@ -698,13 +725,6 @@ function M.close(id, result, later)
     vim.cmd.redrawstatus({ bang = true }) -- one fewer waits for the user
     fire("ClaudeDiffClosed", view, { result = result or "closed" })
     return true
-  end
-  if not result then
-    -- Closed by the CLI (close_tab) after the user answered in its own
-    -- prompt: the CLI writes the file right after close_tab's answer, maybe
-    -- before the tear-down runs, and a write before the watch starts is
-    -- never seen. So the watch starts now, as for an accept (M.decide).
-    require("claude.reload").watch(view.path)
   end
   if vim.fn.getcmdwintype() ~= "" then
     -- Windows cannot close while the command-line window is open.
