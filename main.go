@@ -63,6 +63,7 @@ func main() {
 		}
 	}
 	h := host.New(host.Options{Log: log})
+	stopProfile := startCPUProfile(os.Getenv("CLAUDE_NVIM_CPUPROFILE"), log)
 
 	// Neovim stops its jobs with SIGTERM (and a terminal hang-up sends
 	// SIGHUP); either way the lock file must go. Ctrl-C in Neovim's own
@@ -76,6 +77,7 @@ func main() {
 	go func() {
 		<-signals
 		h.Exit()
+		stopProfile()
 		os.Exit(0)
 	}()
 
@@ -89,6 +91,7 @@ func main() {
 	}
 	// Neovim closed our stdin, or a write to it failed: it exited or was killed.
 	h.Exit()
+	stopProfile()
 }
 
 // manifestAsked reports whether the command line asks for the manifest

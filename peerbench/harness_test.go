@@ -80,7 +80,8 @@ func start(b *testing.B, p plugin) *editor {
 	v, err := nvim.NewChildProcess(
 		nvim.ChildProcessCommand(nvimtest.Binary(b)),
 		nvim.ChildProcessArgs(args...),
-		nvim.ChildProcessEnv(append(nvimtest.BaseEnv(dir), "CLAUDE_NVIM_LOG=")),
+		// CLAUDE_NVIM_CPUPROFILE=FILE profiles our host (see main.go).
+		nvim.ChildProcessEnv(append(nvimtest.BaseEnv(dir), "CLAUDE_NVIM_LOG=", "CLAUDE_NVIM_CPUPROFILE="+os.Getenv("CLAUDE_NVIM_CPUPROFILE"))),
 		nvim.ChildProcessDir(cwd),
 		nvim.ChildProcessContext(ctx),
 	)
