@@ -3,7 +3,9 @@ package host
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -13,6 +15,7 @@ import (
 	"github.com/claude-nvim/claude.nvim/jupyter"
 	"github.com/claude-nvim/claude.nvim/mcp"
 	"github.com/claude-nvim/claude.nvim/mcp/mcptest"
+	"github.com/claude-nvim/claude.nvim/nvimapi/nvimtest"
 )
 
 // executeCode against a real Neovim and a real ipykernel, over a real WebSocket: the
@@ -222,8 +225,52 @@ func TestExecuteCodeGivenUpClosesTheProposal(t *testing.T) {
 	if err := p.Cancel("user interrupted"); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(waitTimeout)
-	for {
+	e.waitNoCodeProposal()
+	if running := e.host.kernels.Running(); len(running) != 0 {
+		t.Errorf("a kernel started for a cancelled call: %v", running)
+	}
+}
+
+// Given up while Neovim is still showing it (the host stops waiting for Neovim's answer):
+// the proposal Neovim then shows closes too, and nothing runs.
+func TestExecuteCodeGivenUpWhileItIsShownClosesTheProposal(t *testing.T) {
+	python := ipykernelPython(t)
+	e := newEnv(t)
+	e.nv.Lua(nil, `require('claude').setup({ tools = { execute_code = true, python = ... } })`, python)
+	nb := e.nv.WriteFile("g.ipynb", `{"cells": []}`)
+	e.nv.Cmd("edit " + nb)
+	inside := filepath.Join(t.TempDir(), "showing")
+	// Neovim busy showing it (a slow UI, a loaded machine) when the cancellation comes.
+	e.nv.Lua(nil, `
+		local inside = ...
+		local handlers = require('claude.handlers')
+		local propose = handlers.propose_code
+		handlers.propose_code = function(...)
+			handlers.propose_code = propose
+			local f = assert(io.open(inside, 'w'))
+			f:close()
+			vim.uv.sleep(300)
+			return propose(...)
+		end`, inside)
+	c := e.connect()
+	p := startCode(t, c, "print('never')")
+	nvimtest.Wait(t, "Neovim to start showing the code", waitTimeout, func() bool {
+		_, err := os.Stat(inside)
+		return err == nil
+	})
+	if err := p.Cancel("user interrupted"); err != nil {
+		t.Fatal(err)
+	}
+	e.waitNoCodeProposal()
+	if running := e.host.kernels.Running(); len(running) != 0 {
+		t.Errorf("a kernel started for a cancelled call: %v", running)
+	}
+}
+
+// waitNoCodeProposal waits until no code proposal is pending or shown.
+func (e *env) waitNoCodeProposal() {
+	e.t.Helper()
+	nvimtest.Wait(e.t, "the code proposal to close after the call was given up", waitTimeout, func() bool {
 		var left int
 		e.nv.Lua(&left, `
 			local n = #require('claude.code').pending()
@@ -231,15 +278,6 @@ func TestExecuteCodeGivenUpClosesTheProposal(t *testing.T) {
 				if vim.api.nvim_buf_get_name(b):match('^claude://run%-code/') then n = n + 1 end
 			end
 			return n`)
-		if left == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the proposal is still open after the call was cancelled")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if running := e.host.kernels.Running(); len(running) != 0 {
-		t.Errorf("a kernel started for a cancelled call: %v", running)
-	}
+		return left == 0
+	})
 }

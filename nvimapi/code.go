@@ -51,6 +51,9 @@ func (e *Editor) ConfirmCode(ctx context.Context, code string) (kernels.Decision
 		Connection string `msgpack:"connection"` // molten's kernel, if it holds one
 	}
 	if err := e.lua(ctx, &shown, `return require('claude.handlers').propose_code(...)`, id, splitProposal(code).Lines); err != nil {
+		// Given up while Neovim showed it (ctx ended before its answer was read): the
+		// view may be there all the same, and must not wait for a decision nobody reads.
+		e.closeCode(id)
 		return kernels.Decision{}, luaError(err)
 	}
 	if shown.Notebook == "" {
@@ -62,11 +65,16 @@ func (e *Editor) ConfirmCode(ctx context.Context, code string) (kernels.Decision
 	case <-ctx.Done():
 		// The CLI gave up the call (the user pressed Esc there): the view
 		// goes and nothing runs.
-		cctx, cancel := context.WithTimeout(context.Background(), closeViewTimeout)
-		defer cancel()
-		_ = e.lua(cctx, nil, `return require('claude.handlers').close_code(...)`, id)
+		e.closeCode(id)
 		return kernels.Decision{}, ctx.Err()
 	}
+}
+
+// closeCode closes code proposal id, if Neovim shows it, unanswered.
+func (e *Editor) closeCode(id int) {
+	ctx, cancel := context.WithTimeout(context.Background(), closeViewTimeout)
+	defer cancel()
+	_ = e.lua(ctx, nil, `return require('claude.handlers').close_code(...)`, id)
 }
 
 // ResolveCode records the user's answer to code proposal id.

@@ -96,6 +96,9 @@ func (e *Editor) AskLSP(ctx context.Context, q mcp.LSPQuery) (mcp.LSPAnswer, err
 	}
 	var now *LSPReply
 	if err := e.lua(ctx, &now, `return require('claude.handlers').ask_lsp(...)`, id, question, timeout.Milliseconds()); err != nil {
+		// Given up while Neovim was asking (ctx ended before its answer was read): the
+		// question may be on its way all the same.
+		e.cancelLSP(id)
 		return mcp.LSPAnswer{}, luaError(err)
 	}
 	if now != nil {
