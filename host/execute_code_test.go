@@ -111,9 +111,7 @@ func TestExecuteCodeIsListedOnlyWhenOn(t *testing.T) {
 }
 
 func TestExecuteCodeAsksInABufferAndTheKernelEndsWithTheNotebook(t *testing.T) {
-	python := ipykernelPython(t)
-	e := newEnv(t)
-	e.nv.Lua(nil, `require('claude').setup({ tools = { execute_code = true, python = ... } })`, python)
+	e := newCodeEnv(t)
 	c := e.connect()
 	if !listsTool(t, c, "executeCode") {
 		t.Fatalf("tools/list lacks executeCode with tools.execute_code on")
@@ -214,9 +212,7 @@ func TestExecuteCodeRunsInTheKernelMoltenHoldsForTheNotebook(t *testing.T) {
 // The CLI gives the call up (the user pressed Esc there): the proposal closes and nothing
 // runs.
 func TestExecuteCodeGivenUpClosesTheProposal(t *testing.T) {
-	python := ipykernelPython(t)
-	e := newEnv(t)
-	e.nv.Lua(nil, `require('claude').setup({ tools = { execute_code = true, python = ... } })`, python)
+	e := newCodeEnv(t)
 	nb := e.nv.WriteFile("g.ipynb", `{"cells": []}`)
 	e.nv.Cmd("edit " + nb)
 	c := e.connect()
@@ -234,9 +230,7 @@ func TestExecuteCodeGivenUpClosesTheProposal(t *testing.T) {
 // Given up while Neovim is still showing it (the host stops waiting for Neovim's answer):
 // the proposal Neovim then shows closes too, and nothing runs.
 func TestExecuteCodeGivenUpWhileItIsShownClosesTheProposal(t *testing.T) {
-	python := ipykernelPython(t)
-	e := newEnv(t)
-	e.nv.Lua(nil, `require('claude').setup({ tools = { execute_code = true, python = ... } })`, python)
+	e := newCodeEnv(t)
 	nb := e.nv.WriteFile("g.ipynb", `{"cells": []}`)
 	e.nv.Cmd("edit " + nb)
 	inside := filepath.Join(t.TempDir(), "showing")
@@ -265,6 +259,15 @@ func TestExecuteCodeGivenUpWhileItIsShownClosesTheProposal(t *testing.T) {
 	if running := e.host.kernels.Running(); len(running) != 0 {
 		t.Errorf("a kernel started for a cancelled call: %v", running)
 	}
+}
+
+// newCodeEnv is an editor with executeCode on and the ipykernel Python as its interpreter.
+func newCodeEnv(t *testing.T) *env {
+	t.Helper()
+	python := ipykernelPython(t)
+	e := newEnv(t)
+	e.nv.Lua(nil, `require('claude').setup({ tools = { execute_code = true, python = ... } })`, python)
+	return e
 }
 
 // waitNoCodeProposal waits until no code proposal is pending or shown.
