@@ -70,6 +70,23 @@ func (r *claudeRun) start(client acp.Client) *acp.Agent {
 	return a
 }
 
+// end closes session id and then the agent as the chat does (acpchat.Backend.Close):
+// session/close, then the agent's children gone — its Claude has written the conversation
+// (2.1.197 writes its last messages after the answer, and an agent closed at once SIGTERMs
+// it first) — then the agent itself.
+func (r *claudeRun) end(a *acp.Agent, id string) {
+	r.t.Helper()
+	if err := a.CloseSession(r.wait(), id); err != nil {
+		r.t.Fatalf("session/close: %v", err)
+	}
+	if err := a.WaitChildren(r.wait()); err != nil {
+		r.t.Fatalf("the agent's processes outlived its session: %v", err)
+	}
+	if err := a.Close(r.wait()); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
 // session starts the agent, initializes it and opens a session in the project.
 func (r *claudeRun) session(client acp.Client) (*acp.Agent, *acp.NewSessionResult) {
 	r.t.Helper()

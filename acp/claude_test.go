@@ -241,9 +241,7 @@ func TestClaudeAgentReopensAStoredSession(t *testing.T) {
 	first := newEditor(r.env.Project)
 	a, s := r.session(first)
 	r.prompt(a, s.SessionID, "remember this")
-	if err := a.Close(r.wait()); err != nil {
-		t.Fatal(err)
-	}
+	r.end(a, s.SessionID)
 
 	loader := newEditor(r.env.Project)
 	b := r.start(loader)
