@@ -18,11 +18,11 @@ func BenchmarkDiffMemory(b *testing.B) {
 				for range b.N {
 					e := start(b, p)
 					c := e.serve(p)
-					total := func() float64 { return float64(RSS(e.pid)+DescendantsRSS(e.pid)) / (1 << 20) }
+					total := func() float64 { return e.addedMiB(0) }
 					// Which process holds it: Neovim's RSS, and our host's (none for the peer).
 					split := func(at string) {
-						b.ReportMetric(float64(RSS(e.pid))/(1<<20), at+"-nvim-MiB")
-						b.ReportMetric(float64(RSS(e.host))/(1<<20), at+"-host-MiB")
+						b.ReportMetric(mib(RSS(e.pid)), at+"-nvim-MiB")
+						b.ReportMetric(mib(RSS(e.host)), at+"-host-MiB")
 					}
 					path, proposal := manyHunks(b, e.cwd, kib<<10)
 					e.lua(nil, `vim.cmd.edit(vim.fn.fnameescape(...))`, path)

@@ -46,29 +46,29 @@ func BenchmarkFirstUseMemory(b *testing.B) {
 				old := writeFile(b, e.cwd, "small.go", strings.Repeat("package f // x\n", 50))
 				openAndClose(b, e, p, c, old, strings.Repeat("package f // y\n", 50), "first", nil)
 				time.Sleep(settle)
-				added := float64(RSS(e.pid)-base+DescendantsRSS(e.pid)) / (1 << 20)
+				added := e.addedMiB(base)
 				b.ReportMetric(added, "first-use-MiB")
-				b.ReportMetric(float64(RSS(e.pid)-base)/(1<<20), "first-use-nvim-MiB")
-				b.ReportMetric(float64(RSS(e.host))/(1<<20), "first-use-host-MiB")
-				b.ReportMetric(float64(RSSAnon(e.host))/(1<<20), "first-use-host-anon-MiB")
+				b.ReportMetric(mib(RSS(e.pid)-base), "first-use-nvim-MiB")
+				b.ReportMetric(mib(RSS(e.host)), "first-use-host-MiB")
+				b.ReportMetric(mib(RSSAnon(e.host)), "first-use-host-anon-MiB")
 				for l := 20; l < 40; l++ {
 					e.lua(nil, `vim.api.nvim_win_set_cursor(0, { ..., 0 })`, l%30+1)
 					time.Sleep(20 * time.Millisecond) // a user's pace: each move its own event
 				}
 				time.Sleep(17 * time.Second)
-				b.ReportMetric(float64(RSS(e.pid)-base+DescendantsRSS(e.pid))/(1<<20), "at-rest-MiB")
-				b.ReportMetric(float64(RSS(e.pid)-base)/(1<<20), "at-rest-nvim-MiB")
-				b.ReportMetric(float64(RSS(e.host))/(1<<20), "at-rest-host-MiB")
-				b.ReportMetric(float64(RSSAnon(e.host))/(1<<20), "at-rest-host-anon-MiB")
+				b.ReportMetric(e.addedMiB(base), "at-rest-MiB")
+				b.ReportMetric(mib(RSS(e.pid)-base), "at-rest-nvim-MiB")
+				b.ReportMetric(mib(RSS(e.host)), "at-rest-host-MiB")
+				b.ReportMetric(mib(RSSAnon(e.host)), "at-rest-host-anon-MiB")
 				// The same without file pages: Neovim's anonymous growth and our host's
 				// anonymous memory, which no trim changes.
-				b.ReportMetric(float64(RSSAnon(e.pid)-baseAnon+DescendantsAnon(e.pid))/(1<<20), "at-rest-anon-MiB")
+				b.ReportMetric(e.addedAnonMiB(baseAnon), "at-rest-anon-MiB")
 				// What the trimmed pages become when the next call comes: the
 				// host faults back the ones that call needs, and drops them again
 				// once quiet.
 				call(b, c, "getCurrentSelection", map[string]any{})
-				b.ReportMetric(float64(RSS(e.pid)-base+DescendantsRSS(e.pid))/(1<<20), "next-call-MiB")
-				b.ReportMetric(float64(RSS(e.host))/(1<<20), "next-call-host-MiB")
+				b.ReportMetric(e.addedMiB(base), "next-call-MiB")
+				b.ReportMetric(mib(RSS(e.host)), "next-call-host-MiB")
 			}
 		})
 	}

@@ -124,6 +124,17 @@ func (e *editor) serve(p plugin) *mcptest.Client {
 	return c
 }
 
+// addedMiB is what the plugin adds now, in MiB: Neovim's RSS over base (a
+// bare Neovim's; 0 for Neovim's whole RSS) plus every process under Neovim.
+func (e *editor) addedMiB(base int64) float64 { return mib(RSS(e.pid) - base + DescendantsRSS(e.pid)) }
+
+// addedAnonMiB is addedMiB's anonymous part, over baseAnon.
+func (e *editor) addedAnonMiB(baseAnon int64) float64 {
+	return mib(RSSAnon(e.pid) - baseAnon + DescendantsAnon(e.pid))
+}
+
+func mib(bytes int64) float64 { return float64(bytes) / (1 << 20) }
+
 // lua runs code in Neovim and fails the benchmark on error.
 func (e *editor) lua(result any, code string, args ...any) {
 	e.b.Helper()

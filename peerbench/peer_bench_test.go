@@ -157,18 +157,18 @@ func BenchmarkIdleMemory(b *testing.B) {
 			for range b.N {
 				e := start(b, p)
 				c := e.serve(p)
-				added := func() float64 { return float64(RSS(e.pid)-base+DescendantsRSS(e.pid)) / (1 << 20) }
+				added := func() float64 { return e.addedMiB(base) }
 				time.Sleep(settle)
 				b.ReportMetric(added(), "idle-3s-MiB")
 				time.Sleep(17*time.Second - settle)
 				idle := added()
 				// Most of the host's RSS is its own executable's pages (file
 				// backed, shared with the page cache); anonymous is its heap.
-				b.ReportMetric(float64(RSS(e.pid)-base)/(1<<20), "idle-nvim-MiB")
-				b.ReportMetric(float64(RSS(e.host))/(1<<20), "idle-host-MiB")
-				b.ReportMetric(float64(RSSAnon(e.host))/(1<<20), "idle-host-anon-MiB")
-				b.ReportMetric(float64(DescendantsRSS(e.pid))/(1<<20), "idle-processes-MiB")
-				b.ReportMetric(float64(RSSAnon(e.pid)-baseAnon+DescendantsAnon(e.pid))/(1<<20), "idle-anon-MiB")
+				b.ReportMetric(mib(RSS(e.pid)-base), "idle-nvim-MiB")
+				b.ReportMetric(mib(RSS(e.host)), "idle-host-MiB")
+				b.ReportMetric(mib(RSSAnon(e.host)), "idle-host-anon-MiB")
+				b.ReportMetric(mib(DescendantsRSS(e.pid)), "idle-processes-MiB")
+				b.ReportMetric(e.addedAnonMiB(baseAnon), "idle-anon-MiB")
 				path, proposal := manyHunks(b, e.cwd, 5<<20)
 				peak := 0.0
 				for i := range 3 {
@@ -179,8 +179,8 @@ func BenchmarkIdleMemory(b *testing.B) {
 				b.ReportMetric(idle, "idle-MiB")
 				b.ReportMetric(peak, "burst-MiB")
 				b.ReportMetric(added(), "after-30s-MiB")
-				b.ReportMetric(float64(RSS(e.host))/(1<<20), "after-30s-host-MiB")
-				b.ReportMetric(float64(RSSAnon(e.host))/(1<<20), "after-30s-host-anon-MiB")
+				b.ReportMetric(mib(RSS(e.host)), "after-30s-host-MiB")
+				b.ReportMetric(mib(RSSAnon(e.host)), "after-30s-host-anon-MiB")
 			}
 		})
 	}

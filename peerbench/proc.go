@@ -17,18 +17,29 @@ import (
 // ChildNamed is the pid of parent's child process whose command is name, 0
 // when there is none.
 func ChildNamed(parent int, name string) int {
+	found := 0
+	eachProcess(func(pid int, st stat) bool {
+		if st.ppid == parent && st.comm == name {
+			found = pid
+			return false
+		}
+		return true
+	})
+	return found
+}
+
+// eachProcess calls fn with every process /proc lists, until fn returns false.
+func eachProcess(fn func(pid int, st stat) bool) {
 	entries, _ := os.ReadDir("/proc")
 	for _, ent := range entries {
 		pid, err := strconv.Atoi(ent.Name())
 		if err != nil {
 			continue
 		}
-		st, err := procStat(pid)
-		if err == nil && st.ppid == parent && st.comm == name {
-			return pid
+		if st, err := procStat(pid); err == nil && !fn(pid, st) {
+			return
 		}
 	}
-	return 0
 }
 
 // DescendantsRSS is the resident memory of every process under pid (its
@@ -43,16 +54,10 @@ func DescendantsAnon(pid int) int64 { return sumDescendants(pid, RSSAnon) }
 
 func sumDescendants(pid int, of func(int) int64) int64 {
 	children := map[int][]int{}
-	entries, _ := os.ReadDir("/proc")
-	for _, ent := range entries {
-		child, err := strconv.Atoi(ent.Name())
-		if err != nil {
-			continue
-		}
-		if st, err := procStat(child); err == nil {
-			children[st.ppid] = append(children[st.ppid], child)
-		}
-	}
+	eachProcess(func(child int, st stat) bool {
+		children[st.ppid] = append(children[st.ppid], child)
+		return true
+	})
 	var total int64
 	queue := children[pid]
 	for len(queue) > 0 {
