@@ -436,9 +436,6 @@ local function prepare(view)
   end)
 end
 
---- Opens a diff view. Called by the Go host (nvimapi.Editor.OpenDiff).
----@param id integer
----@param spec table { old_path, new_path, tab_name, lines, eol, dos, staged }
 -- The watch for the CLI's write of view's file (claude.reload), set up when
 -- the view opens and armed once the CLI may write: the user accepted, or the
 -- CLI closed the view after the user answered in its own prompt.
@@ -456,6 +453,9 @@ local function stop_watch(view)
   end
 end
 
+--- Opens a diff view. Called by the Go host (nvimapi.Editor.OpenDiff).
+---@param id integer
+---@param spec table { old_path, new_path, tab_name, lines, eol, dos, staged }
 function M.open(id, spec)
   local view = { id = id, tab_name = spec.tab_name, path = spec.new_path, maps = {}, spec = spec }
   if spec.staged then -- the lines came first, in pieces (claude.diff.large)
